@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Build (once) a Debian sid chroot holding the real python3.14 (sid) and python3.15
+# (experimental), for the ground-truth tests. Cached outside the repository; a finished
+# chroot is marked by a stamp file so later runs cost nothing.
+set -euo pipefail
+root="${UTF8ENV_DEBIAN_ROOT:-/var/cache/utf8env/debian-sid}"
+stamp="$root/.utf8env-ready"
+[ -f "$stamp" ] && { echo "debian pythons: cached in $root"; exit 0; }
+
+if ! command -v debootstrap >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+fi
+# Use the mirror this machine's apt already uses (none is named here).
+mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+[ -n "$mirror" ] || mirror=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+
+rm -rf "$root.partial"
+mkdir -p "$(dirname "$root")"
+debootstrap --variant=minbase --include=python3 sid "$root.partial" ${mirror:+"$mirror"}
+echo "deb ${mirror:-http://deb.debian.org/debian} experimental main" \
+  > "$root.partial/etc/apt/sources.list.d/experimental.list"
+chroot "$root.partial" apt-get -o Acquire::Check-Valid-Until=false update -qq
+chroot "$root.partial" env DEBIAN_FRONTEND=noninteractive \
+  apt-get -o Acquire::Check-Valid-Until=false install -y -qq -t experimental python3.15
+# localedef and the locale sources, so locale worlds are compiled by the chroot's own glibc.
+chroot "$root.partial" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq locales
+chroot "$root.partial" apt-get clean
+chroot "$root.partial" python3.14 -c pass
+chroot "$root.partial" python3.15 -c pass
+rm -rf "$root"
+mv "$root.partial" "$root"
+touch "$stamp"
+echo "debian pythons: built in $root"
