@@ -97,8 +97,8 @@ def _compile(root: str, name: str, out: str) -> None:
         os.makedirs(os.path.dirname(where), exist_ok=True)
         cmd = ["chroot", root, "/usr/bin/localedef"]
     # localedef creates only the last path component. -c: still write the locale when it
-    # only warns. Its exit code is unreliable
-    # (nonzero after mere warnings), so success means "the folder has an LC_CTYPE".
+    # only warns. Its exit code is unreliable (nonzero after mere warnings), so success
+    # means "the folder has an LC_CTYPE".
     cmd += ["-c", "-i", locale_input, "-f", charmap, target]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if not os.path.isfile(os.path.join(where, "LC_CTYPE")):
