@@ -1,0 +1,134 @@
+"""The data that differs between CPython versions and the seeds' drafts.
+
+A Profile is a flat record: policy.py holds the rules, this module only says which
+variant of each rule a version uses. A draft ("pep538-draft", "pep540-draft") is an
+overlay on the profile of the target version: "this Python, had the PEP shipped as
+drafted".
+"""
+from typing import NamedTuple, Optional, Tuple
+
+VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
+DRAFTS = ("pep538-draft", "pep540-draft")
+POLICIES = VERSIONS + DRAFTS
+PLATFORMS = ("linux", "android", "darwin", "freebsd", "openbsd", "netbsd", "sunos",
+             "aix", "cygwin", "win32")
+
+# Python/pylifecycle.c _C_LOCALE_WARNING and _Py_CoerceLegacyLocale (3.7+ as shipped).
+SHIPPED_LEGACY_WARNING = (
+    "Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
+    "encoding), which may cause Unicode compatibility problems. Using C.UTF-8, "
+    "C.utf8, or UTF-8 (if available) as alternative Unicode-compatible locales is "
+    "recommended.")
+SHIPPED_COERCION_WARNING = (
+    "Python detected LC_CTYPE=C: LC_CTYPE coerced to {target} (set another locale "
+    "or PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).")
+# Seed 002 (PEP 538 draft of 2017-01-07), "Specification": one text per kind of target.
+DRAFT_LEGACY_WARNING = (
+    "Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
+    "encoding), which may cause Unicode compatibility problems. Using C.UTF-8 "
+    "(if available) as an alternative Unicode-compatible locale is recommended.")
+DRAFT_COERCION_WARNING_LANG_LC_ALL = (
+    "Python detected LC_CTYPE=C, LC_ALL & LANG set to {target} (set "
+    "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
+DRAFT_COERCION_WARNING_LC_CTYPE = (
+    "Python detected LC_CTYPE=C, LC_CTYPE set to {target} (set "
+    "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
+
+
+class Target(NamedTuple):
+    locale: str                 # the name passed to setlocale(LC_CTYPE, ...)
+    sets: Tuple[str, ...]       # the environment variables the coercion exports
+    warning: str                # the coercion warning, with {target}
+
+
+_SHIPPED_TARGETS = tuple(Target(name, ("LC_CTYPE",), SHIPPED_COERCION_WARNING)
+                         for name in ("C.UTF-8", "C.utf8", "UTF-8"))
+_DRAFT_TARGETS = (
+    Target("C.UTF-8", ("LANG", "LC_ALL"), DRAFT_COERCION_WARNING_LANG_LC_ALL),
+    Target("C.utf8", ("LANG", "LC_ALL"), DRAFT_COERCION_WARNING_LANG_LC_ALL),
+    Target("en_US.UTF-8", ("LC_CTYPE",), DRAFT_COERCION_WARNING_LC_CTYPE),
+)
+
+
+class Profile(NamedTuple):
+    policy: str                     # "3.9", "pep538-draft", ...
+    version: Tuple[int, int]        # the interpreter the profile describes
+    source: str                     # what the rules of this profile were read from
+    # PEP 538
+    coercion: bool                  # the interpreter coerces the legacy C locale at all
+    targets: Tuple[Target, ...]
+    warn_by_default: bool           # W1/W2 printed without PYTHONCOERCECLOCALE=warn
+    coercion_env_ignores_E: bool    # PYTHONCOERCECLOCALE read even under -E/-I
+    lc_all_blocks_coercion: bool    # a non-empty LC_ALL means "the user chose": no coercion
+    legacy_warning: Optional[str]   # W2 text, None where the version has none
+    # PEP 540
+    utf8_mode: bool                 # -X utf8 / PYTHONUTF8 exist
+    utf8_by_default: bool           # PEP 686: on unless turned off
+    strict_mode: bool               # -X utf8=strict / PYTHONUTF8=strict (draft only)
+    open_errors_in_utf8_mode: str   # open()'s error handler in UTF-8 mode
+    utf8_error_function: str        # the C function named by the fatal error
+    fatal_error_state: bool         # the fatal error adds "Python runtime state: ..."
+    # Names as this version reports them
+    normalizes_stdio_names: bool    # 3.8+: sys.std*.encoding is a codec name
+    utf8_spelling: str              # getpreferredencoding()/open() in UTF-8 mode
+    has_getencoding: bool           # locale.getencoding() (3.11+)
+    stdio_errors_rule: str          # "3.6" or "3.7": which strict/surrogateescape rule
+    empty_codeset_is_utf8: bool     # 3.10+: an empty nl_langinfo(CODESET) means UTF-8
+    preconfig_first: bool           # 3.8+: UTF-8 mode and coercion happen before usage errors
+
+
+def _released(minor):
+    version = (3, minor)
+    after_pep538 = minor >= 7
+    return Profile(
+        policy="3.%d" % minor,
+        version=version,
+        source="CPython 3.%d as released" % minor,
+        coercion=after_pep538,
+        targets=_SHIPPED_TARGETS if after_pep538 else (),
+        warn_by_default=False,
+        coercion_env_ignores_E=False,
+        lc_all_blocks_coercion=True,
+        legacy_warning=SHIPPED_LEGACY_WARNING if after_pep538 else None,
+        utf8_mode=after_pep538,
+        utf8_by_default=minor >= 15,
+        strict_mode=False,
+        open_errors_in_utf8_mode="strict",
+        utf8_error_function="config_init_utf8_mode" if minor == 7 else "preconfig_init_utf8_mode",
+        fatal_error_state=minor >= 8,
+        normalizes_stdio_names=minor >= 8,
+        utf8_spelling="utf-8" if minor >= 11 else "UTF-8",
+        has_getencoding=minor >= 11,
+        stdio_errors_rule="3.7" if after_pep538 else "3.6",
+        empty_codeset_is_utf8=minor >= 10,
+        preconfig_first=minor >= 8,
+    )
+
+
+RELEASED = {name: _released(int(name.split(".")[1])) for name in VERSIONS}
+
+
+def profile(policy, version):
+    """The Profile for `policy` ("3.9" or a draft name) applied to `version` ("3.9")."""
+    base = RELEASED[version]
+    if policy in RELEASED:
+        return RELEASED[policy]
+    if policy == "pep538-draft":
+        # Seed 002: targets C.UTF-8, C.utf8, en_US.UTF-8; LANG and LC_ALL for the first
+        # two; both warnings on by default; PYTHONCOERCECLOCALE read even under -E/-I.
+        # It does not exempt an explicit LC_ALL: it sets LC_ALL itself.
+        return base._replace(
+            policy=policy, source="PEP 538 draft (seed 002) on CPython %s" % version,
+            coercion=True, targets=_DRAFT_TARGETS, warn_by_default=True,
+            coercion_env_ignores_E=True, lc_all_blocks_coercion=False,
+            legacy_warning=DRAFT_LEGACY_WARNING)
+    if policy == "pep540-draft":
+        # Seed 006 (PEP 540 v2): a strict UTF-8 mode, and open() with surrogateescape
+        # in UTF-8 mode (the "Encoding and error handler" annex).
+        return base._replace(
+            policy=policy, source="PEP 540 v2 draft (seed 006) on CPython %s" % version,
+            utf8_mode=True, strict_mode=True, open_errors_in_utf8_mode="surrogateescape",
+            stdio_errors_rule="3.7",
+            utf8_error_function=("preconfig_init_utf8_mode" if base.version >= (3, 8)
+                                 else "config_init_utf8_mode"))
+    raise KeyError(policy)

@@ -1,0 +1,83 @@
+"""decide() against the real interpreters 3.6-3.15 in the five real locale worlds.
+
+Two halves share one batch of runs per world: the generated sweep (tests/sweep.py),
+where every field the interpreter reports must equal the prediction, and the
+hand-written corpus (tests/corpus.py), whose expectations must hold for the real
+interpreters as well as for decide()."""
+import functools
+
+import pytest
+
+import corpus
+import sweep
+from support import groundtruth, interpreters, worlds
+
+VERSIONS = [interp.version for interp in interpreters.interpreters()]
+
+
+def _skip_reason():
+    ok, reason = worlds.available()
+    if not ok:
+        return reason
+    if interpreters.missing():
+        return "; ".join("%s: %s" % pair for pair in interpreters.missing())
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def world_runs(world):
+    """All runs of one world, made once per session: (cases, facts, {(version, i): observed})."""
+    cases = sweep.cases(world)
+    known = {(tuple(sorted(env.items())), options) for env, options in cases}
+    for case in corpus.cases():
+        key = (tuple(sorted(case.env.items())), tuple(case.options))
+        if case.world == world and key not in known:
+            known.add(key)
+            cases.append((case.env, tuple(case.options)))
+    names = set()
+    for env, _ in cases:
+        names.update(groundtruth.locales.candidate_names(env))
+    facts = groundtruth.locale_facts(world, sorted(names))
+    return cases, facts, groundtruth.run_world(world, cases)
+
+
+def _root(version):
+    return next(i.root for i in interpreters.interpreters() if i.version == version)
+
+
+@pytest.fixture(autouse=True)
+def _needs_worlds():
+    reason = _skip_reason()
+    if reason:
+        print("skipped: " + reason)
+        pytest.skip(reason)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("world", corpus.WORLDS)
+def test_sweep_agrees_with_real_interpreter(world, version):
+    cases, facts, observed = world_runs(world)
+    failures = []
+    for index, (env, options) in enumerate(cases):
+        decision = groundtruth.decide_for(version, facts, env, options, _root(version))
+        expected = groundtruth.predicted(decision)
+        diff = groundtruth.differences(expected, observed[(version, index)],
+                                       complete_stderr=decision.stderr_complete)
+        if diff:
+            failures.append("%s %s: %s" % (env, options, diff))
+    assert not failures, "%d of %d cases differ:\n%s" % (
+        len(failures), len(cases), "\n".join(failures[:25]))
+
+
+def _corpus_params():
+    for case in corpus.cases():
+        for version in VERSIONS:
+            if corpus.version_in(version, case.versions):
+                yield pytest.param(case, version, id="%s@%s" % (case.name, version))
+
+
+@pytest.mark.parametrize("case,version", list(_corpus_params()))
+def test_corpus_holds_for_real_interpreter(case, version):
+    cases, _, observed = world_runs(case.world)
+    index = cases.index((case.env, tuple(case.options)))
+    assert groundtruth.differences(case.expect, observed[(version, index)]) == []
