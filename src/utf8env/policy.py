@@ -488,7 +488,7 @@ def stdio(facts, env, mode, name, codeset, reasons):
             encoding = "utf-8"
         if errors is None:
             errors = "strict" if mode == "strict" else "surrogateescape"
-        detail.append("UTF-8 mode fills in what PYTHONIOENCODING leaves")
+        detail.append("UTF-8 mode fills in what PYTHONIOENCODING leaves" if source else "UTF-8 mode")
         source = source if source and (value.partition(":")[0] or value.partition(":")[2]) else \
             reasons["utf8_mode"].source
     if encoding is None:

@@ -1,0 +1,154 @@
+"""The command line: `utf8env explain ...`. The one place that prints errors and picks
+exit codes (0 ok, 1 a problem found, 2 usage error)."""
+import argparse
+import os
+import sys
+
+from .errors import UsageError, Utf8envError
+
+USAGE = ("utf8env explain [--json] [--empty-env] [--env NAME=VALUE]... [--version X.Y] "
+         "[--platform NAME] [--policy NAME] [--locales NAME[=CODESET],...] "
+         "[--no-coercion] [--no-warning | --warning] [--] [PYTHON [PYTHON-OPTIONS...]]")
+
+# explain's options that take a value: used to find where PYTHON starts.
+_VALUE_OPTIONS = ("--env", "--version", "--platform", "--policy", "--locales")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _explain_parser():
+    parser = _Parser(prog="utf8env explain", add_help=False)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--empty-env", action="store_true")
+    parser.add_argument("--env", action="append", default=[])
+    parser.add_argument("--version")
+    parser.add_argument("--platform")
+    parser.add_argument("--policy")
+    parser.add_argument("--locales")
+    parser.add_argument("--no-coercion", dest="coercion", action="store_false", default=None)
+    warning = parser.add_mutually_exclusive_group()
+    warning.add_argument("--no-warning", dest="warning", action="store_false", default=None)
+    warning.add_argument("--warning", dest="warning", action="store_true")
+    parser.add_argument("-h", "--help", action="store_true")
+    return parser
+
+
+def split_command(argv):
+    """(explain's own options, [PYTHON, PYTHON-OPTIONS...]): PYTHON is the first word that
+    is not an option of explain, or the word after "--"."""
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            return argv[:index], argv[index + 1:]
+        if not word.startswith("-"):
+            return argv[:index], argv[index:]
+        if word in _VALUE_OPTIONS:
+            index += 1
+        index += 1
+    return argv, []
+
+
+def environment(args):
+    env = {} if args.empty_env else dict(os.environ)
+    for item in args.env:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError("--env %r: expected NAME=VALUE" % item)
+        env[name] = value
+    return env
+
+
+def guess_codeset(name):
+    """The codeset a libc gives a locale name such as en_US.ISO-8859-1 or zh_CN.gb18030."""
+    if name.upper().replace("-", "") == "UTF8":
+        return "UTF-8"
+    base, dot, codeset = name.partition("@")[0].partition(".")
+    if not dot:
+        return "ANSI_X3.4-1968" if base in ("C", "POSIX") else "ISO-8859-1"
+    key = codeset.lower().replace("-", "").replace("_", "")
+    known = {"utf8": "UTF-8", "iso88591": "ISO-8859-1", "iso885915": "ISO-8859-15",
+             "gb18030": "GB18030", "gbk": "GBK", "gb2312": "GB2312", "eucjp": "EUC-JP",
+             "euckr": "EUC-KR", "big5": "BIG5", "koi8r": "KOI8-R", "cp1251": "CP1251"}
+    return known.get(key, codeset.upper())
+
+
+def modelled_locales(text):
+    """--locales NAME[=CODESET],...: a machine whose libc has exactly these locales."""
+    from .policy import LocaleFacts
+    codesets = {}
+    for item in text.split(","):
+        name, sep, codeset = item.strip().partition("=")
+        if not name or (sep and not codeset):
+            raise UsageError("--locales %r: expected NAME[=CODESET],... such as "
+                             "C.UTF-8,en_US.ISO-8859-1" % text)
+        codesets[name] = codeset or guess_codeset(name)
+    return LocaleFacts(codesets)
+
+
+def explain(argv):
+    own, command = split_command(argv)
+    args = _explain_parser().parse_args(own)
+    if args.help:
+        sys.stdout.write("usage: %s\n" % USAGE)
+        return 0
+    from . import policy
+    env = environment(args)
+    python = command[0] if command else None
+    version, platform = args.version, args.platform
+    if version is None:
+        if python is None:
+            version = "%d.%d" % sys.version_info[:2]
+            platform = platform or policy_platform(sys.platform)
+        else:
+            from .interpreter import identify
+            identity = identify(python)
+            version, platform = identity.version, platform or identity.platform
+    platform = platform or policy_platform(sys.platform)
+    if args.locales is not None:
+        facts = modelled_locales(args.locales)
+    elif platform == policy_platform(sys.platform):
+        from . import locales
+        facts = locales.probe(env)
+    else:
+        raise UsageError("--platform %s is not this machine: give --locales NAME,... to model "
+                         "its locales" % platform)
+    inputs = policy.Inputs(environ=env, args=tuple(command[1:]), version=version,
+                           platform=platform, locales=facts, policy=args.policy,
+                           coercion_switch=args.coercion, warning_switch=args.warning,
+                           argv0=python or "python%s" % version)
+    try:
+        decision = policy.decide(inputs)
+    except policy.InvalidInput as error:
+        raise UsageError(str(error))
+    from . import report
+    sys.stdout.write(report.to_json(decision) + "\n" if args.json else report.to_text(decision))
+    return 0
+
+
+def policy_platform(name):
+    from .interpreter import _platform_name
+    return _platform_name(name)
+
+
+COMMANDS = {"explain": explain}
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        sys.stdout.write("usage: %s\n\ncommands: %s\n" % (USAGE, ", ".join(sorted(COMMANDS))))
+        return 0 if argv else 2
+    handler = COMMANDS.get(argv[0])
+    try:
+        if handler is None:
+            raise UsageError("unknown command %r: expected one of %s" % (argv[0], ", ".join(sorted(COMMANDS))))
+        return handler(argv[1:])
+    except Utf8envError as error:
+        sys.stderr.write("utf8env: error: %s\n" % error)
+        return error.exit_code
+    except BrokenPipeError:
+        return 1

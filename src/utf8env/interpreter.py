@@ -1,0 +1,68 @@
+"""Find out which CPython an interpreter command is, by running it once.
+
+The prediction never runs the target; only this question does, and only when the user
+names an interpreter without --version.
+"""
+import os
+import subprocess
+
+from .errors import InterpreterError
+from .profiles import VERSIONS
+
+# -E -S: the answer must not depend on the user's PYTHON* variables or site packages.
+# Python 2 syntax too, so that a Python 2 gets a clear "not supported" rather than a crash.
+_QUESTION = "import sys; sys.stdout.write('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.platform))"
+
+
+class Identity(tuple):
+    """(version "3.9", platform "linux")."""
+    @property
+    def version(self):
+        return self[0]
+
+    @property
+    def platform(self):
+        return self[1]
+
+
+def identify(python):
+    """The version and platform of the interpreter command `python` (a name or path)."""
+    try:
+        output = subprocess.check_output([python, "-E", "-S", "-c", _QUESTION],
+                                          stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                          env=_minimal_environment(), timeout=30)
+    except FileNotFoundError:
+        raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
+                               "or --version X.Y to predict without running it)" % python)
+    except PermissionError:
+        raise InterpreterError("interpreter %r: not executable" % python)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as error:
+        raise InterpreterError("interpreter %r: could not be run (%s); give --version X.Y "
+                               "to predict without running it" % (python, _short(error)))
+    version, _, platform = output.decode("ascii", "replace").partition(" ")
+    if version not in VERSIONS:
+        raise InterpreterError("interpreter %r is Python %s: utf8env models CPython %s to %s"
+                               % (python, version, VERSIONS[0], VERSIONS[-1]))
+    return Identity((version, _platform_name(platform)))
+
+
+def _minimal_environment():
+    # A C-locale child could fail on a strange locale; the identity does not depend on it.
+    env = {"PATH": os.environ.get("PATH", os.defpath)}
+    if "LOCPATH" in os.environ:
+        env["LOCPATH"] = os.environ["LOCPATH"]
+    return env
+
+
+def _platform_name(platform):
+    for prefix in ("linux", "freebsd", "openbsd", "netbsd", "sunos", "aix", "cygwin"):
+        if platform.startswith(prefix):
+            return prefix
+    return platform
+
+
+def _short(error):
+    if isinstance(error, subprocess.CalledProcessError):
+        lines = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        return "exit status %d%s" % (error.returncode, ": " + lines[-1] if lines else "")
+    return str(error)

@@ -1,0 +1,111 @@
+"""Render a Decision as text or as the JSON object of the README; decides nothing."""
+
+SCHEMA = 1
+
+
+def _stream(stream):
+    return None if stream is None else {"encoding": stream.encoding, "errors": stream.errors}
+
+
+def to_json_object(decision):
+    """The documented "schema": 1 object (README, "JSON schema")."""
+    d = decision
+    return {
+        "schema": SCHEMA,
+        "python": d.python,
+        "platform": d.platform,
+        "policy": d.policy,
+        "startup_error": (None if d.startup_error is None else
+                          {"message": d.startup_error.message, "exit_code": d.startup_error.exit_code}),
+        "legacy_c_locale": d.legacy_c_locale,
+        "legacy_c_locale_source": d.legacy_c_locale_source,
+        "coercion": (None if d.coercion is None else
+                     {"target": d.coercion.target, "environ": dict(d.coercion.environ)}),
+        "coercion_warning": d.coercion_warning,
+        "c_locale_warning": d.c_locale_warning,
+        "utf8_mode": d.utf8_mode,
+        "lc_ctype": d.lc_ctype,
+        "filesystem": _stream(d.filesystem),
+        "stdin": _stream(d.stdin),
+        "stdout": _stream(d.stdout),
+        "stderr": _stream(d.stderr),
+        "open": _stream(d.open),
+        "preferred_encoding": d.preferred_encoding,
+        "locale_encoding": d.locale_encoding,
+        "stderr_messages": list(d.stderr_messages),
+        "stderr_complete": d.stderr_complete,
+        "child_environ": dict(d.child_environ),
+        "reasons": {key: {"source": r.source, "detail": r.detail}
+                    for key, r in sorted(d.reasons.items())},
+    }
+
+
+def to_json(decision):
+    import json
+    return json.dumps(to_json_object(decision), indent=2, sort_keys=False)
+
+
+_ROWS = (
+    ("startup_error", "start-up"),
+    ("legacy_c_locale", "legacy C locale"),
+    ("coercion", "locale coercion"),
+    ("utf8_mode", "UTF-8 mode"),
+    ("lc_ctype", "LC_CTYPE"),
+    ("filesystem", "filesystem"),
+    ("stdin", "stdin"),
+    ("stdout", "stdout"),
+    ("stderr", "stderr"),
+    ("open", "open()"),
+    ("preferred_encoding", "preferred encoding"),
+    ("locale_encoding", "locale.getencoding()"),
+    ("child_environ", "child processes"),
+)
+
+
+def _value(decision, key):
+    value = getattr(decision, key)
+    if key == "startup_error":
+        return "fails, exit %d" % value.exit_code if value else "starts"
+    if key == "legacy_c_locale":
+        return "yes" if value else "no"
+    if key == "coercion":
+        return "to %s" % value.target if value else "none"
+    if key == "utf8_mode":
+        return {0: "off", 1: "on"}.get(value, value)
+    if key == "child_environ":
+        return (" ".join("%s=%s" % item for item in sorted(value.items())) or "inherit the environment")
+    if hasattr(value, "encoding"):
+        return "%s/%s" % (value.encoding, value.errors)
+    return value
+
+
+def to_text(decision):
+    """A table: setting, value, and the input that decided it with why."""
+    d = decision
+    rows = []
+    for key, label in _ROWS:
+        if getattr(d, key) is None and key not in ("coercion", "startup_error"):
+            continue
+        reason = d.reasons.get(key)
+        rows.append((label, _text(_value(d, key)), reason))
+    width = max(len(label) for label, _, _ in rows)
+    value_width = min(32, max(len(value) for _, value, _ in rows))
+    lines = ["Python %s on %s, policy %s" % (d.python, d.platform, d.policy), ""]
+    for label, value, reason in rows:
+        why = "" if reason is None else "%s: %s" % (reason.source, reason.detail)
+        lines.append(("%-*s  %-*s  %s" % (width, label, value_width, value, why)).rstrip())
+    if d.stderr_messages:
+        lines += ["", "printed on stderr at start-up:"]
+        lines += ["  " + line for line in d.stderr_messages]
+        if not d.stderr_complete:
+            lines.append("  (followed by a traceback)")
+    return "\n".join(lines) + "\n"
+
+
+def _text(value):
+    """Undecodable bytes from the environment (surrogate escapes) are shown as \\xNN."""
+    value = str(value)
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -1,0 +1,143 @@
+"""`utf8env explain` as a user runs it: exact output, exit codes, one-line errors; and the
+package running under every CPython 3.6-3.13 that pyenv holds."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from support import interpreters
+
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+PY36 = os.path.join(interpreters.pyenv_root(), "versions", "3.6.15", "bin", "python3.6")
+
+
+def utf8env(*args, python=sys.executable, env=None):
+    environ = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": SRC, "LANG": "C.UTF-8"}
+    environ.update(env or {})
+    result = subprocess.run([python, "-m", "utf8env"] + list(args), env=environ,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return result.returncode, result.stdout.decode("utf-8"), result.stderr.decode("utf-8")
+
+
+def test_explain_text_table():
+    code, out, err = utf8env("explain", "--version", "3.7", "--empty-env", "--env", "LANG=C",
+                             "--locales", "C.UTF-8")
+    assert (code, err) == (0, "")
+    assert out == """\
+Python 3.7 on linux, policy 3.7
+
+start-up            starts
+legacy C locale     yes                     LANG=C: LANG=C selects the legacy C locale
+locale coercion     to C.UTF-8              LANG=C: the legacy C locale is coerced to C.UTF-8, the first available of C.UTF-8, C.utf8, UTF-8; LC_CTYPE exported
+UTF-8 mode          on                      LANG=C: the C/POSIX locale turns UTF-8 mode on
+LC_CTYPE            C.UTF-8                 coercion: LC_CTYPE=C.UTF-8 was set by the coercion
+filesystem          utf-8/surrogateescape   LANG=C: UTF-8 mode
+stdin               utf-8/surrogateescape   LANG=C: UTF-8 mode
+stdout              utf-8/surrogateescape   LANG=C: UTF-8 mode
+stderr              utf-8/backslashreplace  LANG=C: stderr uses the stdout encoding with backslashreplace, always
+open()              UTF-8/strict            LANG=C: UTF-8 mode
+preferred encoding  UTF-8                   LANG=C: UTF-8 mode
+child processes     LC_CTYPE=C.UTF-8        coercion: the coerced locale is exported to every child process
+"""
+
+
+def test_explain_json_schema():
+    code, out, err = utf8env("explain", "--json", "--version", "3.13", "--empty-env",
+                             "--env", "LC_ALL=C", "--env", "PYTHONCOERCECLOCALE=warn",
+                             "--locales", "C.UTF-8", "--", "python3.13", "-X", "utf8=0")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    for key in ("schema", "python", "platform", "policy", "startup_error", "legacy_c_locale",
+                "coercion", "utf8_mode", "filesystem", "stdin", "stdout", "stderr", "open",
+                "preferred_encoding", "stderr_messages", "child_environ", "reasons"):
+        assert key in data
+    assert data["schema"] == 1 and data["python"] == "3.13" and data["utf8_mode"] == 0
+    assert data["coercion"] is None
+    assert data["stdout"] == {"encoding": "ascii", "errors": "surrogateescape"}
+    assert data["open"] == {"encoding": "ANSI_X3.4-1968", "errors": "strict"}
+    assert data["stderr_messages"] == [
+        "Python runtime initialized with LC_CTYPE=C (a locale with default ASCII encoding), "
+        "which may cause Unicode compatibility problems. Using C.UTF-8, C.utf8, or UTF-8 "
+        "(if available) as alternative Unicode-compatible locales is recommended."]
+    assert data["reasons"]["utf8_mode"] == {"source": "-X utf8=0", "detail": "the first -X utf8 option decides; PYTHONUTF8 is not read"}
+    assert data["reasons"]["coercion"]["source"] == "LC_ALL=C"
+
+
+def test_explain_startup_error_json():
+    code, out, _ = utf8env("explain", "--json", "--version", "3.8", "--empty-env",
+                           "--env", "PYTHONUTF8=strict", "--locales", "C.UTF-8")
+    data = json.loads(out)
+    assert code == 0
+    assert data["startup_error"] == {
+        "message": "Fatal Python error: preconfig_init_utf8_mode: invalid PYTHONUTF8 "
+                   "environment variable value\nPython runtime state: preinitializing\n",
+        "exit_code": 1}
+
+
+def test_pep538_draft_policy():
+    code, out, _ = utf8env("explain", "--json", "--version", "3.6", "--policy", "pep538-draft",
+                           "--empty-env", "--locales", "en_US.UTF-8")
+    data = json.loads(out)
+    assert data["coercion"] == {"target": "en_US.UTF-8", "environ": {"LC_CTYPE": "en_US.UTF-8"}}
+    assert data["stderr_messages"] == ["Python detected LC_CTYPE=C, LC_CTYPE set to en_US.UTF-8 "
+                                       "(set PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour)."]
+
+
+def test_real_libc_locale_facts_under_target_environment(tmp_path):
+    # No LOCPATH locale exists for a made-up name; the answer comes from the real libc.
+    code, out, _ = utf8env("explain", "--json", "--version", "3.12", "--empty-env",
+                           "--env", "LANG=xx_YY.UTF-8")
+    data = json.loads(out)
+    assert data["legacy_c_locale"] is True
+    assert data["reasons"]["legacy_c_locale"]["detail"] == \
+        "LANG=xx_YY.UTF-8 names a locale the libc does not have, so LC_CTYPE stays C"
+
+
+def test_interpreter_version_found_by_running_it():
+    code, out, err = utf8env("explain", "--json", "--empty-env", PY36, "-X", "utf8")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert (data["python"], data["utf8_mode"]) == ("3.6", 0)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["explain", "--env", "FOO"], "utf8env: error: --env 'FOO': expected NAME=VALUE\n"),
+    (["explain", "--version", "3.5"], "utf8env: error: version '3.5': expected one of 3.6, 3.7, "
+                                      "3.8, 3.9, 3.10, 3.11, 3.12, 3.13, 3.14, 3.15\n"),
+    (["explain", "--version", "3.9", "--policy", "pep999"],
+     "utf8env: error: policy 'pep999': expected one of 3.6, 3.7, 3.8, 3.9, 3.10, 3.11, 3.12, "
+     "3.13, 3.14, 3.15, pep538-draft, pep540-draft\n"),
+    (["explain", "--version", "3.9", "--platform", "plan9"],
+     "utf8env: error: --platform plan9 is not this machine: give --locales NAME,... to model its locales\n"),
+    (["explain", "--version", "3.9", "--platform", "plan9", "--locales", "C.UTF-8"],
+     "utf8env: error: platform 'plan9': expected one of linux, android, darwin, freebsd, "
+     "openbsd, netbsd, sunos, aix, cygwin, win32\n"),
+    (["explain", "no-such-python3"],
+     "utf8env: error: interpreter 'no-such-python3': not found (give a path, a name on PATH, "
+     "or --version X.Y to predict without running it)\n"),
+    (["explain", "--locales", "C.UTF-8,"], "utf8env: error: --locales 'C.UTF-8,': expected "
+                                          "NAME[=CODESET],... such as C.UTF-8,en_US.ISO-8859-1\n"),
+    (["explain", "--frobnicate"], "utf8env: error: unrecognized arguments: --frobnicate\n"),
+    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of explain\n"),
+])
+def test_bad_input_is_one_line_exit_2(args, message):
+    code, out, err = utf8env(*args)
+    assert (code, out, err) == (2, "", message)
+
+
+def test_python27_is_refused():
+    py27 = interpreters.python27()
+    code, _, err = utf8env("explain", py27.argv[0])
+    assert code == 2
+    assert err == "utf8env: error: interpreter %r is Python 2.7: utf8env models CPython 3.6 to 3.15\n" % py27.argv[0]
+
+
+@pytest.mark.parametrize("interp", [i for i in interpreters.interpreters() if i.root == "/"],
+                         ids=lambda i: i.version)
+def test_cli_runs_on_every_pyenv_python(interp):
+    code, out, err = utf8env("explain", "--json", "--version", "3.11", "--empty-env",
+                             "--env", "LANG=C", python=interp.argv[0])
+    assert (code, err) == (0, "")
+    assert json.loads(out)["coercion"]["target"] == "C.UTF-8"
