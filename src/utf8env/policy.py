@@ -432,12 +432,25 @@ def _fatal(prof, message):
 
 # -- Encodings --------------------------------------------------------------------------
 
+def _lookup(name):
+    """codecs.lookup(), or None where CPython would find no codec (also for names that
+    are not even encodable, such as undecodable bytes from the environment)."""
+    try:
+        return codecs.lookup(name)
+    except (LookupError, UnicodeError, ValueError, TypeError):
+        return None
+
+
 def codec_name(name):
     """The Python codec name CPython reports (config_get_codec_name): codecs.lookup().name."""
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return name
+    codec = _lookup(name)
+    return codec.name if codec else name
+
+
+def _not_text_message(prof, name):
+    text = "LookupError: '%s' is not a text encoding" % name
+    # 3.14 dropped the advice from the message (Lib/codecs.py / _PyCodec_LookupTextEncoding).
+    return text if prof.version >= (3, 14) else text + "; use codecs.open() to handle arbitrary codecs"
 
 
 def filesystem(facts, mode, name, codeset, reasons):
@@ -495,24 +508,14 @@ def stdio(facts, env, mode, name, codeset, reasons):
         encoding = _locale_stdio_encoding(facts, codeset)
         detail.append("the encoding of the locale")
         source = source or "locale"
-    elif prof.normalizes_stdio_names:
-        try:
-            codec = codecs.lookup(encoding)
-        except LookupError:
-            return None, None, _stdio_codec_failure(prof, "LookupError: unknown encoding: %s" % encoding)
-        if not getattr(codec, "_is_text_encoding", True):
-            return None, None, _stdio_codec_failure(
-                prof, "LookupError: '%s' is not a text encoding; use codecs.open() to handle "
-                      "arbitrary codecs" % codec.name, streams=True)
     else:
-        try:
-            codec = codecs.lookup(encoding)
-        except LookupError:
+        codec = _lookup(encoding)
+        if codec is None:
             return None, None, _stdio_codec_failure(prof, "LookupError: unknown encoding: %s" % encoding)
         if not getattr(codec, "_is_text_encoding", True):
-            return None, None, _stdio_codec_failure(
-                prof, "LookupError: '%s' is not a text encoding; use codecs.open() to handle "
-                      "arbitrary codecs" % encoding, streams=True)
+            # 3.6/3.7 name the codec as typed, 3.8+ by its codec name.
+            shown = codec.name if prof.normalizes_stdio_names else encoding
+            return None, None, _stdio_codec_failure(prof, _not_text_message(prof, shown), streams=True)
     if facts.windows and facts.inputs.windows_console:
         encoding = "utf-8"
         detail.append("a Windows console is always UTF-8")
