@@ -856,3 +856,16 @@ def cases() -> list:
     _ioencoding_cases(out)
     _pep686_cases(out)
     return out
+
+
+# What each world's libc accepts for LC_CTYPE, with the codeset of each: the content
+# tests/support/worlds.py builds (tests/test_worlds.py checks it on the real libc).
+# test_policy_corpus.py gives these facts to decide(); the ground truth asks the libc.
+_C_UTF8 = {"C.UTF-8": "UTF-8", "C.utf8": "UTF-8"}
+WORLD_LOCALES = {
+    "installed": dict(_C_UTF8),
+    "no-locales": {},
+    "en_US-only": {"en_US.UTF-8": "UTF-8", "en_US.utf8": "UTF-8"},
+    "latin1": dict(_C_UTF8, **{"en_US.ISO-8859-1": "ISO-8859-1", "en_US.iso88591": "ISO-8859-1"}),
+    "gb18030": dict(_C_UTF8, **{"zh_CN.GB18030": "GB18030", "zh_CN.gb18030": "GB18030"}),
+}

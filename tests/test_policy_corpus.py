@@ -1,0 +1,25 @@
+"""The shared corpus through decide() in-process: every expectation that holds for the
+real interpreters (tests/test_ground_truth.py) must hold for the engine."""
+import pytest
+
+import corpus
+import utf8env
+from utf8env import profiles
+from support import groundtruth
+
+
+def _params():
+    for case in corpus.cases():
+        for version in profiles.VERSIONS:
+            if corpus.version_in(version, case.versions):
+                yield pytest.param(case, version, id="%s@%s" % (case.name, version))
+
+
+@pytest.mark.parametrize("case,version", list(_params()))
+def test_engine_meets_corpus(case, version):
+    facts = utf8env.LocaleFacts(corpus.WORLD_LOCALES[case.world], "ANSI_X3.4-1968")
+    decision = utf8env.decide(utf8env.Inputs(environ=dict(case.env), args=tuple(case.options),
+                                             version=version, locales=facts))
+    observed = groundtruth.predicted(decision)
+    assert groundtruth.differences(case.expect, observed,
+                                   complete_stderr=decision.stderr_complete) == []
