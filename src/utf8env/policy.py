@@ -132,6 +132,8 @@ def decide(inputs):
 
     env = _env_reader(facts, environ)
     coerce_setting, warn = coercion_setting(facts, env, reasons)
+    if inputs.warning_switch is False:      # built --without-c-locale-warning: never printed
+        warn = False
     mode, error = utf8_mode(facts, env, reasons)
     if error:
         return _failed(facts, reasons, error, 1, reasons["utf8_mode"].source,
