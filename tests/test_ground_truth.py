@@ -41,8 +41,8 @@ def world_runs(world):
     return cases, facts, groundtruth.run_world(world, cases)
 
 
-def _root(version):
-    return next(i.root for i in interpreters.interpreters() if i.version == version)
+def interpreter(version):
+    return next(i for i in interpreters.interpreters() if i.version == version)
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +59,7 @@ def test_sweep_agrees_with_real_interpreter(world, version):
     cases, facts, observed = world_runs(world)
     failures = []
     for index, (env, options) in enumerate(cases):
-        decision = groundtruth.decide_for(version, facts, env, options, _root(version))
+        decision = groundtruth.decide_for(interpreter(version), facts, env, options)
         expected = groundtruth.predicted(decision)
         diff = groundtruth.differences(expected, observed[(version, index)],
                                        complete_stderr=decision.stderr_complete)

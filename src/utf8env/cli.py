@@ -36,9 +36,9 @@ def _explain_parser():
     return parser
 
 
-def split_command(argv):
-    """(explain's own options, [PYTHON, PYTHON-OPTIONS...]): PYTHON is the first word that
-    is not an option of explain, or the word after "--"."""
+def split_command(argv, value_options=_VALUE_OPTIONS):
+    """(the subcommand's own options, [COMMAND, ARGS...]): COMMAND is the first word that
+    is not an option of the subcommand, or the word after "--"."""
     index = 0
     while index < len(argv):
         word = argv[index]
@@ -46,14 +46,15 @@ def split_command(argv):
             return argv[:index], argv[index + 1:]
         if not word.startswith("-"):
             return argv[:index], argv[index:]
-        if word in _VALUE_OPTIONS:
+        if word in value_options:
             index += 1
         index += 1
     return argv, []
 
 
 def environment(args):
-    env = {} if args.empty_env else dict(os.environ)
+    from .environment import inherited
+    env = {} if args.empty_env else inherited()
     for item in args.env:
         name, sep, value = item.partition("=")
         if not sep or not name:
@@ -134,7 +135,78 @@ def policy_platform(name):
     return _platform_name(name)
 
 
-COMMANDS = {"explain": explain}
+RUN_USAGE = ("utf8env run [--utf8 0|1|strict] [--policy NAME] [--no-coercion] [--no-warning] "
+             "[--] COMMAND [ARGS...]")
+ENV_USAGE = ("utf8env env [--format sh|fish|dockerfile|systemd|github-actions] [--utf8 0|1] "
+             "[--policy NAME] [--] [COMMAND [ARGS...]]")
+
+
+def _launch_parser(prog, formats=False):
+    parser = _Parser(prog=prog, add_help=False)
+    parser.add_argument("--utf8")
+    parser.add_argument("--policy")
+    parser.add_argument("--no-coercion", dest="coercion", action="store_false", default=None)
+    parser.add_argument("--no-warning", dest="warning", action="store_false", default=None)
+    if formats:
+        parser.add_argument("--format", default="sh")
+    parser.add_argument("-h", "--help", action="store_true")
+    return parser
+
+
+def _launch_plan(args, command):
+    """The Plan for `command` in this process's environment (shared by run and env)."""
+    from . import launch, locales
+    from .profiles import POLICIES
+    if args.utf8 is not None and args.utf8 not in launch.UTF8_REQUESTS:
+        raise UsageError("--utf8 %r: expected 0, 1 or strict" % args.utf8)
+    if args.policy is not None and args.policy not in ("default", "pep538-draft"):
+        raise UsageError("--policy %r: expected default or pep538-draft (the coercion the "
+                         "launcher applies)" % args.policy)
+    from .environment import inherited
+    environ = inherited()
+    path = launch.find_command(command[0], environ)
+    python = None
+    if launch.looks_like_python(path):
+        from .interpreter import identify_cached
+        python = identify_cached(path).version
+    policy = None if args.policy == "default" else args.policy
+    return launch.plan(environ, path, command, locales.probe(environ), python=python,
+                       policy=policy, utf8=args.utf8, coercion_switch=args.coercion,
+                       warning_switch=args.warning)
+
+
+def run(argv):
+    own, command = split_command(argv, ("--utf8", "--policy"))
+    args = _launch_parser("utf8env run").parse_args(own)
+    if args.help:
+        sys.stdout.write("usage: %s\n" % RUN_USAGE)
+        return 0
+    if not command:
+        raise UsageError("run: no COMMAND given (usage: %s)" % RUN_USAGE)
+    from . import launch
+    launch.execute(_launch_plan(args, command))
+    return 125      # not reached: execute() replaces this process or raises
+
+
+def env_command(argv):
+    own, command = split_command(argv, ("--utf8", "--policy", "--format"))
+    args = _launch_parser("utf8env env", formats=True).parse_args(own)
+    if args.help:
+        sys.stdout.write("usage: %s\n" % ENV_USAGE)
+        return 0
+    from . import envformat
+    if args.format not in envformat.FORMATS:
+        raise UsageError("--format %r: expected one of %s" % (args.format, ", ".join(envformat.FORMATS)))
+    if args.utf8 == "strict":
+        raise UsageError("--utf8 strict: no variable gives the strict mode; use utf8env run")
+    launched = _launch_plan(args, command or [sys.executable])
+    sys.stdout.write(envformat.render(args.format, envformat.variables(launched, args.utf8), launched))
+    return 0
+
+
+COMMANDS = {"explain": explain, "run": run, "env": env_command}
+# utf8env's own failures in `run` exit 125, so that the child's 126/127/1/2 stay the child's.
+_OWN_FAILURE = {"run": 125}
 
 
 def main(argv=None):
@@ -149,6 +221,8 @@ def main(argv=None):
         return handler(argv[1:])
     except Utf8envError as error:
         sys.stderr.write("utf8env: error: %s\n" % error)
+        if isinstance(error, UsageError):
+            return _OWN_FAILURE.get(argv[0], error.exit_code)
         return error.exit_code
     except BrokenPipeError:
         return 1

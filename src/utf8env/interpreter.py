@@ -66,3 +66,51 @@ def _short(error):
         lines = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
         return "exit status %d%s" % (error.returncode, ": " + lines[-1] if lines else "")
     return str(error)
+
+
+def identify_cached(path):
+    """identify(), remembered by real path, mtime and size, so that a launcher pays the
+    interpreter start-up once per interpreter rather than once per launch."""
+    real = os.path.realpath(path)
+    try:
+        stat = os.stat(real)
+    except OSError:
+        return identify(path)
+    stamp = [stat.st_mtime_ns, stat.st_size]
+    store = _cache_file()
+    cache = _read_cache(store)
+    entry = cache.get(real)
+    if entry and entry[:2] == stamp:
+        return Identity((entry[2], entry[3]))
+    identity = identify(path)
+    cache[real] = stamp + [identity.version, identity.platform]
+    _write_cache(store, cache)
+    return identity
+
+
+def _cache_file():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "utf8env", "interpreters.json")
+
+
+def _read_cache(store):
+    import json
+    try:
+        with open(store, "r", encoding="utf-8", errors="surrogateescape") as f:
+            data = json.load(f)
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_cache(store, cache):
+    """Best effort and atomic: a cache that cannot be written only costs time."""
+    import json
+    try:
+        os.makedirs(os.path.dirname(store), exist_ok=True)
+        temporary = "%s.%d" % (store, os.getpid())
+        with open(temporary, "w", encoding="utf-8", errors="surrogateescape") as f:
+            json.dump(cache, f)
+        os.replace(temporary, store)
+    except OSError:
+        pass

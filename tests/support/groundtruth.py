@@ -141,7 +141,8 @@ def differences(expected, observed, complete_stderr=True):
     return out
 
 
-def decide_for(version, world_facts, env, options, root):
-    """decide() for a run of `version` whose libc is `root`'s."""
+def decide_for(interp, world_facts, env, options):
+    """decide() for a run of the Interpreter `interp` (its libc is its root's)."""
     return utf8env.decide(utf8env.Inputs(environ=dict(env), args=tuple(options),
-                                         version=version, locales=world_facts[root]))
+                                         version=interp.version, locales=world_facts[interp.root],
+                                         argv0=interp.argv[-1]))

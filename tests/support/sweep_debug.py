@@ -35,7 +35,7 @@ def report(world, cases, facts, observed):
     total = 0
     for (version, index), seen in sorted(observed.items()):
         env, options = cases[index]
-        decision = groundtruth.decide_for(version, facts, env, options, test_ground_truth._root(version))
+        decision = groundtruth.decide_for(test_ground_truth.interpreter(version), facts, env, options)
         diff = groundtruth.differences(groundtruth.predicted(decision), seen,
                                        complete_stderr=decision.stderr_complete)
         total += 1

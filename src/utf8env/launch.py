@@ -1,0 +1,166 @@
+"""The launcher: plan (pure) what PEP 538's C-level main() and PEP 540 would do for a
+command, then exec it.
+
+For any command the plan coerces the legacy C locale (the exported variables reach the
+command and all its children). For a CPython child it adds only what that interpreter
+lacks: a 3.7+ interpreter coerces and picks UTF-8 mode itself, so the plan leaves it
+alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from the
+launcher and UTF-8 mode from a bootstrap (utf8env/_bootstrap/sitecustomize.py); the
+strict mode, which no release has, always comes from the bootstrap.
+"""
+import json
+import os
+from typing import NamedTuple, Optional, Tuple
+
+from . import cmdline
+from .errors import Utf8envError
+from .policy import Inputs, decide
+
+BOOTSTRAP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bootstrap")
+BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
+UTF8_REQUESTS = ("0", "1", "strict")
+# The rules of the coercion the launcher applies itself: CPython 3.7+ as shipped (every
+# 3.7-3.15 coerces alike), or the PEP 538 draft.
+_COERCION_VERSION = "3.7"
+
+
+class CommandNotFound(Utf8envError):
+    exit_code = 127
+
+
+class NotExecutable(Utf8envError):
+    exit_code = 126
+
+
+class LaunchFailure(Utf8envError):
+    exit_code = 125
+
+
+class Plan(NamedTuple):
+    path: str                   # the file to exec
+    argv: Tuple[str, ...]       # its argv, argv[0] as the user gave it
+    environ: dict               # its complete environment
+    messages: Tuple[str, ...]   # lines the launcher prints on stderr before exec
+    python: Optional[str]       # "3.6" when the command is a CPython, else None
+    utf8_mode: object           # the mode the Python child runs in (0, 1, "strict"), None if not Python
+    bootstrap: bool             # the bootstrap is injected
+    set_environ: dict           # what the plan sets in the environment (for `utf8env env`)
+    notes: Tuple[str, ...]      # what cannot be applied, in words
+
+
+def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
+         coercion_switch=None, warning_switch=None):
+    """The launch of `argv` (the file `path`) under `environ`; `python` is the command's
+    CPython version when it is one. Pure: nothing is read from the process."""
+    env = dict(environ)
+    argv = list(argv)
+    messages, notes, changes = [], [], {}
+    options = tuple(argv[1:]) if python else ()
+
+    native = python is not None and python != "3.6"
+    if not native or policy == "pep538-draft" or coercion_switch is not None or warning_switch is not None:
+        coercion = decide(Inputs(environ=env, args=options, version=_COERCION_VERSION,
+                                 locales=locales, policy=policy if policy == "pep538-draft" else None,
+                                 coercion_switch=coercion_switch, warning_switch=warning_switch))
+        if coercion.startup_error is None:
+            messages += [line for line in (coercion.coercion_warning, coercion.c_locale_warning) if line]
+            if coercion.coercion:
+                changes.update(coercion.coercion.environ)
+
+    mode, bootstrap = None, False
+    if python:
+        mode, bootstrap, extra = _utf8_plan(environ, options, python, locales, utf8, notes)
+        argv[1:1] = extra
+    env.update(changes)
+    if bootstrap:
+        if python == "3.6":
+            fixed = _fixed_at_startup(env, options, locales)
+            notes += [fixed] if fixed else []
+        env.update(_bootstrap_environment(environ, mode))
+    return Plan(path, tuple(argv), env, tuple(messages), python, mode, bootstrap, changes, tuple(notes))
+
+
+def _utf8_plan(environ, options, python, locales, utf8, notes):
+    """(mode, bootstrap?, options to insert after argv[0]) for a CPython child.
+    The request --utf8 counts as the first -X utf8 option: CPython lets the first win."""
+    request = () if utf8 is None else ("-X", "utf8" if utf8 == "strict" else "utf8=" + utf8)
+    # The mode follows the 3.7+ rules from the environment before coercion (PEP 540:
+    # the POSIX locale turns it on) - for 3.6 too, which is the point of the launcher.
+    version = "3.7" if python == "3.6" else python
+    d = decide(Inputs(environ=dict(environ), args=request + tuple(options), version=version,
+                      locales=locales))
+    if d.startup_error is not None:
+        return 0, False, ()         # the child refuses to start on its own, as it would
+    mode = "strict" if utf8 == "strict" else d.utf8_mode
+    if python != "3.6":
+        return mode, mode == "strict", list(request)
+    if not mode:
+        return 0, False, ()
+    if cmdline.parse(list(options), (3, 6)).ignore_environment:
+        notes.append("-E/-I: Python 3.6 ignores PYTHONPATH, so the UTF-8 mode bootstrap "
+                     "cannot be injected; the child runs without UTF-8 mode")
+        return 0, False, ()
+    return mode, True, ()
+
+
+def _fixed_at_startup(env, options, locales):
+    """What the bootstrap cannot change inside a running 3.6: the filesystem encoding."""
+    d = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
+    if d.filesystem and d.filesystem.encoding != "utf-8":
+        return ("sys.getfilesystemencoding() stays %s: Python 3.6 fixes it at start-up from "
+                "the locale (LC_CTYPE %s), and no UTF-8 locale could be set" % (d.filesystem.encoding, d.lc_ctype))
+    return None
+
+
+def _bootstrap_environment(environ, mode):
+    original = environ.get("PYTHONPATH")
+    return {
+        "PYTHONPATH": BOOTSTRAP_DIR + (os.pathsep + original if original else ""),
+        BOOTSTRAP_VARIABLE: json.dumps({"mode": mode, "open_errors": "strict",
+                                        "pythonpath": original}),
+    }
+
+
+# -- The impure half: find, identify, exec ------------------------------------------------
+
+def find_command(name, environ):
+    """The file `name` names, searched on the target's PATH as a shell would."""
+    if os.sep in name:
+        candidates = [name]
+    else:
+        search = environ.get("PATH", os.defpath).split(os.pathsep)
+        candidates = [os.path.join(folder or ".", name) for folder in search]
+    seen_not_executable = None
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            if os.access(candidate, os.X_OK):
+                return candidate
+            seen_not_executable = seen_not_executable or candidate
+    if seen_not_executable:
+        raise NotExecutable("command %r: %s is not executable" % (name, seen_not_executable))
+    if os.sep in name and os.path.isdir(name):
+        raise NotExecutable("command %r: is a directory" % name)
+    raise CommandNotFound("command %r: not found%s" % (
+        name, "" if os.sep in name else " on PATH"))
+
+
+def looks_like_python(path):
+    """Only files named like a CPython are ever run to ask their version: running an
+    arbitrary command with -c to find out would be unsafe."""
+    base = os.path.basename(os.path.realpath(path))
+    for name in (os.path.basename(path), base):
+        if name.startswith("python") and name[6:].replace(".", "").rstrip("mdu").isdigit() or name == "python":
+            return True
+    return False
+
+
+def execute(launch):
+    """Replace this process by the planned command: same pid, same file descriptors."""
+    for line in launch.messages:
+        os.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
+    try:
+        os.execve(launch.path, list(launch.argv), launch.environ)
+    except PermissionError:
+        raise NotExecutable("command %r: permission denied" % launch.argv[0])
+    except OSError as error:
+        raise NotExecutable("command %r: cannot be executed (%s)" % (launch.argv[0], error.strerror))
