@@ -1,0 +1,297 @@
+"""Apply the UTF-8 mode (PEP 540) inside a running interpreter.
+
+STANDALONE: this module imports only the standard library and nothing relative, because
+the bootstrap (_bootstrap/sitecustomize.py) loads it by file path inside a child
+interpreter that cannot import utf8env. It must stay valid Python 3.6.
+
+What CPython decides at start-up and what can still be changed later:
+- sys.stdin/stdout/stderr: reconfigured in place (3.7+), or rewrapped (3.6);
+- open() without an encoding, locale.getpreferredencoding(): wrapped;
+- the filesystem encoding (os.fsdecode, os.listdir, sys.argv): fixed at start-up.
+"""
+import builtins
+import codecs
+import io
+import os
+import sys
+
+# The spelling CPython's UTF-8 mode gives getpreferredencoding() and open():
+# "UTF-8" up to 3.10 (_bootlocale/locale.py), "utf-8" from 3.11 (_Py_GetLocaleEncoding).
+_UTF8 = "utf-8" if sys.version_info >= (3, 11) else "UTF-8"
+# 3.8+ report a stdio encoding as its codec name (initconfig.c config_get_codec_name);
+# 3.6 and 3.7 keep the name as typed in PYTHONIOENCODING.
+_NORMALIZES_STDIO_NAMES = sys.version_info >= (3, 8)
+_ROLES = ("stdin", "stdout", "stderr")
+MODES = (1, "strict")
+
+# 3.6: the wrappers replaced by a rewrap. A TextIOWrapper's finaliser closes its buffer,
+# which is shared with the new wrapper: the old ones must never be collected.
+_KEPT = []
+
+
+def apply(mode=1, environ=None, ignore_environment=None, open_errors="strict"):
+    """Make this interpreter behave as in the UTF-8 mode `mode` (1 or "strict").
+
+    stdin/stdout: utf-8 with surrogateescape (mode 1) or strict ("strict"); stderr:
+    utf-8 with backslashreplace; PYTHONIOENCODING keeps its priority as in CPython.
+    open() without an encoding: UTF-8 with `open_errors`. Returns
+    {"changed": {field: [old, new]}, "unchanged": [field, ...], "cannot": {field: reason}}.
+    Raises ValueError for an unknown mode, LookupError for an unknown codec or error
+    handler; nothing is changed then.
+    """
+    if mode not in MODES or isinstance(mode, bool):
+        raise ValueError("mode %r: expected 1 or 'strict'" % (mode,))
+    codecs.lookup_error(open_errors)        # LookupError before anything changes
+    if ignore_environment is None:
+        ignore_environment = bool(sys.flags.ignore_environment)
+    if environ is None:
+        environ = os.environ
+    targets = stdio_targets(mode, None if ignore_environment else environ.get("PYTHONIOENCODING"))
+    report = {"changed": {}, "unchanged": [], "cannot": {}}
+    for role in _ROLES:
+        _apply_stream(role, targets[role], report)
+    _apply_open(open_errors, report)
+    _apply_filesystem(report)
+    return report
+
+
+def stdio_targets(mode, pythonioencoding):
+    """{role: (encoding, errors)} as CPython's UTF-8 mode fills them in around
+    PYTHONIOENCODING (Python/initconfig.c config_init_stdio_encoding): an encoding part
+    makes errors strict unless an errors part is given; stderr is always
+    backslashreplace (pylifecycle.c init_sys_streams)."""
+    encoding = errors = None
+    if pythonioencoding:
+        enc_part, _, err_part = pythonioencoding.partition(":")
+        encoding = enc_part or None
+        errors = err_part or None
+        if encoding and not errors:
+            errors = "strict"
+    if encoding is None:
+        encoding = "utf-8"
+    else:
+        codec = codecs.lookup(encoding)     # LookupError: CPython would not even start
+        if _NORMALIZES_STDIO_NAMES:
+            encoding = codec.name
+    if errors is None:
+        errors = "strict" if mode == "strict" else "surrogateescape"
+    codecs.lookup_error(errors)
+    return {"stdin": (encoding, errors), "stdout": (encoding, errors),
+            "stderr": (encoding, "backslashreplace")}
+
+
+def _norm(encoding):
+    try:
+        return codecs.lookup(encoding).name
+    except (LookupError, TypeError):
+        return encoding
+
+
+def _apply_stream(role, target, report):
+    stream = getattr(sys, role, None)
+    if stream is None:
+        report["cannot"][role] = "sys.%s is None" % role
+        return
+    old = [getattr(stream, "encoding", None), getattr(stream, "errors", None)]
+    if old[1] == target[1] and old[0] is not None and _norm(old[0]) == _norm(target[0]):
+        report["unchanged"].append(role)
+        return
+    reconfigure = getattr(stream, "reconfigure", None)
+    try:
+        if reconfigure is not None:
+            reconfigure(encoding=target[0], errors=target[1])
+        elif isinstance(stream, io.TextIOWrapper):
+            _rewrap(role, stream, target)
+        else:
+            report["cannot"][role] = ("sys.%s is a %s, not an io.TextIOWrapper"
+                                      % (role, type(stream).__name__))
+            return
+    except (io.UnsupportedOperation, ValueError, OSError, AttributeError) as error:
+        # 3.7+: "not possible to set the encoding ... after the first read".
+        report["cannot"][role] = "%s: %s" % (type(error).__name__, error)
+        return
+    new = getattr(sys, role)
+    report["changed"][role] = [old, [new.encoding, new.errors]]
+
+
+def _rewrap(role, old, target):
+    """3.6 has no reconfigure(): a new wrapper on the same binary buffer, as
+    Python/pylifecycle.c create_stdio builds it."""
+    if not old.closed:
+        old.flush()     # text still pending in the old wrapper would come out later
+    buffer = old.buffer
+    # create_stdio: write_through when unbuffered (-u gives a raw FileIO buffer);
+    # newline "\n", except for stdin on Windows (translate \r\n).
+    write_through = getattr(old, "write_through", isinstance(buffer, io.RawIOBase))
+    newline = None if (role == "stdin" and sys.platform == "win32") else "\n"
+    new = io.TextIOWrapper(buffer, encoding=target[0], errors=target[1], newline=newline,
+                           line_buffering=old.line_buffering, write_through=write_through)
+    mode = getattr(old, "mode", None)
+    if mode is not None:
+        new.mode = mode
+    _KEPT.append(old)
+    try:
+        # Also tied to the new wrapper: the module holding _KEPT may be collected.
+        new._utf8env_previous = old
+    except AttributeError:
+        pass
+    setattr(sys, role, new)
+    dunder = "__%s__" % role
+    if getattr(sys, dunder, None) is old:
+        setattr(sys, dunder, new)
+
+
+# -- open() and locale.getpreferredencoding() ------------------------------------------
+
+def _native_utf8():
+    return bool(getattr(sys.flags, "utf8_mode", 0))
+
+
+def _apply_open(open_errors, report):
+    """open() without an encoding: locale.getpreferredencoding(False) unless the UTF-8
+    mode is on (Lib/_pyio.py, 3.10+ io.text_encoding)."""
+    current = builtins.open
+    original = getattr(current, "__utf8env_original__", None)
+    if _native_utf8() and open_errors == "strict":
+        # The interpreter does it natively; undo an earlier apply() if there was one.
+        if original is None:
+            report["unchanged"].append("open")
+        else:
+            report["changed"]["open"] = [[_UTF8, current.__utf8env_errors__], [_UTF8, "strict"]]
+            builtins.open = io.open = original
+            _restore_text_encoding()
+        _restore_preferred(report)
+        return
+    if original is not None:
+        old = [_UTF8, current.__utf8env_errors__]
+        if old == [_UTF8, open_errors]:
+            report["unchanged"].append("open")
+            report["unchanged"].append("preferred_encoding")
+            return
+    else:
+        original = current
+        old = [_UTF8 if _native_utf8() else _locale_encoding(), "strict"]
+    builtins.open = io.open = _make_open(original, open_errors)
+    _patch_text_encoding()
+    report["changed"]["open"] = [old, [_UTF8, open_errors]]
+    if _native_utf8():
+        report["unchanged"].append("preferred_encoding")
+    else:
+        _patch_preferred(report)
+
+
+def _make_open(original, open_errors):
+    def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
+             closefd=True, opener=None):
+        if encoding is None and isinstance(mode, str) and "b" not in mode:
+            encoding = _UTF8
+            if errors is None:
+                errors = open_errors
+        return original(file, mode, buffering, encoding, errors, newline, closefd, opener)
+    open.__doc__ = original.__doc__
+    open.__wrapped__ = original
+    open.__utf8env_original__ = original
+    open.__utf8env_errors__ = open_errors
+    return open
+
+
+def _patch_text_encoding():
+    # 3.10+: pathlib and others resolve encoding=None through io.text_encoding(), which
+    # returns "locale" outside the UTF-8 mode and then bypasses open()'s default.
+    original = getattr(io, "text_encoding", None)
+    if original is None or hasattr(original, "__utf8env_original__"):
+        return
+
+    def text_encoding(encoding, stacklevel=2):
+        if encoding is None:
+            original(encoding, stacklevel + 1)      # keeps EncodingWarning
+            return "utf-8"
+        return encoding
+    text_encoding.__doc__ = original.__doc__
+    text_encoding.__utf8env_original__ = original
+    io.text_encoding = text_encoding
+
+
+def _restore_text_encoding():
+    original = getattr(getattr(io, "text_encoding", None), "__utf8env_original__", None)
+    if original is not None:
+        io.text_encoding = original
+
+
+def _locale_modules():
+    """The modules whose getpreferredencoding() open() and TextIOWrapper consult:
+    _bootlocale (3.6-3.9, used by io itself) and locale."""
+    import locale       # imports re: only paid when the UTF-8 mode is really off
+    modules = [locale]
+    bootlocale = sys.modules.get("_bootlocale")
+    if bootlocale is None and sys.version_info < (3, 10):
+        try:
+            import _bootlocale as bootlocale
+        except ImportError:
+            bootlocale = None
+    if bootlocale is not None:
+        modules.append(bootlocale)
+    return modules
+
+
+def _locale_encoding():
+    """The encoding open() uses now outside the UTF-8 mode."""
+    function = _locale_modules()[-1].getpreferredencoding
+    return getattr(function, "__utf8env_original__", function)(False)
+
+
+def _patch_preferred(report):
+    modules = _locale_modules()
+    old = None
+    for module in modules:
+        function = module.getpreferredencoding
+        original = getattr(function, "__utf8env_original__", None)
+        if original is None:
+            original = function
+        if module is modules[0]:
+            old = function(False)
+        if original is function:
+            module.getpreferredencoding = _make_preferred(original)
+    if old == _UTF8:
+        report["unchanged"].append("preferred_encoding")
+    else:
+        report["changed"]["preferred_encoding"] = [old, _UTF8]
+
+
+def _make_preferred(original):
+    def getpreferredencoding(do_setlocale=True):
+        return _UTF8
+    getpreferredencoding.__doc__ = original.__doc__
+    getpreferredencoding.__utf8env_original__ = original
+    return getpreferredencoding
+
+
+def _restore_preferred(report):
+    restored = None
+    for name in ("_bootlocale", "locale"):
+        module = sys.modules.get(name)
+        original = getattr(getattr(module, "getpreferredencoding", None), "__utf8env_original__", None)
+        if original is not None:
+            module.getpreferredencoding = original
+            restored = original
+    if restored is None:
+        report["unchanged"].append("preferred_encoding")
+    else:
+        report["changed"]["preferred_encoding"] = [_UTF8, restored(False)]
+
+
+# -- the filesystem encoding -------------------------------------------------------------
+
+def _apply_filesystem(report):
+    encoding = sys.getfilesystemencoding()
+    errors = sys.getfilesystemencodeerrors() if hasattr(sys, "getfilesystemencodeerrors") else None
+    if _norm(encoding) == "utf-8" and errors in ("surrogateescape", "surrogatepass"):
+        report["unchanged"].append("filesystem")
+        return
+    report["cannot"]["filesystem"] = (
+        "sys.getfilesystemencoding() is fixed at start-up (%s/%s): os.fsdecode(), "
+        "os.listdir() and sys.argv keep it; start the interpreter with -X utf8 "
+        "(3.7+) or in a UTF-8 locale" % (encoding, errors))
+
+
+__all__ = ["apply", "stdio_targets", "MODES"]
