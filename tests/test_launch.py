@@ -1,0 +1,221 @@
+"""`utf8env run` and `utf8env env` as users run them, against real commands, real
+interpreters and real locale worlds: transparency (bytes, status, signals, pid), the
+coercion for any command, Python 3.6 given what 3.7 has, nothing changed for 3.7+."""
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+import corpus
+from support import groundtruth, interpreters, worlds
+from utf8env import launch, probe
+
+# -I: the launcher's own interpreter must not read the PYTHON* variables of the target.
+UTF8ENV = [sys.executable, "-I", "-m", "utf8env"]
+PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
+PY36 = PYENV["3.6"].argv[0]
+BASE = {"PATH": "/usr/bin:/bin"}
+PYRAMID = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"      # PEP 538's "ℙƴ☂ℌøἤ"
+
+
+def run(args, env=None, stdin=b"", **kw):
+    return subprocess.run(UTF8ENV + ["run"] + list(args), env=dict(BASE, **(env or {})),
+                          input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def needs_worlds():
+    ok, reason = worlds.available()
+    if not ok:
+        print("skipped: " + reason)
+        pytest.skip(reason)
+
+
+# -- Transparency -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("status", [0, 1, 3, 255])
+def test_exit_status_passes_through(status):
+    result = run(["--", "sh", "-c", "exit %d" % status])
+    assert (result.returncode, result.stdout, result.stderr) == (status, b"", b"")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_death_by_signal_is_seen_as_without_the_launcher(sig):
+    script = "kill -%d $$" % sig
+    direct = subprocess.run(["sh", "-c", script])
+    through = run(["--", "sh", "-c", script])
+    assert through.returncode == direct.returncode == -sig
+    # and as a shell reports it: 128 + N
+    shell = subprocess.run(["sh", "-c", " ".join(UTF8ENV) + " run -- sh -c 'kill -%d $$'; echo $?" % sig],
+                           stdout=subprocess.PIPE, env=BASE)
+    assert shell.stdout == b"%d\n" % (128 + sig)
+
+
+def test_binary_stdin_passes_byte_exact():
+    data = os.urandom(1 << 20)
+    result = run(["--", "cat"], stdin=data)
+    assert (result.returncode, result.stdout == data, result.stderr) == (0, True, b"")
+
+
+def test_undecodable_argv_and_environment_arrive_unchanged():
+    arg = os.fsdecode(b"caf\xe9-\xff")
+    result = subprocess.run(UTF8ENV + ["run", "--", "sh", "-c", 'printf "%s|%s" "$1" "$X"', "sh", arg],
+                            env=dict(BASE, X=os.fsdecode(b"\xfe\x80z")), stdout=subprocess.PIPE)
+    assert result.stdout == b"caf\xe9-\xff|\xfe\x80z"
+
+
+def test_the_child_has_the_launchers_pid():
+    process = subprocess.Popen(UTF8ENV + ["run", "--", "sh", "-c", "echo $$"], env=BASE,
+                               stdout=subprocess.PIPE)
+    out, _ = process.communicate()
+    assert out == b"%d\n" % process.pid
+
+
+# -- Coercion for any command -----------------------------------------------------------
+
+def test_sh_sees_the_coerced_locale():
+    result = run(["--", "sh", "-c", "locale | grep LC_CTYPE; echo \"LANG=$LANG LC_ALL=$LC_ALL\""],
+                 env={"LANG": "C"})
+    assert result.stdout == b'LC_CTYPE=C.UTF-8\nLANG=C LC_ALL=\n'
+
+
+def test_warnings_go_straight_to_stderr():
+    result = run(["--", "true"], env={"LANG": "C", "PYTHONCOERCECLOCALE": "warn"})
+    assert result.stderr == (b"Python detected LC_CTYPE=C: LC_CTYPE coerced to C.UTF-8 (set another "
+                             b"locale or PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).\n")
+    off = run(["--", "sh", "-c", "echo $LC_CTYPE"], env={"LANG": "C", "PYTHONCOERCECLOCALE": "0"})
+    assert (off.stdout, off.stderr) == (b"\n", b"")
+
+
+def test_pep538_draft_policy_sets_lang_and_lc_all():
+    result = run(["--policy", "pep538-draft", "--", "sh", "-c", 'echo "$LANG $LC_ALL $LC_CTYPE"'],
+                 env={})
+    assert result.stdout == b"C.UTF-8 C.UTF-8 \n"
+    assert result.stderr == (b"Python detected LC_CTYPE=C, LC_ALL & LANG set to C.UTF-8 (set "
+                             b"PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).\n")
+
+
+def test_no_locales_world_leaves_the_c_locale():
+    needs_worlds()
+    job = worlds.Job(UTF8ENV + ["run", "--", "sh", "-c", "locale | grep LC_CTYPE"], dict(BASE))
+    [result] = worlds.run("no-locales", [job], interpreters.roots())
+    assert result.stdout == b'LC_CTYPE="POSIX"\n'
+
+
+# -- Bad input --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,code,message", [
+    (["--utf8", "2", "true"], 125, "utf8env: error: --utf8 '2': expected 0, 1 or strict\n"),
+    (["--policy", "pep999", "true"], 125, "utf8env: error: --policy 'pep999': expected default or "
+                                         "pep538-draft (the coercion the launcher applies)\n"),
+    ([], 125, "utf8env: error: run: no COMMAND given (usage: utf8env run [--utf8 0|1|strict] "
+              "[--policy NAME] [--no-coercion] [--no-warning] [--] COMMAND [ARGS...])\n"),
+    (["no-such-command-x"], 127, "utf8env: error: command 'no-such-command-x': not found on PATH\n"),
+    (["/tmp/utf8env-not-executable"], 126, "utf8env: error: command '/tmp/utf8env-not-executable': "
+                                          "/tmp/utf8env-not-executable is not executable\n"),
+    (["/tmp/utf8env-no-format"], 126, "utf8env: error: command '/tmp/utf8env-no-format': cannot be "
+                                     "executed (Exec format error)\n"),
+    (["/etc"], 126, "utf8env: error: command '/etc': is a directory\n"),
+])
+def test_bad_input(args, code, message):
+    for name, mode in (("/tmp/utf8env-not-executable", 0o644), ("/tmp/utf8env-no-format", 0o755)):
+        with open(name, "wb") as f:
+            f.write(b"\x00\x01 not a program\n")
+        os.chmod(name, mode)
+    result = run(args)
+    assert (result.returncode, result.stdout, result.stderr.decode()) == (code, b"", message)
+
+
+# -- Python children ----------------------------------------------------------------------
+
+def test_pep538_example_fails_on_36_without_the_launcher():
+    result = subprocess.run([PY36, "-c", 'print("%s")' % PYRAMID], env={}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    # As PEP 538's "Motivation" shows it: the command line itself cannot be decoded.
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert result.stderr == (b"Unable to decode the command from the command line:\n"
+                             b"UnicodeEncodeError: 'utf-8' codec can't encode characters in "
+                             b"position 7-22: surrogates not allowed\n")
+
+
+@pytest.mark.parametrize("world", ["installed", "no-locales"])
+def test_pep538_example_works_on_36_through_the_launcher(world):
+    needs_worlds()
+    job = worlds.Job(UTF8ENV + ["run", "--", PY36, "-c", 'print("%s")' % PYRAMID], {})
+    [result] = worlds.run(world, [job], interpreters.roots())
+    assert (result.returncode, result.stdout, result.stderr) == (0, PYRAMID.encode() + b"\n", b"")
+
+
+def test_env_command_formats():
+    out = subprocess.run(UTF8ENV + ["env", "--format", "dockerfile", "--", "sh"], env=BASE,
+                         stdout=subprocess.PIPE).stdout
+    assert out == b"ENV LC_CTYPE=C.UTF-8\n"
+    out = subprocess.run(UTF8ENV + ["env", "--format", "github-actions", "--utf8", "1", "--", "sh"],
+                         env=BASE, stdout=subprocess.PIPE).stdout
+    assert out == b'env:\n  LC_CTYPE: "C.UTF-8"\n  PYTHONUTF8: "1"\n'
+    out = subprocess.run(UTF8ENV + ["env", "--", PYENV["3.12"].argv[0]], env=BASE,
+                         stdout=subprocess.PIPE).stdout
+    assert out == b"# utf8env: nothing to set: Python 3.12 coerces the C locale and picks UTF-8 mode by itself\n"
+    out = subprocess.run(UTF8ENV + ["env", "--format", "sh", "--", "sh"], env=dict(BASE, LANG="C.UTF-8"),
+                         stdout=subprocess.PIPE).stdout
+    assert out == (b"# utf8env: nothing to set: the locale is not the legacy C locale, or no "
+                   b"coercion target is installed\n")
+
+
+def _corpus_envs(world):
+    seen = []
+    for case in corpus.cases():
+        item = (case.env, tuple(case.options))
+        if case.world == world and item not in seen:
+            seen.append(item)
+    return seen
+
+
+@pytest.mark.parametrize("world", ["installed", "no-locales"])
+def test_launcher_changes_nothing_native_for_37_to_313(world):
+    """Every corpus case of the world, each 3.7-3.13: the probe's report and stderr are
+    the same with and without the launcher."""
+    needs_worlds()
+    cases = _corpus_envs(world)
+    jobs, keys = [], []
+    for version in ("3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13"):
+        python = PYENV[version].argv
+        for index, (env, options) in enumerate(cases):
+            direct = probe.command(python, options)
+            jobs += [worlds.Job(direct, dict(env)), worlds.Job(UTF8ENV + ["run", "--"] + direct, dict(env))]
+            keys.append((version, index))
+    results = worlds.run(world, jobs, interpreters.roots())
+    differ = []
+    for n, (version, index) in enumerate(keys):
+        env = cases[index][0]
+        alone = _without_thread_ids(groundtruth.observe(results[2 * n], env))
+        launched = _without_thread_ids(groundtruth.observe(results[2 * n + 1], env))
+        if alone != launched:
+            differ.append("%s %s %s: %r != %r" % (version, env, cases[index][1], alone, launched))
+    assert differ == []
+
+
+def _without_thread_ids(observed):
+    """A fatal error's traceback names the thread by its address, which differs per run."""
+    observed["stderr_messages"] = [re.sub(r"0x[0-9a-f]+", "0x...", line)
+                                   for line in observed["stderr_messages"]]
+    return observed
+
+
+def test_plan_for_37_plus_adds_only_the_requested_option():
+    facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
+    plain = launch.plan({"LANG": "C"}, "/usr/bin/python3.9", ["python3.9", "-c", "pass"], facts, python="3.9")
+    assert (plain.argv, plain.environ, plain.bootstrap) == (("python3.9", "-c", "pass"), {"LANG": "C"}, False)
+    asked = launch.plan({}, "/usr/bin/python3.9", ["python3.9", "x.py"], facts, python="3.9", utf8="0")
+    assert asked.argv == ("python3.9", "-X", "utf8=0", "x.py")
+    strict = launch.plan({}, "/usr/bin/python3.9", ["python3.9", "x.py"], facts, python="3.9", utf8="strict")
+    assert (strict.argv, strict.bootstrap, strict.utf8_mode) == (("python3.9", "-X", "utf8", "x.py"), True, "strict")
+    old = launch.plan({"LANG": "C"}, "/usr/bin/python3.6", ["python3.6", "x.py"], facts, python="3.6")
+    assert (old.argv, old.bootstrap, old.utf8_mode, old.set_environ) == (
+        ("python3.6", "x.py"), True, 1, {"LC_CTYPE": "C.UTF-8"})
+    isolated = launch.plan({"LANG": "C"}, "/usr/bin/python3.6", ["python3.6", "-I", "x.py"], facts, python="3.6")
+    assert (isolated.bootstrap, isolated.notes) == (False, (
+        "-E/-I: Python 3.6 ignores PYTHONPATH, so the UTF-8 mode bootstrap cannot be injected; "
+        "the child runs without UTF-8 mode",))
