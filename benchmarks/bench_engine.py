@@ -8,7 +8,6 @@ Run: python benchmarks/bench_engine.py [--runs N]
 """
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -26,8 +25,10 @@ def wall(argv, env):
 
 def startup(runs):
     env = dict(os.environ)
-    script = shutil.which("utf8env")
-    if script:
+    # The console script pip installed beside this interpreter (not a pyenv shim).
+    import sysconfig
+    script = os.path.join(sysconfig.get_path("scripts"), "utf8env")
+    if os.access(script, os.X_OK):
         explain = [script]
     else:   # not installed: the same entry point the console script calls
         env["PYTHONPATH"] = SRC

@@ -1,6 +1,5 @@
 """The command line: `utf8env explain ...`. The one place that prints errors and picks
 exit codes (0 ok, 1 a problem found, 2 usage error)."""
-import argparse
 import os
 import sys
 
@@ -10,33 +9,67 @@ USAGE = ("utf8env explain [--json] [--empty-env] [--env NAME=VALUE]... [--versio
          "[--platform NAME] [--policy NAME] [--locales NAME[=CODESET],...] "
          "[--no-coercion] [--no-warning | --warning] [--] [PYTHON [PYTHON-OPTIONS...]]")
 
-# explain's options that take a value: used to find where PYTHON starts.
-_VALUE_OPTIONS = ("--env", "--version", "--platform", "--policy", "--locales")
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
+# Each option: (attribute, kind, stored value). A hand-made parser rather than argparse:
+# argparse and the gettext/locale modules it pulls in would double the start-up cost
+# of a command that is meant to be cheap enough to run per process.
+_EXPLAIN_OPTIONS = {
+    "--json": ("json", "flag", True), "--empty-env": ("empty_env", "flag", True),
+    "--env": ("env", "append", None), "--version": ("version", "value", None),
+    "--platform": ("platform", "value", None), "--policy": ("policy", "value", None),
+    "--locales": ("locales", "value", None),
+    "--no-coercion": ("coercion", "flag", False),
+    "--no-warning": ("warning", "flag", False), "--warning": ("warning", "flag", True),
+    "-h": ("help", "flag", True), "--help": ("help", "flag", True),
+}
+_LAUNCH_OPTIONS = {
+    "--utf8": ("utf8", "value", None), "--policy": ("policy", "value", None),
+    "--no-coercion": ("coercion", "flag", False), "--no-warning": ("warning", "flag", False),
+    "-h": ("help", "flag", True), "--help": ("help", "flag", True),
+}
+_ENV_OPTIONS = dict(_LAUNCH_OPTIONS, **{"--format": ("format", "value", None)})
 
 
-def _explain_parser():
-    parser = _Parser(prog="utf8env explain", add_help=False)
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--empty-env", action="store_true")
-    parser.add_argument("--env", action="append", default=[])
-    parser.add_argument("--version")
-    parser.add_argument("--platform")
-    parser.add_argument("--policy")
-    parser.add_argument("--locales")
-    parser.add_argument("--no-coercion", dest="coercion", action="store_false", default=None)
-    warning = parser.add_mutually_exclusive_group()
-    warning.add_argument("--no-warning", dest="warning", action="store_false", default=None)
-    warning.add_argument("--warning", dest="warning", action="store_true")
-    parser.add_argument("-h", "--help", action="store_true")
-    return parser
+class Options(object):
+    """The parsed options: every attribute of the spec, None (or []) when not given."""
+    def __init__(self, spec):
+        for attribute, kind, _ in spec.values():
+            setattr(self, attribute, [] if kind == "append" else None)
 
 
-def split_command(argv, value_options=_VALUE_OPTIONS):
+def parse_options(words, spec):
+    options = Options(spec)
+    seen = {}
+    index = 0
+    while index < len(words):
+        word = words[index]
+        name, has_value, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        if name not in spec:
+            raise UsageError("unrecognized arguments: %s" % " ".join(words[index:]))
+        attribute, kind, stored = spec[name]
+        if kind == "flag":
+            if has_value:
+                raise UsageError("argument %s: ignored explicit argument %r" % (name, value))
+            if attribute in seen and seen[attribute] != name:
+                raise UsageError("argument %s: not allowed with argument %s" % (name, seen[attribute]))
+            seen[attribute] = name
+            setattr(options, attribute, stored)
+        else:
+            if not has_value:
+                index += 1
+                if index >= len(words):
+                    raise UsageError("argument %s: expected one argument" % name)
+                value = words[index]
+            if kind == "append":
+                getattr(options, attribute).append(value)
+            else:
+                setattr(options, attribute, value)
+        index += 1
+    return options
+
+
+def split_command(argv, spec=_EXPLAIN_OPTIONS):
     """(the subcommand's own options, [COMMAND, ARGS...]): COMMAND is the first word that
     is not an option of the subcommand, or the word after "--"."""
     index = 0
@@ -46,7 +79,7 @@ def split_command(argv, value_options=_VALUE_OPTIONS):
             return argv[:index], argv[index + 1:]
         if not word.startswith("-"):
             return argv[:index], argv[index:]
-        if word in value_options:
+        if spec.get(word, ("", "flag"))[1] != "flag":
             index += 1
         index += 1
     return argv, []
@@ -55,6 +88,7 @@ def split_command(argv, value_options=_VALUE_OPTIONS):
 def environment(args):
     from .environment import inherited
     env = {} if args.empty_env else inherited()
+    args.env = args.env or []
     for item in args.env:
         name, sep, value = item.partition("=")
         if not sep or not name:
@@ -92,7 +126,7 @@ def modelled_locales(text):
 
 def explain(argv):
     own, command = split_command(argv)
-    args = _explain_parser().parse_args(own)
+    args = parse_options(own, _EXPLAIN_OPTIONS)
     if args.help:
         sys.stdout.write("usage: %s\n" % USAGE)
         return 0
@@ -131,26 +165,14 @@ def explain(argv):
 
 
 def policy_platform(name):
-    from .interpreter import _platform_name
-    return _platform_name(name)
+    from .profiles import platform_name
+    return platform_name(name)
 
 
 RUN_USAGE = ("utf8env run [--utf8 0|1|strict] [--policy NAME] [--no-coercion] [--no-warning] "
              "[--] COMMAND [ARGS...]")
 ENV_USAGE = ("utf8env env [--format sh|fish|dockerfile|systemd|github-actions] [--utf8 0|1] "
              "[--policy NAME] [--] [COMMAND [ARGS...]]")
-
-
-def _launch_parser(prog, formats=False):
-    parser = _Parser(prog=prog, add_help=False)
-    parser.add_argument("--utf8")
-    parser.add_argument("--policy")
-    parser.add_argument("--no-coercion", dest="coercion", action="store_false", default=None)
-    parser.add_argument("--no-warning", dest="warning", action="store_false", default=None)
-    if formats:
-        parser.add_argument("--format", default="sh")
-    parser.add_argument("-h", "--help", action="store_true")
-    return parser
 
 
 def _launch_plan(args, command):
@@ -176,8 +198,8 @@ def _launch_plan(args, command):
 
 
 def run(argv):
-    own, command = split_command(argv, ("--utf8", "--policy"))
-    args = _launch_parser("utf8env run").parse_args(own)
+    own, command = split_command(argv, _LAUNCH_OPTIONS)
+    args = parse_options(own, _LAUNCH_OPTIONS)
     if args.help:
         sys.stdout.write("usage: %s\n" % RUN_USAGE)
         return 0
@@ -189,8 +211,9 @@ def run(argv):
 
 
 def env_command(argv):
-    own, command = split_command(argv, ("--utf8", "--policy", "--format"))
-    args = _launch_parser("utf8env env", formats=True).parse_args(own)
+    own, command = split_command(argv, _ENV_OPTIONS)
+    args = parse_options(own, _ENV_OPTIONS)
+    args.format = args.format or "sh"
     if args.help:
         sys.stdout.write("usage: %s\n" % ENV_USAGE)
         return 0

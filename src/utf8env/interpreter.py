@@ -7,7 +7,7 @@ import os
 import subprocess
 
 from .errors import InterpreterError
-from .profiles import VERSIONS
+from .profiles import VERSIONS, platform_name
 
 # -E -S: the answer must not depend on the user's PYTHON* variables or site packages.
 # Python 2 syntax too, so that a Python 2 gets a clear "not supported" rather than a crash.
@@ -43,7 +43,7 @@ def identify(python):
     if version not in VERSIONS:
         raise InterpreterError("interpreter %r is Python %s: utf8env models CPython %s to %s"
                                % (python, version, VERSIONS[0], VERSIONS[-1]))
-    return Identity((version, _platform_name(platform)))
+    return Identity((version, platform_name(platform)))
 
 
 def _minimal_environment():
@@ -54,11 +54,7 @@ def _minimal_environment():
     return env
 
 
-def _platform_name(platform):
-    for prefix in ("linux", "freebsd", "openbsd", "netbsd", "sunos", "aix", "cygwin"):
-        if platform.startswith(prefix):
-            return prefix
-    return platform
+_platform_name = platform_name     # kept for the modules that import it from here
 
 
 def _short(error):

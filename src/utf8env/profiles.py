@@ -35,6 +35,14 @@ DRAFT_COERCION_WARNING_LC_CTYPE = (
     "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
 
 
+def platform_name(platform):
+    """A sys.platform value as a policy platform name ("linux2", "freebsd13" -> "linux", "freebsd")."""
+    for prefix in ("linux", "freebsd", "openbsd", "netbsd", "sunos", "aix", "cygwin"):
+        if platform.startswith(prefix):
+            return prefix
+    return platform
+
+
 class Target(NamedTuple):
     locale: str                 # the name passed to setlocale(LC_CTYPE, ...)
     sets: Tuple[str, ...]       # the environment variables the coercion exports
