@@ -32,7 +32,7 @@ start-up            starts
 legacy C locale     yes                     LANG=C: LANG=C selects the legacy C locale
 locale coercion     to C.UTF-8              LANG=C: the legacy C locale is coerced to C.UTF-8, the first available of C.UTF-8, C.utf8, UTF-8; LC_CTYPE exported
 UTF-8 mode          on                      LANG=C: the C/POSIX locale turns UTF-8 mode on
-LC_CTYPE            C.UTF-8                 coercion: LC_CTYPE=C.UTF-8 was set by the coercion
+LC_CTYPE            C.UTF-8                 coercion: the coercion set LC_CTYPE=C.UTF-8
 filesystem          utf-8/surrogateescape   LANG=C: UTF-8 mode
 stdin               utf-8/surrogateescape   LANG=C: UTF-8 mode
 stdout              utf-8/surrogateescape   LANG=C: UTF-8 mode

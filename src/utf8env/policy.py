@@ -334,7 +334,8 @@ def c_locale_warning(facts, name, warn, reasons):
 
 def _lc_ctype_reason(name, source, coercion):
     if coercion:
-        return Reason("coercion", "LC_CTYPE=%s was set by the coercion" % coercion.target)
+        return Reason("coercion", "the coercion set %s" % " ".join(
+            "%s=%s" % item for item in sorted(coercion.environ.items())))
     if source is None:
         return Reason("default", "no locale variable is set: the C locale")
     return Reason(source, "%s gives LC_CTYPE %s" % (source, name))
