@@ -217,5 +217,69 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
         ("python3.6", "x.py"), True, 1, {"LC_CTYPE": "C.UTF-8"})
     isolated = launch.plan({"LANG": "C"}, "/usr/bin/python3.6", ["python3.6", "-I", "x.py"], facts, python="3.6")
     assert (isolated.bootstrap, isolated.notes) == (False, (
-        "-E/-I: Python 3.6 ignores PYTHONPATH, so the UTF-8 mode bootstrap cannot be injected; "
-        "the child runs without UTF-8 mode",))
+        "-E/-I: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the UTF-8 mode "
+        "bootstrap cannot be injected; the child runs without UTF-8 mode",))
+
+
+def test_plan_for_36_without_a_utf8_locale_passes_the_command_line_as_bytes():
+    facts = groundtruth.utf8env.LocaleFacts({}, "ANSI_X3.4-1968")
+    p = launch.plan({}, "/usr/bin/python3.6", ["python3.6", "-b", "-c", "print('\xe9')", "\udcff"],
+                    facts, python="3.6")
+    assert p.argv == ("python3.6", "-b", "-c", "__import__('_utf8env_bootstrap').run_main()")
+    assert p.environ["UTF8ENV_ARGV"] == "2d63 7072696e742827c3a92729 ff"
+    assert p.notes == ("sys.getfilesystemencoding() stays ascii: Python 3.6 fixes it at start-up "
+                       "from the locale (LC_CTYPE C), and no UTF-8 locale could be set",)
+
+
+UNDECODABLE = b"xxx\xff"
+LIST = "import os\nfor name in sorted(os.listdir('.')):\n    print(name)\n"
+
+
+@pytest.mark.parametrize("world", ["installed", "no-locales"])
+def test_pep540_list_a_directory_on_36(world, tmp_path):
+    """PEP 540 "List a directory into stdout": under UTF-8 mode the bytes come back exactly."""
+    needs_worlds()
+    folder = str(tmp_path).encode()
+    os.mkdir(folder + b"/d")
+    open(folder + b"/d/" + UNDECODABLE, "w").close()
+    job = worlds.Job(["sh", "-c", 'cd "$1" && shift && exec "$@"', "sh", os.fsdecode(folder + b"/d")]
+                     + UTF8ENV + ["run", "--", PY36, "-c", LIST], dict(BASE, LANG="C"))
+    [result] = worlds.run(world, [job], interpreters.roots())
+    assert (result.returncode, result.stdout, result.stderr) == (0, UNDECODABLE + b"\n", b"")
+
+
+STRICT = ("import os, sys\n"
+          "print(os.listdir('.'))\n"
+          "try:\n    sys.stdin.read()\nexcept UnicodeDecodeError as e:\n    print('UnicodeDecodeError', e.reason)\n")
+
+
+@pytest.mark.parametrize("version", ["3.6", "3.13"])
+def test_strict_mode_through_the_launcher(version, tmp_path):
+    open(os.path.join(str(tmp_path).encode(), UNDECODABLE), "w").close()
+    result = subprocess.run(UTF8ENV + ["run", "--utf8", "strict", "--", PYENV[version].argv[0], "-c", STRICT],
+                            env=dict(BASE, LANG="C"), cwd=str(tmp_path), input=b"\xff\n",
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout == b"['xxx\\udcff']\nUnicodeDecodeError invalid start byte\n"
+
+
+GRANDCHILD = ("import os, subprocess, sys\n"
+              "print(sys.stdout.errors, os.environ.get('LC_CTYPE'))\n"
+              "sys.stdout.flush()\n"
+              "subprocess.call([sys.executable, '-c', 'import os, sys; print(sys.stdout.errors, "
+              "os.environ.get(\"LC_CTYPE\"), [k for k in os.environ if k.startswith(\"UTF8ENV\")], "
+              "os.environ.get(\"PYTHONPATH\"))'])\n")
+
+
+def test_36_grandchild_inherits_the_coercion_not_the_utf8_mode(tmp_path):
+    user = str(tmp_path)
+    with open(os.path.join(user, "sitecustomize.py"), "w") as f:
+        f.write("import os\nos.write(2, b'user sitecustomize\\n')\n")
+    result = subprocess.run(UTF8ENV + ["run", "--", PY36, "-c", GRANDCHILD],
+                            env=dict(BASE, LANG="C", PYTHONPATH=user), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    # The child: UTF-8 mode (surrogateescape) in the coerced locale; the grandchild: the
+    # coerced locale, which 3.6 handles with strict, and none of the bootstrap.
+    assert result.stdout == ("surrogateescape C.UTF-8\nstrict C.UTF-8 [] %s\n" % user).encode()
+    # The user's sitecustomize ran in the child and in the grandchild.
+    assert result.stderr == b"user sitecustomize\nuser sitecustomize\n"

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-from utf8env import policy
+from utf8env import launch, policy
 from utf8env.profiles import SHIPPED_LEGACY_WARNING
 from support import groundtruth, interpreters, worlds
 
@@ -209,10 +209,10 @@ def test_enable_refuses_unknown_modes():
 # -- the bootstrap -----------------------------------------------------------------------
 
 def _bootstrap_env(env, mode=1, user_path=None):
-    env = dict(env)
-    env["UTF8ENV_BOOTSTRAP"] = json.dumps({"mode": mode, "open_errors": "strict",
-                                           "pythonpath": user_path})
-    return env, BOOTSTRAP + (os.pathsep + user_path if user_path else "")
+    """The launcher's own protocol (launch.bootstrap_environment), PYTHONPATH split off."""
+    given = dict(env, **({"PYTHONPATH": user_path} if user_path is not None else {}))
+    env = dict(env, **launch.bootstrap_environment(given, mode))
+    return env, env.pop("PYTHONPATH")
 
 
 def test_bootstrap_chains_to_the_users_sitecustomize_and_does_not_leak():
@@ -277,9 +277,9 @@ def test_bootstrap_without_a_user_sitecustomize_or_pythonpath():
 
 def test_bootstrap_errors_never_stop_the_program():
     code = "print('still runs')"
-    children = [Child(v, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": "{not json"}, pythonpath=BOOTSTRAP)
+    children = [Child(v, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": "garbage"}, pythonpath=BOOTSTRAP)
                 for v in VERSIONS]
-    children += [Child(v, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": '{"mode": 2}'}, pythonpath=BOOTSTRAP)
+    children += [Child(v, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": 'mode=2'}, pythonpath=BOOTSTRAP)
                  for v in VERSIONS]
     for child, result in zip(children, run(children)):
         assert result.returncode == 0 and result.stdout == b"still runs\n", child

@@ -24,6 +24,7 @@ _LONG_OPTIONS = {
 class CommandLine(NamedTuple):
     ignore_environment: bool        # -E or -I: PYTHON* variables are not read
     isolated: bool                  # -I
+    no_site: bool                   # -S: site (and so any sitecustomize) is not imported
     xoptions: Tuple[str, ...]       # every -X value, in order ("utf8", "utf8=0", "dev")
     error: Optional[str]            # the usage error CPython reports, if any
     rest: Tuple[str, ...]           # what follows the interpreter options (-c CMD ..., script ...)
@@ -41,13 +42,13 @@ class CommandLine(NamedTuple):
 def parse(args, version=(3, 13)):
     """Parse the interpreter options of `args` (the command line without argv[0])."""
     flags = _FLAGS_311 if tuple(version) >= (3, 11) else _FLAGS_BEFORE_311
-    ignore_environment = isolated = False
+    ignore_environment = isolated = no_site = False
     xoptions = []
     index = 0
     while index < len(args):
         word = args[index]
         if word == "--":
-            return _done(ignore_environment, isolated, xoptions, None, args[index + 1:])
+            return _done(ignore_environment, isolated, no_site, xoptions, None, args[index + 1:])
         if word.startswith("--"):
             name = word[2:].partition("=")[0]
             since = _LONG_OPTIONS.get(name)
@@ -56,13 +57,13 @@ def parse(args, version=(3, 13)):
                 # the second dash as an unknown short option.
                 message = ("unknown option --%s" % name if tuple(version) >= (3, 7)
                            else "Unknown option: --")
-                return _done(ignore_environment, isolated, xoptions, message, args[index:])
+                return _done(ignore_environment, isolated, no_site, xoptions, message, args[index:])
             index += 1
             if name == "check-hash-based-pycs" and "=" not in word:
                 index += 1
             continue
         if word == "-" or not word.startswith("-"):
-            return _done(ignore_environment, isolated, xoptions, None, args[index:])
+            return _done(ignore_environment, isolated, no_site, xoptions, None, args[index:])
         position = 1
         while position < len(word):
             letter = word[position]
@@ -71,30 +72,32 @@ def parse(args, version=(3, 13)):
                 consumed = 1
                 if not argument:
                     if index + 1 >= len(args):
-                        return _done(ignore_environment, isolated, xoptions,
+                        return _done(ignore_environment, isolated, no_site, xoptions,
                                      "Argument expected for the -%s option" % letter,
                                      args[index:])
                     argument = args[index + 1]
                     consumed = 2
                 if letter in "cm":
-                    return _done(ignore_environment, isolated, xoptions, None,
+                    return _done(ignore_environment, isolated, no_site, xoptions, None,
                                  ("-" + letter, argument) + tuple(args[index + consumed:]))
                 if letter == "X":
                     xoptions.append(argument)
                 index += consumed
                 break
             if letter not in flags:
-                return _done(ignore_environment, isolated, xoptions,
+                return _done(ignore_environment, isolated, no_site, xoptions,
                              "Unknown option: -%s" % letter, args[index:])
             if letter == "E":
                 ignore_environment = True
             elif letter == "I":
                 ignore_environment = isolated = True
+            elif letter == "S":
+                no_site = True
             position += 1
         else:
             index += 1
-    return _done(ignore_environment, isolated, xoptions, None, ())
+    return _done(ignore_environment, isolated, no_site, xoptions, None, ())
 
 
-def _done(ignore_environment, isolated, xoptions, error, rest):
-    return CommandLine(ignore_environment, isolated, tuple(xoptions), error, tuple(rest))
+def _done(ignore_environment, isolated, no_site, xoptions, error, rest):
+    return CommandLine(ignore_environment, isolated, no_site, tuple(xoptions), error, tuple(rest))

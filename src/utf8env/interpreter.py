@@ -4,7 +4,6 @@ The prediction never runs the target; only this question does, and only when the
 names an interpreter without --version.
 """
 import os
-import subprocess
 
 from .errors import InterpreterError
 from .profiles import VERSIONS, platform_name
@@ -27,6 +26,7 @@ class Identity(tuple):
 
 def identify(python):
     """The version and platform of the interpreter command `python` (a name or path)."""
+    import subprocess
     try:
         output = subprocess.check_output([python, "-E", "-S", "-c", _QUESTION],
                                           stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -54,10 +54,8 @@ def _minimal_environment():
     return env
 
 
-_platform_name = platform_name     # kept for the modules that import it from here
-
-
 def _short(error):
+    import subprocess
     if isinstance(error, subprocess.CalledProcessError):
         lines = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
         return "exit status %d%s" % (error.returncode, ": " + lines[-1] if lines else "")

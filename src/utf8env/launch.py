@@ -8,7 +8,6 @@ alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from
 launcher and UTF-8 mode from a bootstrap (utf8env/_bootstrap/sitecustomize.py); the
 strict mode, which no release has, always comes from the bootstrap.
 """
-import json
 import os
 from typing import NamedTuple, Optional, Tuple
 
@@ -18,6 +17,7 @@ from .policy import Inputs, decide
 
 BOOTSTRAP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bootstrap")
 BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
+BOOTSTRAP_PYTHONPATH = "UTF8ENV_PYTHONPATH"
 UTF8_REQUESTS = ("0", "1", "strict")
 # The rules of the coercion the launcher applies itself: CPython 3.7+ as shipped (every
 # 3.7-3.15 coerces alike), or the PEP 538 draft.
@@ -73,10 +73,13 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
         argv[1:1] = extra
     env.update(changes)
     if bootstrap:
+        env.update(bootstrap_environment(environ, mode))
         if python == "3.6":
             fixed = _fixed_at_startup(env, options, locales)
-            notes += [fixed] if fixed else []
-        env.update(_bootstrap_environment(environ, mode))
+            if fixed:
+                notes.append(fixed)
+                argv, passed = _command_line_through_bootstrap(argv)
+                env.update(passed)
     return Plan(path, tuple(argv), env, tuple(messages), python, mode, bootstrap, changes, tuple(notes))
 
 
@@ -96,11 +99,36 @@ def _utf8_plan(environ, options, python, locales, utf8, notes):
         return mode, mode == "strict", list(request)
     if not mode:
         return 0, False, ()
-    if cmdline.parse(list(options), (3, 6)).ignore_environment:
-        notes.append("-E/-I: Python 3.6 ignores PYTHONPATH, so the UTF-8 mode bootstrap "
-                     "cannot be injected; the child runs without UTF-8 mode")
+    line = cmdline.parse(list(options), (3, 6))
+    if line.ignore_environment or line.no_site:
+        notes.append("%s: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the UTF-8 "
+                     "mode bootstrap cannot be injected; the child runs without UTF-8 mode"
+                     % ("-E/-I" if line.ignore_environment else "-S"))
         return 0, False, ()
     return mode, True, ()
+
+
+# The -c command a rewritten 3.6 command line runs: it binds no name in __main__.
+_RUN_MAIN = "__import__('_utf8env_bootstrap').run_main()"
+BOOTSTRAP_ARGV = "UTF8ENV_ARGV"
+
+
+def _command_line_through_bootstrap(argv):
+    """In a locale that cannot decode it, 3.6 decodes its command line as ASCII before any
+    bootstrap runs ("Unable to decode the command from the command line"), where UTF-8
+    mode decodes it as UTF-8 (PEP 540). So the part after the interpreter options travels
+    as bytes in the environment, and the bootstrap runs it (-c, -m or a script) with a
+    UTF-8 sys.argv. An interactive session or `-` (stdin) is left as it is."""
+    rest = cmdline.parse(argv[1:], (3, 6)).rest
+    if not rest or rest[0] == "-":
+        return argv, {}
+    head = argv[:len(argv) - len(rest)]
+    words = " ".join(_hex(os.fsencode(arg)) for arg in rest)
+    return head + ["-c", _RUN_MAIN], {BOOTSTRAP_ARGV: words}
+
+
+def _hex(data):
+    return "".join("%02x" % byte for byte in data) or "-"
 
 
 def _fixed_at_startup(env, options, locales):
@@ -112,13 +140,17 @@ def _fixed_at_startup(env, options, locales):
     return None
 
 
-def _bootstrap_environment(environ, mode):
+def bootstrap_environment(environ, mode, open_errors="strict"):
+    """The variables that make a Python child run utf8env/_bootstrap/sitecustomize.py
+    (its docstring is the other half of this protocol)."""
     original = environ.get("PYTHONPATH")
-    return {
+    changes = {
         "PYTHONPATH": BOOTSTRAP_DIR + (os.pathsep + original if original else ""),
-        BOOTSTRAP_VARIABLE: json.dumps({"mode": mode, "open_errors": "strict",
-                                        "pythonpath": original}),
+        BOOTSTRAP_VARIABLE: "mode=%s open_errors=%s" % (mode, open_errors),
     }
+    if original is not None:
+        changes[BOOTSTRAP_PYTHONPATH] = original
+    return changes
 
 
 # -- The impure half: find, identify, exec ------------------------------------------------

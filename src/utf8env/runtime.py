@@ -12,9 +12,8 @@ import sys
 import warnings
 
 from . import reconfigure
-from .interpreter import _platform_name
 from .policy import Decision, Reason, Stream
-from .profiles import SHIPPED_LEGACY_WARNING
+from .profiles import SHIPPED_LEGACY_WARNING, platform_name
 
 
 def enable(mode=1, open_errors="strict"):
@@ -60,7 +59,7 @@ def current():
     fs_errors = getattr(sys, "getfilesystemencodeerrors", None)
     values = {
         "python": version,
-        "platform": _platform_name(sys.platform),
+        "platform": platform_name(sys.platform),
         "policy": version,
         "startup_error": None,
         "legacy_c_locale": lc_ctype == "C",

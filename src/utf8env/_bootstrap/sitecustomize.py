@@ -1,8 +1,8 @@
 """utf8env bootstrap: apply the UTF-8 mode inside a Python child that lacks it.
 
 The launcher (utf8env/launch.py) puts this folder first on PYTHONPATH and sets
-UTF8ENV_BOOTSTRAP to a JSON object {"mode": 1 or "strict", "open_errors": "strict",
-"pythonpath": the user's own PYTHONPATH or null}; site.py then imports this module as
+UTF8ENV_BOOTSTRAP to "mode=1 open_errors=strict" (or mode=strict), and keeps the user's
+own PYTHONPATH, if any, in UTF8ENV_PYTHONPATH; site.py then imports this module as
 `sitecustomize`. It:
   (a) restores PYTHONPATH and removes UTF8ENV_BOOTSTRAP, so children do not inherit it;
   (b) removes this folder from sys.path;
@@ -17,6 +17,9 @@ import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _VARIABLE = "UTF8ENV_BOOTSTRAP"
+_PYTHONPATH = "UTF8ENV_PYTHONPATH"
+_ARGV = "UTF8ENV_ARGV"
+_argv = None        # the command line the launcher passed as bytes (see run_main)
 report = None       # what reconfigure.apply() did, for the curious
 
 
@@ -27,71 +30,25 @@ def _say(message):
         pass
 
 
-def _loads(text):
-    """json.loads() for the launcher's flat object (strings, integers, null, booleans).
-    Importing json costs ~8 ms on 3.6 (its regular expressions), paid by every child;
-    anything unexpected goes to the real json module."""
-    try:
-        from _json import scanstring
-        values = {"null": None, "true": True, "false": False}
-        result, i, end = {}, 1, len(text)
-
-        def skip(i):
-            while i < end and text[i] in " \t\r\n":
-                i += 1
-            return i
-        i = skip(0)
-        if text[i] != "{":
-            raise ValueError
-        i = skip(i + 1)
-        while text[i] != "}":
-            if text[i] != '"':
-                raise ValueError
-            key, i = scanstring(text, i + 1, True)
-            i = skip(i)
-            if text[i] != ":":
-                raise ValueError
-            i = skip(i + 1)
-            if text[i] == '"':
-                value, i = scanstring(text, i + 1, True)
-            else:
-                j = i
-                while j < end and text[j] not in ",} \t\r\n":
-                    j += 1
-                word, i = text[i:j], j
-                value = values[word] if word in values else int(word)
-            result[key] = value
-            i = skip(i)
-            if text[i] == ",":
-                i = skip(i + 1)
-                if text[i] == "}":
-                    raise ValueError
-            elif text[i] != "}":
-                raise ValueError
-        if skip(i + 1) != end:
-            raise ValueError
-        return result
-    except (ImportError, ValueError, IndexError, KeyError, TypeError):
-        import json
-        return json.loads(text)
-
-
 def _request():
-    """The launcher's request, after restoring the environment it came through (a)."""
+    """The launcher's request, after restoring the environment it came through (a).
+    UTF8ENV_BOOTSTRAP is "mode=1 open_errors=strict" (words, no JSON: importing json
+    costs ~8 ms on 3.6, paid by every child); UTF8ENV_PYTHONPATH, when present, is the
+    user's own PYTHONPATH."""
+    global _argv
     raw = os.environ.pop(_VARIABLE, None)
-    if raw is None:
-        raise ValueError("%s is not set: the UTF-8 mode is not applied" % _VARIABLE)
-    request = _loads(raw)
-    if not isinstance(request, dict):
-        raise ValueError("%s: expected a JSON object" % _VARIABLE)
-    original = request.get("pythonpath")
+    original = os.environ.pop(_PYTHONPATH, None)
+    _argv = os.environ.pop(_ARGV, None)
     if original is None:
         os.environ.pop("PYTHONPATH", None)
     else:
         os.environ["PYTHONPATH"] = original
-    mode = request.get("mode", 1)
-    if mode not in (1, "strict") or isinstance(mode, bool):
-        raise ValueError("%s: mode %r: expected 1 or \"strict\"" % (_VARIABLE, mode))
+    if raw is None:
+        raise ValueError("%s is not set: the UTF-8 mode is not applied" % _VARIABLE)
+    request = dict(word.partition("=")[::2] for word in raw.split())
+    mode = {"1": 1, "strict": "strict"}.get(request.get("mode"))
+    if mode is None:
+        raise ValueError("%s=%r: expected mode=1 or mode=strict" % (_VARIABLE, raw))
     return mode, request.get("open_errors") or "strict"
 
 
@@ -161,5 +118,30 @@ def _chain():
             sys.modules["sitecustomize"] = me
 
 
+def run_main():
+    """Run the command line the launcher passed in UTF8ENV_ARGV (hex words, one per
+    argument, "-" for an empty one): 3.6 could not decode it as UTF-8 itself. It is
+    called from `python3.6 -c "__import__('_utf8env_bootstrap').run_main()"`."""
+    args = [bytes.fromhex("" if word == "-" else word).decode("utf-8", "surrogateescape")
+            for word in (_argv or "").split()]
+    if not args:
+        raise SystemExit("utf8env: bootstrap: %s is missing: nothing to run" % _ARGV)
+    main = sys.modules["__main__"]
+    if args[0] == "-c":
+        sys.argv[:] = ["-c"] + args[2:]
+        exec(compile(args[1], "<string>", "exec"), main.__dict__)
+        return
+    import runpy
+    if args[0] == "-m":
+        sys.argv[:] = [args[1]] + args[2:]
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+        return
+    sys.argv[:] = args
+    # `python3.6 script` puts the script's folder first on sys.path, `-c` put "".
+    sys.path[0] = os.path.dirname(os.path.abspath(args[0]))
+    runpy.run_path(args[0], run_name="__main__")
+
+
+sys.modules["_utf8env_bootstrap"] = sys.modules.get(__name__)
 _run()
 _chain()
