@@ -141,3 +141,17 @@ def test_cli_runs_on_every_pyenv_python(interp):
                              "--env", "LANG=C", python=interp.argv[0])
     assert (code, err) == (0, "")
     assert json.loads(out)["coercion"]["target"] == "C.UTF-8"
+
+
+def test_explain_36_lists_what_the_launcher_adds_and_cannot_change():
+    code, out, _ = utf8env("explain", "--json", "--version", "3.6", "--empty-env", "--locales", "C")
+    assert json.loads(out)["launcher"] == {
+        "utf8_mode": 1, "bootstrap": True, "environ": {},
+        "notes": ["sys.getfilesystemencoding() stays ascii: Python 3.6 fixes it at start-up from "
+                  "the locale (LC_CTYPE C), and no UTF-8 locale could be set"]}
+    code, out, _ = utf8env("explain", "--version", "3.6", "--empty-env", "--env", "LANG=C",
+                           "--locales", "C.UTF-8")
+    assert out.endswith("\nthrough `utf8env run`:\n  the launcher sets LC_CTYPE=C.UTF-8\n"
+                        "  UTF-8 mode on (bootstrap)\n")
+    code, out, _ = utf8env("explain", "--json", "--version", "3.7", "--empty-env", "--locales", "C")
+    assert json.loads(out)["launcher"] is None

@@ -160,7 +160,14 @@ def explain(argv):
     except policy.InvalidInput as error:
         raise UsageError(str(error))
     from . import report
-    sys.stdout.write(report.to_json(decision) + "\n" if args.json else report.to_text(decision))
+    launched = None
+    if version == "3.6" and platform != "win32":
+        # What `utf8env run` adds to this 3.6, and what it cannot change inside it.
+        from . import launch
+        launched = launch.plan(env, inputs.argv0, [inputs.argv0] + list(inputs.args), facts,
+                               python="3.6", policy=args.policy if args.policy == "pep538-draft" else None)
+    sys.stdout.write(report.to_json(decision, launched) + "\n" if args.json
+                     else report.to_text(decision, launched))
     return 0
 
 

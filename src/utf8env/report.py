@@ -7,8 +7,16 @@ def _stream(stream):
     return None if stream is None else {"encoding": stream.encoding, "errors": stream.errors}
 
 
-def to_json_object(decision):
-    """The documented "schema": 1 object (README, "JSON schema")."""
+def _launcher(launched):
+    if launched is None:
+        return None
+    return {"utf8_mode": launched.utf8_mode, "bootstrap": launched.bootstrap,
+            "environ": dict(launched.set_environ), "notes": list(launched.notes)}
+
+
+def to_json_object(decision, launched=None):
+    """The documented "schema": 1 object (README, "JSON schema"); `launched` is the
+    launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add)."""
     d = decision
     return {
         "schema": SCHEMA,
@@ -37,12 +45,13 @@ def to_json_object(decision):
         "child_environ": dict(d.child_environ),
         "reasons": {key: {"source": r.source, "detail": r.detail}
                     for key, r in sorted(d.reasons.items())},
+        "launcher": _launcher(launched),
     }
 
 
-def to_json(decision):
+def to_json(decision, launched=None):
     import json
-    return json.dumps(to_json_object(decision), indent=2, sort_keys=False)
+    return json.dumps(to_json_object(decision, launched), indent=2, sort_keys=False)
 
 
 _ROWS = (
@@ -79,7 +88,7 @@ def _value(decision, key):
     return value
 
 
-def to_text(decision):
+def to_text(decision, launched=None):
     """A table: setting, value, and the input that decided it with why."""
     d = decision
     rows = []
@@ -99,6 +108,14 @@ def to_text(decision):
         lines += ["  " + line for line in d.stderr_messages]
         if not d.stderr_complete:
             lines.append("  (followed by a traceback)")
+    if launched is not None:
+        lines += ["", "through `utf8env run`:"]
+        if launched.set_environ:
+            lines.append("  the launcher sets %s" % " ".join(
+                "%s=%s" % item for item in sorted(launched.set_environ.items())))
+        lines.append("  UTF-8 mode %s" % ({0: "off", 1: "on (bootstrap)", "strict": "strict (bootstrap)"}
+                                         .get(launched.utf8_mode, launched.utf8_mode)))
+        lines += ["  cannot: " + _text(note) for note in launched.notes]
     return "\n".join(lines) + "\n"
 
 
