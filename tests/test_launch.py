@@ -217,8 +217,17 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
         ("python3.6", "x.py"), True, 1, {"LC_CTYPE": "C.UTF-8"})
     isolated = launch.plan({"LANG": "C"}, "/usr/bin/python3.6", ["python3.6", "-I", "x.py"], facts, python="3.6")
     assert (isolated.bootstrap, isolated.notes) == (False, (
-        "-E/-I: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the UTF-8 mode "
-        "bootstrap cannot be injected; the child runs without UTF-8 mode",))
+        "-E/-I: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the bootstrap "
+        "cannot be injected; the child runs without UTF-8 mode",))
+    # 3.7's PEP 538 rule: surrogateescape in a coercion target locale, without UTF-8 mode.
+    target = launch.plan({"LANG": "C.UTF-8"}, "/usr/bin/python3.6", ["python3.6", "x.py"], facts,
+                         python="3.6")
+    assert (target.utf8_mode, target.environ["UTF8ENV_BOOTSTRAP"]) == (0, "mode=0 stdio_errors=surrogateescape")
+    # 3.7 refuses an invalid PYTHONUTF8: so does the launcher, for 3.6.
+    refused = launch.plan({"PYTHONUTF8": "x"}, "/usr/bin/python3.6", ["python3.6", "x.py"], facts,
+                          python="3.6")
+    assert (refused.refusal, refused.messages) == (1, (
+        "Fatal Python error: config_init_utf8_mode: invalid PYTHONUTF8 environment variable value", ""))
 
 
 def test_plan_for_36_without_a_utf8_locale_passes_the_command_line_as_bytes():

@@ -211,7 +211,7 @@ def test_enable_refuses_unknown_modes():
 def _bootstrap_env(env, mode=1, user_path=None):
     """The launcher's own protocol (launch.bootstrap_environment), PYTHONPATH split off."""
     given = dict(env, **({"PYTHONPATH": user_path} if user_path is not None else {}))
-    env = dict(env, **launch.bootstrap_environment(given, mode))
+    env = dict(env, **launch.bootstrap_environment(given, "mode=%s" % mode))
     return env, env.pop("PYTHONPATH")
 
 

@@ -213,8 +213,7 @@ def run(argv):
     if not command:
         raise UsageError("run: no COMMAND given (usage: %s)" % RUN_USAGE)
     from . import launch
-    launch.execute(_launch_plan(args, command))
-    return 125      # not reached: execute() replaces this process or raises
+    return launch.execute(_launch_plan(args, command))     # returns only when refused
 
 
 def env_command(argv):

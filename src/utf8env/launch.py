@@ -46,66 +46,102 @@ class Plan(NamedTuple):
     bootstrap: bool             # the bootstrap is injected
     set_environ: dict           # what the plan sets in the environment (for `utf8env env`)
     notes: Tuple[str, ...]      # what cannot be applied, in words
+    refusal: Optional[int] = None   # exit status when, as 3.7 would, the launch is refused
+
+
+class _Child(NamedTuple):
+    """What a CPython child needs from the launcher."""
+    mode: object                    # its UTF-8 mode
+    options: Tuple[str, ...]        # to insert after argv[0]
+    bootstrap: Optional[str]        # the bootstrap's request ("mode=1 ..."), or None
+    refusal: Optional[object]       # a StartupError 3.7 would stop with, for 3.6
+    wanted: Optional[object] = None  # for 3.6: the Decision 3.7 makes for the same start
 
 
 def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
          coercion_switch=None, warning_switch=None):
     """The launch of `argv` (the file `path`) under `environ`; `python` is the command's
     CPython version when it is one. Pure: nothing is read from the process."""
-    env = dict(environ)
     argv = list(argv)
     messages, notes, changes = [], [], {}
     options = tuple(argv[1:]) if python else ()
+    child = _python_child(environ, options, python, locales, utf8, notes) if python else None
+    if child and child.refusal:
+        # 3.6 would start regardless; 3.7 refuses, with its own words and status.
+        return Plan(path, tuple(argv), dict(environ), tuple(child.refusal.message.split("\n")),
+                    python, 0, False, {}, tuple(notes), child.refusal.exit_code)
 
     native = python is not None and python != "3.6"
     if not native or policy == "pep538-draft" or coercion_switch is not None or warning_switch is not None:
-        coercion = decide(Inputs(environ=env, args=options, version=_COERCION_VERSION,
+        coercion = decide(Inputs(environ=dict(environ), args=options, version=_COERCION_VERSION,
                                  locales=locales, policy=policy if policy == "pep538-draft" else None,
                                  coercion_switch=coercion_switch, warning_switch=warning_switch))
         if coercion.startup_error is None:
             messages += [line for line in (coercion.coercion_warning, coercion.c_locale_warning) if line]
             if coercion.coercion:
                 changes.update(coercion.coercion.environ)
+    env = dict(environ, **changes)
+    if child is None:
+        return Plan(path, tuple(argv), env, tuple(messages), None, None, False, changes, ())
+    argv[1:1] = child.options
+    request = child.bootstrap
+    if python == "3.6":
+        request = _bootstrap_for_36(env, options, locales, child, notes)
+    if request:
+        env.update(bootstrap_environment(environ, request))
+        if python == "3.6" and _filesystem_of_36(env, options, locales) != "utf-8":
+            argv, passed = _command_line_through_bootstrap(argv)
+            env.update(passed)
+    return Plan(path, tuple(argv), env, tuple(messages), python, child.mode, bool(request),
+                changes, tuple(notes))
 
-    mode, bootstrap = None, False
-    if python:
-        mode, bootstrap, extra = _utf8_plan(environ, options, python, locales, utf8, notes)
-        argv[1:1] = extra
-    env.update(changes)
-    if bootstrap:
-        env.update(bootstrap_environment(environ, mode))
-        if python == "3.6":
-            fixed = _fixed_at_startup(env, options, locales)
-            if fixed:
-                notes.append(fixed)
-                argv, passed = _command_line_through_bootstrap(argv)
-                env.update(passed)
-    return Plan(path, tuple(argv), env, tuple(messages), python, mode, bootstrap, changes, tuple(notes))
 
-
-def _utf8_plan(environ, options, python, locales, utf8, notes):
-    """(mode, bootstrap?, options to insert after argv[0]) for a CPython child.
+def _python_child(environ, options, python, locales, utf8, notes):
+    """The child's UTF-8 mode by the 3.7+ rules (for 3.6 too: the point of the launcher),
+    from the environment before coercion (PEP 540: the POSIX locale turns it on).
     The request --utf8 counts as the first -X utf8 option: CPython lets the first win."""
     request = () if utf8 is None else ("-X", "utf8" if utf8 == "strict" else "utf8=" + utf8)
-    # The mode follows the 3.7+ rules from the environment before coercion (PEP 540:
-    # the POSIX locale turns it on) - for 3.6 too, which is the point of the launcher.
     version = "3.7" if python == "3.6" else python
     d = decide(Inputs(environ=dict(environ), args=request + tuple(options), version=version,
                       locales=locales))
     if d.startup_error is not None:
-        return 0, False, ()         # the child refuses to start on its own, as it would
+        # A 3.7+ child refuses to start by itself; a 3.6 one is refused for it.
+        return _Child(0, (), None, d.startup_error if python == "3.6" else None)
     mode = "strict" if utf8 == "strict" else d.utf8_mode
-    if python != "3.6":
-        return mode, mode == "strict", list(request)
-    if not mode:
-        return 0, False, ()
+    if python == "3.6":
+        return _Child(mode, (), None, None, wanted=d)
+    return _Child(mode, tuple(request), "mode=strict" if mode == "strict" else None, None)
+
+
+def _bootstrap_for_36(env, options, locales, child, notes):
+    """The bootstrap's request that makes this 3.6 start as 3.7 would, or None when 3.6
+    already does."""
+    wanted = child.wanted
+    actual = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
+    if child.mode:
+        request = "mode=%s" % child.mode
+    elif actual.stdout and actual.stdout.errors != wanted.stdout.errors:
+        # PEP 538: 3.7 gives the C locale's surrogateescape to the coercion targets too.
+        request = "mode=0 stdio_errors=%s" % wanted.stdout.errors
+    else:
+        return None
     line = cmdline.parse(list(options), (3, 6))
     if line.ignore_environment or line.no_site:
-        notes.append("%s: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the UTF-8 "
-                     "mode bootstrap cannot be injected; the child runs without UTF-8 mode"
-                     % ("-E/-I" if line.ignore_environment else "-S"))
-        return 0, False, ()
-    return mode, True, ()
+        notes.append("%s: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the "
+                     "bootstrap cannot be injected; the child runs without %s"
+                     % ("-E/-I" if line.ignore_environment else "-S",
+                        "UTF-8 mode" if child.mode else "the surrogateescape of PEP 538"))
+        return None
+    if child.mode and _filesystem_of_36(env, options, locales) != "utf-8":
+        notes.append("sys.getfilesystemencoding() stays %s: Python 3.6 fixes it at start-up "
+                     "from the locale (LC_CTYPE %s), and no UTF-8 locale could be set"
+                     % (_filesystem_of_36(env, options, locales), actual.lc_ctype))
+    return request
+
+
+def _filesystem_of_36(env, options, locales):
+    d = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
+    return d.filesystem.encoding if d.filesystem else "utf-8"
 
 
 # The -c command a rewritten 3.6 command line runs: it binds no name in __main__.
@@ -131,22 +167,14 @@ def _hex(data):
     return "".join("%02x" % byte for byte in data) or "-"
 
 
-def _fixed_at_startup(env, options, locales):
-    """What the bootstrap cannot change inside a running 3.6: the filesystem encoding."""
-    d = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
-    if d.filesystem and d.filesystem.encoding != "utf-8":
-        return ("sys.getfilesystemencoding() stays %s: Python 3.6 fixes it at start-up from "
-                "the locale (LC_CTYPE %s), and no UTF-8 locale could be set" % (d.filesystem.encoding, d.lc_ctype))
-    return None
-
-
-def bootstrap_environment(environ, mode, open_errors="strict"):
+def bootstrap_environment(environ, request):
     """The variables that make a Python child run utf8env/_bootstrap/sitecustomize.py
-    (its docstring is the other half of this protocol)."""
+    with `request` ("mode=1", "mode=strict", "mode=0 stdio_errors=surrogateescape"; its
+    docstring is the other half of this protocol)."""
     original = environ.get("PYTHONPATH")
     changes = {
         "PYTHONPATH": BOOTSTRAP_DIR + (os.pathsep + original if original else ""),
-        BOOTSTRAP_VARIABLE: "mode=%s open_errors=%s" % (mode, open_errors),
+        BOOTSTRAP_VARIABLE: request,
     }
     if original is not None:
         changes[BOOTSTRAP_PYTHONPATH] = original
@@ -187,9 +215,12 @@ def looks_like_python(path):
 
 
 def execute(launch):
-    """Replace this process by the planned command: same pid, same file descriptors."""
+    """Replace this process by the planned command: same pid, same file descriptors.
+    Returns only for a refused launch: the exit status."""
     for line in launch.messages:
         os.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
+    if launch.refusal is not None:
+        return launch.refusal
     try:
         os.execve(launch.path, list(launch.argv), launch.environ)
     except PermissionError:

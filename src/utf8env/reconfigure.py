@@ -55,6 +55,22 @@ def apply(mode=1, environ=None, ignore_environment=None, open_errors="strict"):
     return report
 
 
+def apply_stdio_errors(errors):
+    """Give stdin and stdout the error handler `errors`, keeping their encoding: PEP 538's
+    surrogateescape, which 3.7 gives the coercion target locales and 3.6 only the C locale.
+    The caller (the launcher's plan) has already kept PYTHONIOENCODING's priority."""
+    codecs.lookup_error(errors)
+    report = {"changed": {}, "unchanged": [], "cannot": {}}
+    for role in ("stdin", "stdout"):
+        stream = getattr(sys, role, None)
+        encoding = getattr(stream, "encoding", None)
+        if encoding is None:
+            report["cannot"][role] = "sys.%s has no encoding" % role
+            continue
+        _apply_stream(role, (encoding, errors), report)
+    return report
+
+
 def stdio_targets(mode, pythonioencoding):
     """{role: (encoding, errors)} as CPython's UTF-8 mode fills them in around
     PYTHONIOENCODING (Python/initconfig.c config_init_stdio_encoding): an encoding part

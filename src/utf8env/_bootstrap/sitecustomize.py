@@ -1,7 +1,9 @@
 """utf8env bootstrap: apply the UTF-8 mode inside a Python child that lacks it.
 
 The launcher (utf8env/launch.py) puts this folder first on PYTHONPATH and sets
-UTF8ENV_BOOTSTRAP to "mode=1 open_errors=strict" (or mode=strict), and keeps the user's
+UTF8ENV_BOOTSTRAP to "mode=1" or "mode=strict" (optionally "open_errors=NAME"), or to
+"mode=0 stdio_errors=surrogateescape" (3.7's PEP 538 stdio rule without UTF-8 mode), and
+keeps the user's
 own PYTHONPATH, if any, in UTF8ENV_PYTHONPATH; site.py then imports this module as
 `sitecustomize`. It:
   (a) restores PYTHONPATH and removes UTF8ENV_BOOTSTRAP, so children do not inherit it;
@@ -32,7 +34,7 @@ def _say(message):
 
 def _request():
     """The launcher's request, after restoring the environment it came through (a).
-    UTF8ENV_BOOTSTRAP is "mode=1 open_errors=strict" (words, no JSON: importing json
+    UTF8ENV_BOOTSTRAP is words such as "mode=1 open_errors=strict" (no JSON: importing json
     costs ~8 ms on 3.6, paid by every child); UTF8ENV_PYTHONPATH, when present, is the
     user's own PYTHONPATH."""
     global _argv
@@ -46,10 +48,11 @@ def _request():
     if raw is None:
         raise ValueError("%s is not set: the UTF-8 mode is not applied" % _VARIABLE)
     request = dict(word.partition("=")[::2] for word in raw.split())
-    mode = {"1": 1, "strict": "strict"}.get(request.get("mode"))
-    if mode is None:
-        raise ValueError("%s=%r: expected mode=1 or mode=strict" % (_VARIABLE, raw))
-    return mode, request.get("open_errors") or "strict"
+    mode = {"0": 0, "1": 1, "strict": "strict"}.get(request.get("mode"))
+    if mode is None or (mode == 0 and not request.get("stdio_errors")):
+        raise ValueError("%s=%r: expected mode=1, mode=strict or mode=0 stdio_errors=NAME"
+                         % (_VARIABLE, raw))
+    return mode, request
 
 
 def _forget_folder():
@@ -67,7 +70,7 @@ def _forget_folder():
     sys.path_importer_cache.pop(_HERE, None)
 
 
-def _apply(mode, open_errors):
+def _apply(mode, request):
     """(c) ../reconfigure.py, by file path: utf8env itself may not be importable."""
     global report
     # importlib.util.spec_from_file_location and module_from_spec are these frozen
@@ -83,12 +86,15 @@ def _apply(mode, open_errors):
     spec.loader.exec_module(module)
     # Kept importable: the module holds the stdio wrappers a 3.6 rewrap replaced.
     sys.modules["_utf8env_reconfigure"] = module
-    report = module.apply(mode, open_errors=open_errors)
+    if mode == 0:       # no UTF-8 mode: only PEP 538's stdio error handler
+        report = module.apply_stdio_errors(request["stdio_errors"])
+    else:
+        report = module.apply(mode, open_errors=request.get("open_errors") or "strict")
 
 
 def _run():
     try:
-        mode, open_errors = _request()
+        mode, request = _request()
     except Exception as error:      # never stop the user's program
         _say("%s: %s" % (type(error).__name__, error))
         mode = None
@@ -98,7 +104,7 @@ def _run():
         _say("%s: %s" % (type(error).__name__, error))
     if mode is not None:
         try:
-            _apply(mode, open_errors)
+            _apply(mode, request)
         except Exception as error:
             _say("%s: %s" % (type(error).__name__, error))
 
