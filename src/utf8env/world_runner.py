@@ -43,6 +43,7 @@ def mount(src, dst):
 
 
 JOBSERVER = None  # (read_fd, write_fd) of the token pipe, or None
+DONE_FD = None    # one byte written there per finished job (progress), or None
 
 
 def run_job(job, stdin=None):
@@ -56,6 +57,8 @@ def run_job(job, stdin=None):
             os.write(JOBSERVER[1], token)
     if job.get("then") is not None:
         result["then"] = run_job(job["then"], unb64(result["stdout"]))
+    elif DONE_FD is not None:
+        os.write(DONE_FD, b".")
     return result
 
 
@@ -94,10 +97,11 @@ def run_one(job, stdin=None):
 
 
 def main():
-    global JOBSERVER
+    global JOBSERVER, DONE_FD
     request = json.load(sys.stdin)
     if request.get("jobserver"):
         JOBSERVER = tuple(request["jobserver"])
+    DONE_FD = request.get("done_fd")
     for src, dst in request["mounts"]:
         error = mount(src, dst)
         if error:

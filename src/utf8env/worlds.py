@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Dict, List, NamedTuple, Sequence, Tuple
@@ -218,13 +219,14 @@ def _runner(request: Dict, world: str, pass_fds=()) -> List[Run]:
 
 
 def run_batches(batches: Sequence[Tuple[str, Sequence[Job]]], roots: Sequence[str],
-                workers: int = None) -> List[List[Run]]:
+                workers: int = None, progress=None) -> List[List[Run]]:
     """Run every (world, jobs) batch at once, at most `workers` jobs (default: the cores)
     running at any moment across all batches; results per batch, in job order.
 
     Each world needs its own mount namespace, so each batch gets its own runner; the
     runners share one token pipe (the GNU make jobserver protocol), so the machine is
     neither idle while one world finishes its last jobs nor oversubscribed.
+    `progress(done, total)` is called from another thread as jobs finish.
     """
     ok, why = available()
     if not ok:
@@ -233,19 +235,43 @@ def run_batches(batches: Sequence[Tuple[str, Sequence[Job]]], roots: Sequence[st
     workers = workers or os.cpu_count() or 1
     batches = [(w, list(j)) for w, j in batches]
     read_fd, write_fd = os.pipe()
+    done_r, done_w = os.pipe()
+    fds = (read_fd, write_fd, done_w)
+    total = sum(len(j) for _, j in batches)
+    watcher = None
     try:
         os.write(write_fd, b"+" * workers)
         requests = []
         for world, jobs in batches:
             request = _request(world, jobs, roots, max(1, min(workers, len(jobs))))
             request["jobserver"] = [read_fd, write_fd]
+            request["done_fd"] = done_w
             requests.append((request, world))
+        if progress is not None:
+            watcher = threading.Thread(target=_watch, args=(done_r, total, progress), daemon=True)
+            watcher.start()
         with ThreadPoolExecutor(max_workers=max(1, len(batches))) as pool:
-            futures = [pool.submit(_runner, r, w, (read_fd, write_fd)) for r, w in requests]
+            futures = [pool.submit(_runner, r, w, fds) for r, w in requests]
             return [f.result() for f in futures]
     finally:
-        os.close(read_fd)
-        os.close(write_fd)
+        for fd in (read_fd, write_fd, done_w):
+            os.close(fd)
+        if watcher is not None:
+            watcher.join(5)
+        os.close(done_r)
+
+
+def _watch(fd, total, progress):
+    done = 0
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            return
+        if not chunk:   # every writer closed: all runners ended
+            return
+        done += len(chunk)
+        progress(done, total)
 
 
 def run(world: str, jobs: Sequence[Job], roots: Sequence[str], workers: int = None) -> List[Result]:
