@@ -32,10 +32,6 @@ class NotExecutable(Utf8envError):
     exit_code = 126
 
 
-class LaunchFailure(Utf8envError):
-    exit_code = 125
-
-
 class Plan(NamedTuple):
     path: str                   # the file to exec
     argv: Tuple[str, ...]       # its argv, argv[0] as the user gave it
@@ -159,12 +155,8 @@ def _command_line_through_bootstrap(argv):
     if not rest or rest[0] == "-":
         return argv, {}
     head = argv[:len(argv) - len(rest)]
-    words = " ".join(_hex(os.fsencode(arg)) for arg in rest)
+    words = " ".join(os.fsencode(arg).hex() or "-" for arg in rest)
     return head + ["-c", _RUN_MAIN], {BOOTSTRAP_ARGV: words}
-
-
-def _hex(data):
-    return "".join("%02x" % byte for byte in data) or "-"
 
 
 def bootstrap_environment(environ, request):
