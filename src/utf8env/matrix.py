@@ -239,6 +239,13 @@ def _text_in(data, encoding):
         return None
 
 
+def _encoded(text, encoding):
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError:
+        return None     # no bytes in that encoding show this text
+
+
 def _show(data):
     return None if data is None else repr(data)
 
@@ -282,7 +289,7 @@ def judge(scenario, env, run, cell_files):
         expected = s.meant
         mojibake = bool(produced) and (produced != expected or _text_in(produced, enc) is None)
     elif s.consumer == "python":
-        expected = s.meant.encode(enc, "replace") if s.producer == "python" else _scenarios.LEGACY_BYTES
+        expected = _encoded(s.meant, enc) if s.producer == "python" else _scenarios.LEGACY_BYTES
         produced = run.stdout
         report = cell_files.get("read.txt")
         read = None
@@ -299,10 +306,7 @@ def judge(scenario, env, run, cell_files):
         if not run.stdout:   # the consumer cannot misread what the producer never wrote
             mojibake = False
     else:
-        try:
-            expected = s.meant.encode(enc)
-        except UnicodeEncodeError:
-            expected = None
+        expected = _encoded(s.meant, enc)
         produced = run.stdout      # what the terminal, cat or iconv got
         mojibake = _shown_wrong(produced, s.meant, enc)
     cell = {
@@ -490,3 +494,179 @@ def agreement_counts(result):
                     else:
                         differ += 1
     return agree, differ
+
+
+# -- the user's own program --------------------------------------------------------
+
+class EnvSet(NamedTuple):
+    name: str
+    world: str
+    variables: Tuple[Tuple[str, str], ...]
+    utf8: Optional[str]     # None: as the interpreter decides; "0"/"1": forced
+    description: str
+
+
+ENV_SETS = (
+    EnvSet("utf8-locale", "installed", (("LANG", "C.UTF-8"),), None, "LANG=C.UTF-8, as a desktop"),
+    EnvSet("c-locale", "installed", (("LANG", "C"),), None,
+           "LANG=C, as shipped (3.7+ coerce the locale and turn on UTF-8 mode)"),
+    EnvSet("c-legacy", "installed", (("LANG", "C"), ("PYTHONCOERCECLOCALE", "0")), "0",
+           "LANG=C with coercion and UTF-8 mode off: ASCII, as 3.6 and older containers"),
+    EnvSet("utf8-mode", "installed", (("LANG", "C.UTF-8"),), "1",
+           "UTF-8 mode on (-X utf8; 3.6 through utf8env run --utf8 1)"),
+    EnvSet("latin1", "latin1", (("LANG", "en_US.ISO-8859-1"),), None, "a Latin-1 locale"),
+    EnvSet("gb18030", "gb18030", (("LANG", "zh_CN.GB18030"),), None, "a GB18030 locale"),
+    EnvSet("no-locales", "no-locales", (), None, "no locale installed, no variable set"),
+)
+ENV_SET_NAMES = tuple(e.name for e in ENV_SETS)
+DEFAULT_ENV_SETS = ("utf8-locale", "c-locale", "c-legacy", "utf8-mode", "latin1")
+HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
+_QUESTION = "import sys; sys.stdout.write('%d.%d' % sys.version_info[:2])"
+
+
+def identify(python):
+    """The "X.Y" of the interpreter `python` (2.7 or 3.6+), by running it once."""
+    try:
+        out = subprocess.run([python, "-E", "-S", "-c", _QUESTION], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                             env={"PATH": PATH}, timeout=30)
+    except (OSError, subprocess.SubprocessError) as error:
+        raise UsageError("--python %r: cannot be run (%s)" % (python, error))
+    version = out.stdout.decode("ascii", "replace").strip()
+    if out.returncode != 0 or not re.match(r"^(2\.7|3\.(\d+))$", version) or version in ("3.0", "3.1", "3.2", "3.3", "3.4", "3.5"):
+        raise UsageError("--python %r: not a CPython 2.7 or 3.6+ (it answered %r, exit %d)"
+                         % (python, version, out.returncode))
+    return version
+
+
+def _minor(version):
+    return tuple(int(x) for x in version.split("."))
+
+
+def _program_env(interp, env_set, utf8):
+    """An Environment for one run of the user's command; utf8 None/"0"/"1"."""
+    options, launcher = [], None
+    if interp.version != "2.7" and _minor(interp.version) >= (3, 10):
+        options += ["-X", "warn_default_encoding"]
+    if utf8 is not None and interp.version != "2.7":
+        if interp.version == "3.6":
+            launcher = "1" if utf8 == "1" else None
+        else:
+            options += ["-X", "utf8=" + utf8]
+    return Environment("program", "%s %s" % (interp.version, env_set.name), interp.version,
+                       tuple(interp.argv), interp.root, env_set.world, env_set.variables,
+                       tuple(options), launcher, "utf-8", ())
+
+
+def resolve_command(command):
+    if not command:
+        raise UsageError("matrix: empty COMMAND")
+    path = command[0]
+    if os.sep not in path:
+        path = shutil.which(path) or path
+    if not os.path.isfile(path):
+        raise UsageError("matrix: COMMAND %r: no such file (a Python script, or a console "
+                         "script on PATH)" % command[0])
+    return [os.path.abspath(path)] + list(command[1:])
+
+
+def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=False,
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=None):
+    """Run the user's command (a Python script) under pythons x env_sets; each cell also
+    with UTF-8 mode forced off and on, to report what changes. JSON-ready result."""
+    command = resolve_command(command)
+    sets = []
+    for name in env_sets:
+        found = [e for e in ENV_SETS if e.name == name]
+        if not found:
+            raise UsageError("--env-set %r: expected one of %s" % (name, ", ".join(ENV_SET_NAMES)))
+        sets.append(found[0])
+    if hostile and not stdin:
+        stdin = HOSTILE_STDIN
+    plan, jobs, dirs = [], [], []
+    started = time.monotonic()
+    try:
+        for interp in pythons:
+            for es in sets:
+                variants = [("main", es.utf8)]
+                if interp.version != "2.7":
+                    variants += [(v, v) for v in ("0", "1") if v != es.utf8]
+                for label, utf8 in variants:
+                    env = _program_env(interp, es, utf8)
+                    cell = _Cell(env.root)
+                    dirs.append(cell)
+                    if hostile:
+                        open(os.path.join(os.fsencode(cell.work), _scenarios.HOSTILE_NAME), "wb").close()
+                    environ = env.environ()
+                    environ["HOME"] = cell.dir
+                    job = worlds.Job(python_command(env, cell) + command, environ, stdin, timeout, cell.work)
+                    plan.append((interp, es, label, utf8, cell))
+                    jobs.append((env.world, job))
+        runs = _execute(jobs, [i.root for i in pythons], workers, progress)
+        by_cell = {}
+        for (interp, es, label, utf8, cell), run in zip(plan, runs):
+            by_cell.setdefault((interp.argv[-1], es.name), {})[label if label == "main" else "utf8=" + label] = (
+                interp, es, run, _files(cell.work))
+    finally:
+        for cell in dirs:
+            cell.remove()
+    cells = []
+    for (path, name), variants in by_cell.items():
+        interp, es, run, files = variants["main"]
+        off = variants.get("utf8=0", variants["main"] if es.utf8 == "0" else None)
+        on = variants.get("utf8=1", variants["main"] if es.utf8 == "1" else None)
+        cells.append(_program_cell(interp, es, run, files, off, on))
+    return {"schema": 1, "mode": "program", "command": command,
+            "env_sets": [dict(e._asdict(), variables=dict(e.variables)) for e in sets],
+            "pythons": [{"version": i.version, "argv": list(i.argv)} for i in pythons],
+            "hostile_files": bool(hostile), "stdin": repr(stdin),
+            "cells": cells, "problems": sum(c["status"] != "ok" for c in cells),
+            "timing": {"wall_seconds": round(time.monotonic() - started, 3),
+                       "cell_seconds": round(_cpu_seconds(runs), 3),
+                       "workers": workers or os.cpu_count() or 1, "jobs": len(runs)}}
+
+
+def _files(work):
+    """{name: bytes} of the files the command left in its working directory."""
+    out = {}
+    for name in os.listdir(os.fsencode(work)):
+        path = os.path.join(os.fsencode(work), name)
+        if os.path.isfile(path):
+            with open(path, "rb") as f:
+                out[name] = f.read()
+    return out
+
+
+def _status(run):
+    if run.returncode == -9:
+        return "timeout"
+    if unicode_error(run.stderr):
+        return "UnicodeError"
+    return "ok" if run.returncode == 0 else "exit %d" % run.returncode
+
+
+def _program_cell(interp, es, run, files, off, on):
+    warnings = None
+    if interp.version != "2.7" and _minor(interp.version) >= (3, 10):
+        warnings = [{"file": m.group(1).decode("utf-8", "backslashreplace"), "line": int(m.group(2)),
+                     "message": m.group(3).decode("utf-8", "backslashreplace")}
+                    for m in _ENCODING_WARNING.finditer(run.stderr)]
+    changes = None
+    if off is not None and on is not None:
+        a, b = off[2], on[2]
+        diff = []
+        if _status(a) != _status(b):
+            diff.append("status %s -> %s" % (_status(a), _status(b)))
+        if a.stdout != b.stdout:
+            diff.append("stdout %r -> %r" % (a.stdout[:60], b.stdout[:60]))
+        if off[3] != on[3]:
+            diff.append("files %r -> %r" % (sorted(off[3].items())[:3], sorted(on[3].items())[:3]))
+        changes = "; ".join(diff) or None
+    return {"python": interp.version, "interpreter": list(interp.argv), "env_set": es.name,
+            "status": _status(run), "exit": run.returncode,
+            "unicode_error": unicode_error(run.stderr), "where": _where(run.stderr)
+            if unicode_error(run.stderr) else None,
+            "encoding_warnings": warnings, "utf8_mode_changes": changes,
+            "stdout": repr(run.stdout), "stderr": run.stderr.decode("utf-8", "backslashreplace")[-3000:],
+            "files": {os.fsdecode(k): repr(v) for k, v in files.items()},
+            "seconds": round(run.seconds, 4)}

@@ -1,0 +1,271 @@
+"""Rendering of matrix results: text (the PEP's layout, the PEP's value beside each
+measured one, then the agreement table), Markdown, one self-contained HTML page, JSON.
+Never decides anything: every value comes from matrix.py's result."""
+import html
+import json
+
+FORMATS = ("text", "markdown", "html", "json")
+
+
+def render(result, fmt):
+    if fmt == "json":
+        return json.dumps(result, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+    if result.get("mode") == "program":
+        return {"text": _program_text, "markdown": _program_markdown, "html": _program_html}[fmt](result)
+    return {"text": _text, "markdown": _markdown, "html": _html}[fmt](result)
+
+
+def _yn(value):
+    return "-" if value is None else ("Yes" if value else "No")
+
+
+def _mark(entry, col):
+    a = entry["agreement"].get(col)
+    return "" if a is None else ("" if a["agree"] else " *")
+
+
+def _cell(entry, col):
+    got = _yn(entry[col])
+    if entry["errors"] and entry[col] is None:
+        got = "!"
+    pep = entry["pep"]
+    want = "" if pep is None or pep.get(col) is None else " (PEP %s)" % _yn(pep[col])
+    return got + want + _mark(entry, col)
+
+
+def differences(result):
+    """[(scenario, row, column, pep, measured, why)] for every cell that differs."""
+    out = []
+    for t in result["tables"]:
+        for r in t["rows"]:
+            for col in ("exception", "mojibake"):
+                a = r["agreement"].get(col)
+                if a and not a["agree"]:
+                    out.append((t["scenario"], r["row"], col, r["pep"][col], r[col], a["why"]))
+    return out
+
+
+def _pep_rows(result):
+    return [r for r in result["rows"] if any(
+        row["row"] == r and row["pep"] is not None for t in result["tables"] for row in t["rows"])]
+
+
+def _agreement_grid(result):
+    rows = _pep_rows(result)
+    head = ["scenario"] + rows
+    body = []
+    for t in result["tables"]:
+        line = [t["scenario"]]
+        for row in rows:
+            entry = next((e for e in t["rows"] if e["row"] == row), None)
+            marks = []
+            for col in ("exception", "mojibake"):
+                a = entry["agreement"].get(col) if entry else None
+                marks.append("." if a is None else ("=" if a["agree"] else "x"))
+            line.append(" ".join(marks))
+        body.append(line)
+    return head, body
+
+
+def _table_text(head, body):
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+    fmt = "  ".join("%%-%ds" % w for w in widths)
+    lines = [fmt % tuple(head), fmt % tuple("=" * w for w in widths)]
+    lines += [fmt % tuple(b) for b in body]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _counts(result):
+    agree = differ = 0
+    for t in result["tables"]:
+        for r in t["rows"]:
+            for col in ("exception", "mojibake"):
+                a = r["agreement"].get(col)
+                if a is not None:
+                    agree += a["agree"]
+                    differ += not a["agree"]
+    return agree, differ
+
+
+def _text(result):
+    out = []
+    for t in result["tables"]:
+        out.append("%s (%s: %s)" % (t["title"], t["source"], t["scenario"]))
+        body = [[r["row"], _cell(r, "exception"), _cell(r, "mojibake")] for r in t["rows"]]
+        out.append(_table_text(["Python", "Exception?", "Mojibake?"], body))
+        out.append("")
+    head, body = _agreement_grid(result)
+    agree, differ = _counts(result)
+    out.append("Agreement with the PEPs' tables (Exception? Mojibake?: = agree, x differ, . not published)")
+    out.append(_table_text(head, body))
+    out.append("%d cells agree, %d differ (* above)" % (agree, differ))
+    diffs = differences(result)
+    if diffs:
+        out.append("")
+        out.append("Differences:")
+        for s, row, col, pep, got, why in diffs:
+            out.append("  %s / %s / %s: PEP %s, measured %s: %s" % (
+                s, row, col.capitalize() + "?", _yn(pep), _yn(got), why))
+    problems = [e for e in result["environments"] if e.get("problem")]
+    for e in problems:
+        out.append("environment %s left out: %s" % (e["name"], e["problem"]))
+    tm = result["timing"]
+    out.append("")
+    out.append("%d environments, %d jobs, %.1f s (cells' own time %.1f s on %d workers)" % (
+        len(result["environments"]), tm["jobs"], tm["wall_seconds"], tm["cell_seconds"], tm["workers"]))
+    return "\n".join(out) + "\n"
+
+
+def _md_table(head, body):
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(" --- " for _ in head) + "|"]
+    lines += ["| " + " | ".join(str(x).replace("|", "\\|") for x in b) + " |" for b in body]
+    return "\n".join(lines)
+
+
+def _markdown(result):
+    out = ["# utf8env matrix: the PEP 540 / PEP 538 use cases, measured", ""]
+    for t in result["tables"]:
+        out.append("## %s (%s, `%s`)" % (t["title"], t["source"], t["scenario"]))
+        out.append("")
+        out.append("Mojibake: " + t["mojibake_definition"] + ".")
+        out.append("")
+        body = [[r["row"], _cell(r, "exception"), _cell(r, "mojibake")] for r in t["rows"]]
+        out.append(_md_table(["Python", "Exception?", "Mojibake?"], body))
+        out.append("")
+    head, body = _agreement_grid(result)
+    agree, differ = _counts(result)
+    out.append("## Agreement with the PEPs' tables")
+    out.append("")
+    out.append("Exception? Mojibake?: `=` agree, `x` differ, `.` not published. "
+               "%d agree, %d differ." % (agree, differ))
+    out.append("")
+    out.append(_md_table(head, body))
+    diffs = differences(result)
+    if diffs:
+        out.append("")
+        for s, row, col, pep, got, why in diffs:
+            out.append("- `%s` / %s / %s?: PEP %s, measured %s: %s" % (
+                s, row, col.capitalize(), _yn(pep), _yn(got), why.replace("|", "\\|")))
+    return "\n".join(out) + "\n"
+
+
+_CSS = """
+body{font-family:sans-serif;margin:1.5em;max-width:80em}
+table{border-collapse:collapse;margin:.5em 0 1.5em}
+th,td{border:1px solid #999;padding:.25em .5em;vertical-align:top;text-align:left}
+td.yes{background:#f4b6b6} td.no{background:#bfe8bf} td.none{background:#ddd} td.error{background:#f7e08a}
+td.differ{outline:3px solid #333;outline-offset:-3px}
+summary{cursor:pointer;font-weight:bold}
+pre{white-space:pre-wrap;margin:.2em 0;font-size:90%}
+.ev{font-size:85%;border-top:1px dotted #777;margin-top:.3em;padding-top:.3em}
+"""
+
+
+def _e(text):
+    return html.escape("" if text is None else str(text))
+
+
+def _evidence(cells, col):
+    parts = []
+    for c in cells:
+        flag = "error" if c["error"] else ("Yes" if c[col] else "No")
+        lines = ["<div class=\"ev\"><b>%s</b>: %s" % (_e(c["environment"]), flag)]
+        if c["error"]:
+            lines.append("<pre>%s</pre>" % _e(c["error"]))
+        if c["traceback"]:
+            lines.append("<pre>%s (%s)</pre>" % (_e(c["traceback"]), _e(c["stage"])))
+        lines.append("<pre>produced %s\nexpected %s (%s)\nshown    %s</pre>" % (
+            _e(c["produced"]), _e(c["expected"]), _e(c["encoding"]), _e(c["shown"])))
+        if c.get("read"):
+            lines.append("<pre>consumer read %s</pre>" % _e(c["read"]))
+        lines.append("</div>")
+        parts.append("".join(lines))
+    return "".join(parts)
+
+
+def _html_cell(entry, col):
+    value = entry[col]
+    cls = "none" if value is None else ("yes" if value else "no")
+    if entry["errors"] and value is None:
+        cls = "error"
+    a = entry["agreement"].get(col)
+    if a is not None and not a["agree"]:
+        cls += " differ"
+    why = "" if a is None or a["agree"] else "<p>%s</p>" % _e(a["why"])
+    return ('<td class="%s" data-scenario-col="%s"><details><summary>%s</summary>%s%s</details></td>'
+            % (cls, col, _e(_cell(entry, col)), why, _evidence(entry["cells"], col)))
+
+
+def _page(title, body):
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>"
+            "<style>%s</style></head><body>\n%s\n</body></html>\n" % (_e(title), _CSS, body))
+
+
+def _html(result):
+    out = ["<h1>utf8env matrix: the PEP 540 / PEP 538 use cases, measured</h1>",
+           "<p>Red: yes; green: no; a framed cell differs from the PEP's published value. "
+           "Open a cell for its evidence, per environment.</p>"]
+    for t in result["tables"]:
+        out.append('<h2 id="%s">%s <small>(%s, %s)</small></h2>' % (
+            _e(t["scenario"]), _e(t["title"]), _e(t["source"]), _e(t["scenario"])))
+        out.append("<p>Mojibake: %s.</p>" % _e(t["mojibake_definition"]))
+        out.append('<table class="grid"><tr><th>Python</th><th>Exception?</th><th>Mojibake?</th></tr>')
+        for r in t["rows"]:
+            out.append("<tr><th>%s</th>%s%s</tr>" % (_e(r["row"]), _html_cell(r, "exception"),
+                                                     _html_cell(r, "mojibake")))
+        out.append("</table>")
+    head, body = _agreement_grid(result)
+    agree, differ = _counts(result)
+    out.append("<h2>Agreement with the PEPs' tables</h2><p>%d agree, %d differ.</p>" % (agree, differ))
+    out.append('<table id="agreement"><tr>%s</tr>' % "".join("<th>%s</th>" % _e(h) for h in head))
+    for b in body:
+        out.append("<tr>%s</tr>" % "".join("<td>%s</td>" % _e(x) for x in b))
+    out.append("</table><ul>")
+    for s, row, col, pep, got, why in differences(result):
+        out.append("<li><code>%s</code> / %s / %s?: PEP %s, measured %s: %s</li>" % (
+            _e(s), _e(row), _e(col.capitalize()), _yn(pep), _yn(got), _e(why)))
+    out.append("</ul>")
+    return _page("utf8env matrix", "\n".join(out))
+
+
+# -- the user's own program --------------------------------------------------------
+
+def _program_rows(result):
+    body = []
+    for c in result["cells"]:
+        warn = "%d" % len(c["encoding_warnings"]) if c["encoding_warnings"] is not None else "-"
+        body.append([c["python"], c["env_set"], c["status"], c["exit"],
+                     c["unicode_error"] or "", warn, c["utf8_mode_changes"] or ""])
+    return ["python", "environment", "status", "exit", "UnicodeError", "EncodingWarnings",
+            "changes with UTF-8 mode"], body
+
+
+def _program_text(result):
+    head, body = _program_rows(result)
+    out = ["utf8env matrix -- " + " ".join(result["command"]), _table_text(head, body)]
+    for c in result["cells"]:
+        if c["unicode_error"]:
+            out.append("%s %s: %s at %s" % (c["python"], c["env_set"], c["unicode_error"], c["where"]))
+        for w in c["encoding_warnings"] or ():
+            out.append("%s %s: EncodingWarning at %s:%s" % (c["python"], c["env_set"], w["file"], w["line"]))
+    out.append("%d cells, %d with a problem" % (len(result["cells"]), result["problems"]))
+    return "\n".join(out) + "\n"
+
+
+def _program_markdown(result):
+    head, body = _program_rows(result)
+    return "# utf8env matrix: `%s`\n\n%s\n" % (" ".join(result["command"]), _md_table(head, body))
+
+
+def _program_html(result):
+    out = ["<h1>utf8env matrix: <code>%s</code></h1>" % _e(" ".join(result["command"])),
+           '<table class="grid"><tr><th>Python</th><th>environment</th><th>result</th></tr>']
+    for c in result["cells"]:
+        cls = "no" if c["status"] == "ok" else "yes"
+        detail = "<pre>exit %s\n%s\n%s</pre><pre>stdout %s</pre><pre>%s</pre>" % (
+            _e(c["exit"]), _e(c["unicode_error"] or ""), _e(c["where"] or ""), _e(c["stdout"]),
+            _e(c["stderr"]))
+        out.append('<tr><th>%s</th><td>%s</td><td class="%s"><details><summary>%s</summary>%s'
+                   '</details></td></tr>' % (_e(c["python"]), _e(c["env_set"]), cls, _e(c["status"]), detail))
+    out.append("</table>")
+    return _page("utf8env matrix", "\n".join(out))
