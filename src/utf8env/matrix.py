@@ -507,7 +507,9 @@ class EnvSet(NamedTuple):
 
 
 ENV_SETS = (
-    EnvSet("utf8-locale", "installed", (("LANG", "C.UTF-8"),), None, "LANG=C.UTF-8, as a desktop"),
+    # en_US.UTF-8, not C.UTF-8: 3.7+ give C.UTF-8 (a coercion target) surrogateescape on stdio.
+    EnvSet("utf8-locale", "en_US-only", (("LANG", "en_US.UTF-8"),), None,
+           "LANG=en_US.UTF-8, as a desktop (strict stdio)"),
     EnvSet("c-locale", "installed", (("LANG", "C"),), None,
            "LANG=C, as shipped (3.7+ coerce the locale and turn on UTF-8 mode)"),
     EnvSet("c-legacy", "installed", (("LANG", "C"), ("PYTHONCOERCECLOCALE", "0")), "0",
