@@ -9,5 +9,5 @@ if ! command -v debootstrap >/dev/null || [ ! -d /usr/share/i18n/locales ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap locales >/dev/null
 fi
-command -v chromium >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 bash tests/support/build_debian_pythons.sh
