@@ -120,7 +120,7 @@ def test_interpreter_version_found_by_running_it():
     (["explain", "--locales", "C.UTF-8,"], "utf8env: error: --locales 'C.UTF-8,': expected "
                                           "NAME[=CODESET],... such as C.UTF-8,en_US.ISO-8859-1\n"),
     (["explain", "--frobnicate"], "utf8env: error: unrecognized arguments: --frobnicate\n"),
-    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of env, explain, run\n"),
+    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of env, explain, matrix, run\n"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):
     code, out, err = utf8env(*args)

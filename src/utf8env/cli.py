@@ -233,7 +233,12 @@ def env_command(argv):
     return 0
 
 
-COMMANDS = {"explain": explain, "run": run, "env": env_command}
+def matrix(argv):
+    from .matrix_cli import matrix as run_matrix
+    return run_matrix(argv)
+
+
+COMMANDS = {"explain": explain, "run": run, "env": env_command, "matrix": matrix}
 # utf8env's own failures in `run` exit 125, so that the child's 126/127/1/2 stay the child's.
 _OWN_FAILURE = {"run": 125}
 
@@ -241,7 +246,8 @@ _OWN_FAILURE = {"run": 125}
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
-        sys.stdout.write("usage: %s\n\ncommands: %s\n" % (USAGE, ", ".join(sorted(COMMANDS))))
+        from .matrix_cli import USAGE as MATRIX_USAGE
+        sys.stdout.write("usage: %s\n       %s\n       %s\n       %s\n" % (USAGE, RUN_USAGE, ENV_USAGE, MATRIX_USAGE))
         return 0 if argv else 2
     handler = COMMANDS.get(argv[0])
     try:
