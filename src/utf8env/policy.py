@@ -486,27 +486,25 @@ def stdio(facts, env, mode, name, codeset, reasons):
     """config_init_stdio_encoding and config_get_stdio_errors (3.8+), init_sys_streams (3.7),
     initstdio (3.6). Returns (encoding, errors, failure or None)."""
     prof = facts.profile
-    encoding = errors = None
-    source = None
+    encoding = errors = source = None
+    detail = []
     value = env("PYTHONIOENCODING")
     if value is not None:
-        source = "PYTHONIOENCODING=" + value
         enc_part, _, err_part = value.partition(":")
         encoding = enc_part or None
         errors = err_part or None
         if encoding and not errors:
             errors = "strict"
-    detail = []
-    if source and (encoding or errors):
-        detail.append("PYTHONIOENCODING comes first")
+        if encoding or errors:          # ":" alone sets nothing
+            source = "PYTHONIOENCODING=" + value
+            detail.append("PYTHONIOENCODING comes first")
     if mode:
         if encoding is None:
             encoding = "utf-8"
         if errors is None:
             errors = "strict" if mode == "strict" else "surrogateescape"
         detail.append("UTF-8 mode fills in what PYTHONIOENCODING leaves" if source else "UTF-8 mode")
-        source = source if source and (value.partition(":")[0] or value.partition(":")[2]) else \
-            reasons["utf8_mode"].source
+        source = source or reasons["utf8_mode"].source
     if encoding is None:
         encoding = _locale_stdio_encoding(facts, codeset)
         detail.append("the encoding of the locale")
@@ -523,7 +521,7 @@ def stdio(facts, env, mode, name, codeset, reasons):
         encoding = "utf-8"
         detail.append("a Windows console is always UTF-8")
     if errors is None:
-        errors, why = _default_stdio_errors(facts, name, value)
+        errors, why = _default_stdio_errors(facts, name)
         detail.append(why)
     if prof.normalizes_stdio_names:
         encoding = codec_name(encoding)
@@ -539,7 +537,7 @@ def _locale_stdio_encoding(facts, codeset):
     return codeset
 
 
-def _default_stdio_errors(facts, name, pythonioencoding):
+def _default_stdio_errors(facts, name):
     if facts.windows:
         return "surrogateescape", "Windows stdio uses surrogateescape"
     if facts.profile.stdio_errors_rule == "3.6":
