@@ -160,8 +160,10 @@ def test_env_command_formats():
     assert out == b"# utf8env: nothing to set: Python 3.12 coerces the C locale and picks UTF-8 mode by itself\n"
     out = subprocess.run(UTF8ENV + ["env", "--format", "sh", "--", "sh"], env=dict(BASE, LANG="C.UTF-8"),
                          stdout=subprocess.PIPE).stdout
-    assert out == (b"# utf8env: nothing to set: the locale is not the legacy C locale, or no "
-                   b"coercion target is installed\n")
+    assert out == b"# utf8env: nothing to set: nothing to coerce: the locale is not the legacy C locale\n"
+    out = subprocess.run(UTF8ENV + ["env"], env=dict(BASE, LC_ALL="C"), stdout=subprocess.PIPE).stdout
+    assert out == (b"# utf8env: nothing to set: a non-empty LC_ALL is an explicit choice: CPython "
+                   b"never overrides it\n")
 
 
 def _corpus_envs(world):

@@ -228,7 +228,8 @@ def env_command(argv):
         raise UsageError("--format %r: expected one of %s" % (args.format, ", ".join(envformat.FORMATS)))
     if args.utf8 == "strict":
         raise UsageError("--utf8 strict: no variable gives the strict mode; use utf8env run")
-    launched = _launch_plan(args, command or [sys.executable])
+    # No COMMAND: any program that is not a Python, i.e. the coercion alone.
+    launched = _launch_plan(args, command or ["sh"])
     sys.stdout.write(envformat.render(args.format, envformat.variables(launched, args.utf8), launched))
     return 0
 

@@ -55,4 +55,4 @@ def _why_nothing(launched):
     if launched.python and launched.python != "3.6":
         return ("Python %s coerces the C locale and picks UTF-8 mode by itself"
                 % launched.python)
-    return "the locale is not the legacy C locale, or no coercion target is installed"
+    return launched.why or "no coercion is needed"

@@ -43,6 +43,7 @@ class Plan(NamedTuple):
     set_environ: dict           # what the plan sets in the environment (for `utf8env env`)
     notes: Tuple[str, ...]      # what cannot be applied, in words
     refusal: Optional[int] = None   # exit status when, as 3.7 would, the launch is refused
+    why: str = ""                   # why the coercion happened or not, in words
 
 
 class _Child(NamedTuple):
@@ -67,6 +68,7 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
         return Plan(path, tuple(argv), dict(environ), tuple(child.refusal.message.split("\n")),
                     python, 0, False, {}, tuple(notes), child.refusal.exit_code)
 
+    why = ""
     native = python is not None and python != "3.6"
     if not native or policy == "pep538-draft" or coercion_switch is not None or warning_switch is not None:
         coercion = decide(Inputs(environ=dict(environ), args=options, version=_COERCION_VERSION,
@@ -76,9 +78,10 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
             messages += [line for line in (coercion.coercion_warning, coercion.c_locale_warning) if line]
             if coercion.coercion:
                 changes.update(coercion.coercion.environ)
+            why = coercion.reasons["coercion"].detail
     env = dict(environ, **changes)
     if child is None:
-        return Plan(path, tuple(argv), env, tuple(messages), None, None, False, changes, ())
+        return Plan(path, tuple(argv), env, tuple(messages), None, None, False, changes, (), why=why)
     argv[1:1] = child.options
     request = child.bootstrap
     if python == "3.6":
@@ -89,7 +92,7 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
             argv, passed = _command_line_through_bootstrap(argv)
             env.update(passed)
     return Plan(path, tuple(argv), env, tuple(messages), python, child.mode, bool(request),
-                changes, tuple(notes))
+                changes, tuple(notes), why=why)
 
 
 def _python_child(environ, options, python, locales, utf8, notes):
