@@ -89,6 +89,23 @@ def test_warnings_go_straight_to_stderr():
     assert (off.stdout, off.stderr) == (b"\n", b"")
 
 
+@pytest.mark.parametrize("env,line", [
+    ({"LANG": "C"}, b"Python detected LC_CTYPE=C: LC_CTYPE coerced to C.UTF-8 (set another locale or "
+                    b"PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).\n"),
+    ({"LC_ALL": "C"}, b"Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
+                      b"encoding), which may cause Unicode compatibility problems. Using C.UTF-8, "
+                      b"C.utf8, or UTF-8 (if available) as alternative Unicode-compatible locales "
+                      b"is recommended.\n"),
+])
+def test_a_warning_its_own_interpreter_printed_is_not_printed_twice(env, line):
+    # Started as a console script is (no -I), utf8env's own 3.7+ interpreter prints the
+    # warning itself; the launcher then leaves it out.
+    result = subprocess.run([sys.executable, "-m", "utf8env", "run", "--", "true"],
+                            env=dict(BASE, PYTHONCOERCECLOCALE="warn", **env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (result.returncode, result.stderr) == (0, line)
+
+
 def test_pep538_draft_policy_sets_lang_and_lc_all():
     result = run(["--policy", "pep538-draft", "--", "sh", "-c", 'echo "$LANG $LC_ALL $LC_CTYPE"'],
                  env={})

@@ -185,7 +185,6 @@ ENV_USAGE = ("utf8env env [--format sh|fish|dockerfile|systemd|github-actions] [
 def _launch_plan(args, command):
     """The Plan for `command` in this process's environment (shared by run and env)."""
     from . import launch, locales
-    from .profiles import POLICIES
     if args.utf8 is not None and args.utf8 not in launch.UTF8_REQUESTS:
         raise UsageError("--utf8 %r: expected 0, 1 or strict" % args.utf8)
     if args.policy is not None and args.policy not in ("default", "pep538-draft"):
@@ -199,9 +198,29 @@ def _launch_plan(args, command):
         from .interpreter import identify_cached
         python = identify_cached(path).version
     policy = None if args.policy == "default" else args.policy
-    return launch.plan(environ, path, command, locales.probe(environ), python=python,
-                       policy=policy, utf8=args.utf8, coercion_switch=args.coercion,
-                       warning_switch=args.warning)
+    facts = locales.probe(environ)
+    launched = launch.plan(environ, path, command, facts, python=python, policy=policy,
+                           utf8=args.utf8, coercion_switch=args.coercion,
+                           warning_switch=args.warning)
+    # utf8env's own interpreter (3.7+) has already printed its locale warnings, from the
+    # same environment: the launcher does not print the same line a second time.
+    printed = set(_own_startup_messages(environ, facts))
+    return launched._replace(messages=tuple(m for m in launched.messages if m not in printed))
+
+
+def _own_startup_messages(environ, facts):
+    """The lines this very interpreter printed at start-up, by decide() on its own inputs."""
+    from .policy import Inputs, decide
+    from .profiles import VERSIONS
+    version = "%d.%d" % sys.version_info[:2]
+    if version not in VERSIONS:
+        return ()
+    options = ["-I"] if sys.flags.isolated else ["-E"] if sys.flags.ignore_environment else []
+    utf8 = getattr(sys, "_xoptions", {}).get("utf8")
+    if utf8 is not None:
+        options += ["-X", "utf8" if utf8 is True else "utf8=%s" % utf8]
+    own = decide(Inputs(environ=environ, args=tuple(options), version=version, locales=facts))
+    return own.stderr_messages
 
 
 def run(argv):
