@@ -13,7 +13,7 @@ from typing import List, NamedTuple, Optional, Tuple
 __all__ = ["VERSIONS", "Interpreter", "debian_root", "debian_ready", "pyenv_root",
            "interpreters", "missing", "python27", "roots"]
 
-VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
+from .profiles import VERSIONS
 
 
 class Interpreter(NamedTuple):
