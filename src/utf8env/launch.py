@@ -83,12 +83,13 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     if child is None:
         return Plan(path, tuple(argv), env, tuple(messages), None, None, False, changes, (), why=why)
     argv[1:1] = child.options
-    request = child.bootstrap
+    request, filesystem = child.bootstrap, None
     if python == "3.6":
-        request = _bootstrap_for_36(env, options, locales, child, notes)
+        request, filesystem = _bootstrap_for_36(env, options, locales, child, notes)
     if request:
         env.update(bootstrap_environment(environ, request))
-        if python == "3.6" and _filesystem_of_36(env, options, locales) != "utf-8":
+        if child.mode and filesystem not in (None, "utf-8"):
+            # UTF-8 mode decodes the command line as UTF-8; this 3.6 would not.
             argv, passed = _command_line_through_bootstrap(argv)
             env.update(passed)
     return Plan(path, tuple(argv), env, tuple(messages), python, child.mode, bool(request),
@@ -113,34 +114,30 @@ def _python_child(environ, options, python, locales, utf8, notes):
 
 
 def _bootstrap_for_36(env, options, locales, child, notes):
-    """The bootstrap's request that makes this 3.6 start as 3.7 would, or None when 3.6
-    already does."""
+    """(the bootstrap's request that makes this 3.6 start as 3.7 would, or None when 3.6
+    already does; the filesystem encoding this 3.6 will have)."""
     wanted = child.wanted
     actual = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
+    filesystem = actual.filesystem.encoding if actual.filesystem else None
     if child.mode:
         request = "mode=%s" % child.mode
     elif actual.stdout and actual.stdout.errors != wanted.stdout.errors:
         # PEP 538: 3.7 gives the C locale's surrogateescape to the coercion targets too.
         request = "mode=0 stdio_errors=%s" % wanted.stdout.errors
     else:
-        return None
+        return None, filesystem
     line = cmdline.parse(list(options), (3, 6))
     if line.ignore_environment or line.no_site:
         notes.append("%s: Python 3.6 then reads no PYTHONPATH or sitecustomize, so the "
                      "bootstrap cannot be injected; the child runs without %s"
                      % ("-E/-I" if line.ignore_environment else "-S",
                         "UTF-8 mode" if child.mode else "the surrogateescape of PEP 538"))
-        return None
-    if child.mode and _filesystem_of_36(env, options, locales) != "utf-8":
+        return None, filesystem
+    if child.mode and filesystem != "utf-8":
         notes.append("sys.getfilesystemencoding() stays %s: Python 3.6 fixes it at start-up "
                      "from the locale (LC_CTYPE %s), and no UTF-8 locale could be set"
-                     % (_filesystem_of_36(env, options, locales), actual.lc_ctype))
-    return request
-
-
-def _filesystem_of_36(env, options, locales):
-    d = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
-    return d.filesystem.encoding if d.filesystem else "utf-8"
+                     % (filesystem, actual.lc_ctype))
+    return request, filesystem
 
 
 # The -c command a rewritten 3.6 command line runs: it binds no name in __main__.
