@@ -4,6 +4,8 @@ Never decides anything: every value comes from matrix.py's result."""
 import html
 import json
 
+from .matrix import agreement_counts
+
 FORMATS = ("text", "markdown", "html", "json")
 
 
@@ -75,18 +77,6 @@ def _table_text(head, body):
     return "\n".join(line.rstrip() for line in lines)
 
 
-def _counts(result):
-    agree = differ = 0
-    for t in result["tables"]:
-        for r in t["rows"]:
-            for col in ("exception", "mojibake"):
-                a = r["agreement"].get(col)
-                if a is not None:
-                    agree += a["agree"]
-                    differ += not a["agree"]
-    return agree, differ
-
-
 def _text(result):
     out = []
     for t in result["tables"]:
@@ -95,7 +85,7 @@ def _text(result):
         out.append(_table_text(["Python", "Exception?", "Mojibake?"], body))
         out.append("")
     head, body = _agreement_grid(result)
-    agree, differ = _counts(result)
+    agree, differ = agreement_counts(result)
     out.append("Agreement with the PEPs' tables (Exception? Mojibake?: = agree, x differ, . not published)")
     out.append(_table_text(head, body))
     out.append("%d cells agree, %d differ (* above)" % (agree, differ))
@@ -133,7 +123,7 @@ def _markdown(result):
         out.append(_md_table(["Python", "Exception?", "Mojibake?"], body))
         out.append("")
     head, body = _agreement_grid(result)
-    agree, differ = _counts(result)
+    agree, differ = agreement_counts(result)
     out.append("## Agreement with the PEPs' tables")
     out.append("")
     out.append("Exception? Mojibake?: `=` agree, `x` differ, `.` not published. "
@@ -215,7 +205,7 @@ def _html(result):
                                                      _html_cell(r, "mojibake")))
         out.append("</table>")
     head, body = _agreement_grid(result)
-    agree, differ = _counts(result)
+    agree, differ = agreement_counts(result)
     out.append("<h2>Agreement with the PEPs' tables</h2><p>%d agree, %d differ.</p>" % (agree, differ))
     out.append('<table id="agreement"><tr>%s</tr>' % "".join("<th>%s</th>" % _e(h) for h in head))
     for b in body:
