@@ -1,6 +1,5 @@
 """The command line: `utf8env explain ...`. The one place that prints errors and picks
 exit codes (0 ok, 1 a problem found, 2 usage error)."""
-import os
 import sys
 
 from .errors import UsageError, Utf8envError
@@ -182,8 +181,10 @@ ENV_USAGE = ("utf8env env [--format sh|fish|dockerfile|systemd|github-actions] [
              "[--policy NAME] [--] [COMMAND [ARGS...]]")
 
 
-def _launch_plan(args, command):
-    """The Plan for `command` in this process's environment (shared by run and env)."""
+def _launch_plan(args, command, about_to_exec=False):
+    """The Plan for `command` in this process's environment (shared by run and env).
+    about_to_exec: this process is replaced by the command next, so the locale facts may
+    be asked in it rather than in a fork (the cheapest truthful way: about 2 ms less)."""
     from . import launch, locales
     if args.utf8 is not None and args.utf8 not in launch.UTF8_REQUESTS:
         raise UsageError("--utf8 %r: expected 0, 1 or strict" % args.utf8)
@@ -198,7 +199,7 @@ def _launch_plan(args, command):
         from .interpreter import identify_cached
         python = identify_cached(path).version
     policy = None if args.policy == "default" else args.policy
-    facts = locales.probe(environ)
+    facts = locales.probe(environ, here=about_to_exec)
     launched = launch.plan(environ, path, command, facts, python=python, policy=policy,
                            utf8=args.utf8, coercion_switch=args.coercion,
                            warning_switch=args.warning)
@@ -232,7 +233,7 @@ def run(argv):
     if not command:
         raise UsageError("run: no COMMAND given (usage: %s)" % RUN_USAGE)
     from . import launch
-    return launch.execute(_launch_plan(args, command))     # returns only when refused
+    return launch.execute(_launch_plan(args, command, about_to_exec=True))     # returns only when refused
 
 
 def env_command(argv):

@@ -5,7 +5,7 @@ but every option is walked, so that bundled flags (-IE, -bbX utf8) and the end o
 the interpreter options (-c, -m, -, a script name, --) are found exactly where
 CPython finds them: Python/getopt.c, Python/initconfig.c (config_parse_cmdline).
 """
-from typing import NamedTuple, Optional, Tuple
+from .records import Record, field
 
 # Short options that take an argument; it may be glued on (-Xutf8, -cpass) or be the
 # next word. -c and -m also end the interpreter options.
@@ -21,13 +21,13 @@ _LONG_OPTIONS = {
 }
 
 
-class CommandLine(NamedTuple):
-    ignore_environment: bool        # -E or -I: PYTHON* variables are not read
-    isolated: bool                  # -I
-    no_site: bool                   # -S: site (and so any sitecustomize) is not imported
-    xoptions: Tuple[str, ...]       # every -X value, in order ("utf8", "utf8=0", "dev")
-    error: Optional[str]            # the usage error CPython reports, if any
-    rest: Tuple[str, ...]           # what follows the interpreter options (-c CMD ..., script ...)
+class CommandLine(Record):
+    ignore_environment = field()    # -E or -I: PYTHON* variables are not read
+    isolated = field()              # -I
+    no_site = field()               # -S: site (and so any sitecustomize) is not imported
+    xoptions = field()              # every -X value, in order ("utf8", "utf8=0", "dev")
+    error = field()                 # the usage error CPython reports, if any
+    rest = field()                  # what follows the interpreter options (-c CMD ..., script ...)
 
     def xoption(self, name):
         """The first -X NAME or -X NAME=VALUE, as CPython's config_get_xoption finds it:

@@ -70,41 +70,50 @@ def identify_cached(path):
         stat = os.stat(real)
     except OSError:
         return identify(path)
-    stamp = [stat.st_mtime_ns, stat.st_size]
+    stamp = (str(stat.st_mtime_ns), str(stat.st_size))
     store = _cache_file()
     cache = _read_cache(store)
     entry = cache.get(real)
     if entry and entry[:2] == stamp:
-        return Identity((entry[2], entry[3]))
+        return Identity(entry[2:])
     identity = identify(path)
-    cache[real] = stamp + [identity.version, identity.platform]
+    cache[real] = stamp + tuple(identity)
     _write_cache(store, cache)
     return identity
 
 
+# The cache is "path NUL mtime NUL size NUL version NUL platform NUL" per interpreter:
+# bytes-exact for any path, and read without importing json (whose import costs the
+# launcher more than the rest of its work).
+_ENTRY_FIELDS = 5
+
+
 def _cache_file():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "utf8env", "interpreters.json")
+    return os.path.join(base, "utf8env", "interpreters")
 
 
 def _read_cache(store):
-    import json
     try:
-        with open(store, "r", encoding="utf-8", errors="surrogateescape") as f:
-            data = json.load(f)
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+        with open(store, "rb") as f:
+            fields = [os.fsdecode(field) for field in f.read().split(b"\0")[:-1]]
+    except OSError:
         return {}
+    if len(fields) % _ENTRY_FIELDS:
+        return {}       # not ours, or cut short: start again
+    return {fields[i]: tuple(fields[i + 1:i + _ENTRY_FIELDS])
+            for i in range(0, len(fields), _ENTRY_FIELDS)}
 
 
 def _write_cache(store, cache):
     """Best effort and atomic: a cache that cannot be written only costs time."""
-    import json
+    data = b"".join(os.fsencode(field) + b"\0"
+                    for path, entry in cache.items() for field in (path,) + tuple(entry))
     try:
         os.makedirs(os.path.dirname(store), exist_ok=True)
         temporary = "%s.%d" % (store, os.getpid())
-        with open(temporary, "w", encoding="utf-8", errors="surrogateescape") as f:
-            json.dump(cache, f)
+        with open(temporary, "wb") as f:
+            f.write(data)
         os.replace(temporary, store)
     except OSError:
         pass

@@ -8,18 +8,19 @@ import re
 import shutil
 import subprocess
 from functools import lru_cache
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, Optional, Tuple
 
 __all__ = ["VERSIONS", "Interpreter", "debian_root", "debian_ready", "pyenv_root",
            "interpreters", "missing", "python27", "roots"]
 
 from .profiles import VERSIONS
+from .records import Record, field
 
 
-class Interpreter(NamedTuple):
-    version: str  # "3.6"
-    argv: list    # command prefix, e.g. [".../bin/python3.6"] or ["/usr/sbin/chroot", ROOT, "/usr/bin/python3.14"]
-    root: str     # "/" or the chroot path
+class Interpreter(Record):
+    version = field()  # "3.6"
+    argv = field()  # command prefix, e.g. [".../bin/python3.6"] or ["/usr/sbin/chroot", ROOT, "/usr/bin/python3.14"]
+    root = field()  # "/" or the chroot path
 
 
 def debian_root() -> str:

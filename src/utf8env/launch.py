@@ -8,14 +8,15 @@ alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from
 launcher and UTF-8 mode from a bootstrap (utf8env/_bootstrap/sitecustomize.py); the
 strict mode, which no release has, always comes from the bootstrap.
 """
-import os
-from typing import NamedTuple, Optional, Tuple
-
 from . import cmdline
+from .environment import fsencode, system
 from .errors import Utf8envError
 from .policy import Inputs, decide
+from .records import Record, field
 
-BOOTSTRAP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bootstrap")
+# Paths are POSIX paths here: the launcher is the exec() half of PEP 538's main().
+_HERE = __file__.rpartition("/")[0]
+BOOTSTRAP_DIR = (_HERE if _HERE.startswith("/") else system.getcwd() + "/" + _HERE) + "/_bootstrap"
 BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
 BOOTSTRAP_PYTHONPATH = "UTF8ENV_PYTHONPATH"
 UTF8_REQUESTS = ("0", "1", "strict")
@@ -32,27 +33,27 @@ class NotExecutable(Utf8envError):
     exit_code = 126
 
 
-class Plan(NamedTuple):
-    path: str                   # the file to exec
-    argv: Tuple[str, ...]       # its argv, argv[0] as the user gave it
-    environ: dict               # its complete environment
-    messages: Tuple[str, ...]   # lines the launcher prints on stderr before exec
-    python: Optional[str]       # "3.6" when the command is a CPython, else None
-    utf8_mode: object           # the mode the Python child runs in (0, 1, "strict"), None if not Python
-    bootstrap: bool             # the bootstrap is injected
-    set_environ: dict           # what the plan sets in the environment (for `utf8env env`)
-    notes: Tuple[str, ...]      # what cannot be applied, in words
-    refusal: Optional[int] = None   # exit status when, as 3.7 would, the launch is refused
-    why: str = ""                   # why the coercion happened or not, in words
+class Plan(Record):
+    path = field()              # the file to exec
+    argv = field()              # its argv, argv[0] as the user gave it
+    environ = field()           # its complete environment
+    messages = field()          # lines the launcher prints on stderr before exec
+    python = field()            # "3.6" when the command is a CPython, else None
+    utf8_mode = field()         # the mode the Python child runs in (0, 1, "strict"), None if not Python
+    bootstrap = field()         # the bootstrap is injected
+    set_environ = field()       # what the plan sets in the environment (for `utf8env env`)
+    notes = field()             # what cannot be applied, in words
+    refusal = field(None)       # exit status when, as 3.7 would, the launch is refused
+    why = field("")             # why the coercion happened or not, in words
 
 
-class _Child(NamedTuple):
+class _Child(Record):
     """What a CPython child needs from the launcher."""
-    mode: object                    # its UTF-8 mode
-    options: Tuple[str, ...]        # to insert after argv[0]
-    bootstrap: Optional[str]        # the bootstrap's request ("mode=1 ..."), or None
-    refusal: Optional[object]       # a StartupError 3.7 would stop with, for 3.6
-    wanted: Optional[object] = None  # for 3.6: the Decision 3.7 makes for the same start
+    mode = field()                  # its UTF-8 mode
+    options = field()               # to insert after argv[0]
+    bootstrap = field()             # the bootstrap's request ("mode=1 ..."), or None
+    refusal = field()               # a StartupError 3.7 would stop with, for 3.6
+    wanted = field(None)            # for 3.6: the Decision 3.7 makes for the same start
 
 
 def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
@@ -155,7 +156,7 @@ def _command_line_through_bootstrap(argv):
     if not rest or rest[0] == "-":
         return argv, {}
     head = argv[:len(argv) - len(rest)]
-    words = " ".join(os.fsencode(arg).hex() or "-" for arg in rest)
+    words = " ".join(fsencode(arg).hex() or "-" for arg in rest)
     return head + ["-c", _RUN_MAIN], {BOOTSTRAP_ARGV: words}
 
 
@@ -165,7 +166,7 @@ def bootstrap_environment(environ, request):
     docstring is the other half of this protocol)."""
     original = environ.get("PYTHONPATH")
     changes = {
-        "PYTHONPATH": BOOTSTRAP_DIR + (os.pathsep + original if original else ""),
+        "PYTHONPATH": BOOTSTRAP_DIR + (":" + original if original else ""),
         BOOTSTRAP_VARIABLE: request,
     }
     if original is not None:
@@ -177,30 +178,51 @@ def bootstrap_environment(environ, request):
 
 def find_command(name, environ):
     """The file `name` names, searched on the target's PATH as a shell would."""
-    if os.sep in name:
+    if "/" in name:
         candidates = [name]
     else:
-        search = environ.get("PATH", os.defpath).split(os.pathsep)
-        candidates = [os.path.join(folder or ".", name) for folder in search]
+        search = environ.get("PATH", _DEFAULT_PATH).split(":")
+        candidates = [_join(folder or ".", name) for folder in search]
     seen_not_executable = None
     for candidate in candidates:
-        if os.path.isfile(candidate):
-            if os.access(candidate, os.X_OK):
+        if _file_type(candidate) == _REGULAR:
+            if system.access(candidate, system.X_OK):
                 return candidate
             seen_not_executable = seen_not_executable or candidate
     if seen_not_executable:
         raise NotExecutable("command %r: %s is not executable" % (name, seen_not_executable))
-    if os.sep in name and os.path.isdir(name):
+    if "/" in name and _file_type(name) == _DIRECTORY:
         raise NotExecutable("command %r: is a directory" % name)
     raise CommandNotFound("command %r: not found%s" % (
-        name, "" if os.sep in name else " on PATH"))
+        name, "" if "/" in name else " on PATH"))
+
+
+_DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
+# The file type bits of st_mode, as Lib/stat.py defines them for every platform.
+_TYPE_MASK, _REGULAR, _DIRECTORY, _SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
+
+
+def _file_type(path, follow=True):
+    try:
+        mode = (system.stat if follow else system.lstat)(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return mode & _TYPE_MASK
+
+
+def _join(folder, name):
+    return folder + name if folder.endswith("/") else folder + "/" + name
 
 
 def looks_like_python(path):
     """Only files named like a CPython are ever run to ask their version: running an
-    arbitrary command with -c to find out would be unsafe."""
-    base = os.path.basename(os.path.realpath(path))
-    for name in (os.path.basename(path), base):
+    arbitrary command with -c to find out would be unsafe. A symbolic link (python3 ->
+    python3.11) counts by the name of the file it leads to."""
+    names = [path.rpartition("/")[2]]
+    if _file_type(path, follow=False) == _SYMLINK:
+        import os
+        names.append(os.path.basename(os.path.realpath(path)))
+    for name in names:
         if name.startswith("python") and name[6:].replace(".", "").rstrip("mdu").isdigit() or name == "python":
             return True
     return False
@@ -210,11 +232,11 @@ def execute(launch):
     """Replace this process by the planned command: same pid, same file descriptors.
     Returns only for a refused launch: the exit status."""
     for line in launch.messages:
-        os.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
+        system.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
     if launch.refusal is not None:
         return launch.refusal
     try:
-        os.execve(launch.path, list(launch.argv), launch.environ)
+        system.execve(launch.path, list(launch.argv), launch.environ)
     except PermissionError:
         raise NotExecutable("command %r: permission denied" % launch.argv[0])
     except OSError as error:

@@ -5,20 +5,24 @@ environment (its LOCPATH counts, not ours).
 The child is a fork() of this process when that is safe (one thread, POSIX): it costs
 about a millisecond, where starting an interpreter costs tens. Elsewhere it is a fresh
 interpreter. setlocale() is only ever called in that child, never in a process that
-goes on running other code.
+goes on running other code, with one exception: the launcher, which replaces itself
+with the command a moment later, asks in its own process (here=True) and puts its
+locale and environment back; the answer is the same, as the fork would be a copy of it.
 """
-import os
 import sys
 
+from .environment import fsdecode, fsencode, system
 from .policy import LocaleFacts
 
 # Every name a profile may try as a coercion target (shipped and drafts).
 TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8")
 _VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 
-_CHILD = r'''
-import _locale
 def ask(names):
+    """{name: nl_langinfo(CODESET)} for each name setlocale(LC_CTYPE, name) accepts, in
+    this process. Self-contained (it imports what it needs) so that child_program() can
+    hand it to a fresh interpreter of any version from 3.6."""
+    import _locale
     out = {}
     for name in names:
         try:
@@ -28,7 +32,14 @@ def ask(names):
         out[name] = _locale.nl_langinfo(_locale.CODESET)
         _locale.setlocale(_locale.LC_CTYPE, "C")
     return out
-'''
+
+
+def child_program():
+    """A `python -c` program that prints ask(sys.argv[1:]) as JSON, for a fresh
+    interpreter (any version from 3.6)."""
+    import inspect
+    return inspect.getsource(ask) + (
+        "\nimport sys, json\nsys.stdout.write(json.dumps(ask(sys.argv[1:])))\n")
 
 
 def candidate_names(environ):
@@ -40,48 +51,65 @@ def candidate_names(environ):
     return names
 
 
-def probe(environ, names=None):
-    """LocaleFacts of the real libc under `environ`."""
+def probe(environ, names=None, here=False):
+    """LocaleFacts of the real libc under `environ`. here=True: ask in this process (only
+    for a process about to exec: a failed lookup stays cached in glibc for its lifetime)."""
     names = candidate_names(environ) if names is None else list(names)
     if sys.platform == "win32":
         return LocaleFacts({})
-    answer = _ask_in_fork(environ, names) if _fork_is_safe() else _ask_in_interpreter(environ, names)
+    if here and _fork_is_safe():
+        answer = _ask_here(environ, names)
+    elif _fork_is_safe():
+        answer = _ask_in_fork(environ, names)
+    else:
+        answer = _ask_in_interpreter(environ, names)
     c_codeset = answer.pop("C", None)
     return LocaleFacts(answer, c_codeset)
 
 
 def _fork_is_safe():
-    if not hasattr(os, "fork"):
+    if not hasattr(system, "fork"):
         return False
     threading = sys.modules.get("threading")
     return threading is None or threading.active_count() == 1
 
 
+def _ask_here(environ, names):
+    import _locale
+    saved_environ = _c_environment()
+    saved_locale = _locale.setlocale(_locale.LC_CTYPE)
+    target = _as_bytes(environ)
+    try:
+        _adopt_environment(target, saved_environ)
+        return ask(names)
+    finally:
+        _locale.setlocale(_locale.LC_CTYPE, saved_locale)
+        _adopt_environment(saved_environ, target)
+
+
 def _ask_in_fork(environ, names):
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+    read_end, write_end = system.pipe()
+    pid = system.fork()
     if pid == 0:        # the child: never returns
         status = 1
         try:
-            os.close(read_end)
-            _adopt_environment(environ)
-            scope = {}
-            exec(_CHILD, scope)
-            data = _encode(scope["ask"](names))
+            system.close(read_end)
+            _adopt_environment(_as_bytes(environ), _c_environment())
+            data = _encode(ask(names))
             while data:
-                data = data[os.write(write_end, data):]
+                data = data[system.write(write_end, data):]
             status = 0
         finally:
-            os._exit(status)
-    os.close(write_end)
+            system._exit(status)
+    system.close(write_end)
     chunks = []
     while True:
-        chunk = os.read(read_end, 65536)
+        chunk = system.read(read_end, 65536)
         if not chunk:
             break
         chunks.append(chunk)
-    os.close(read_end)
-    _, status = os.waitpid(pid, 0)
+    system.close(read_end)
+    _, status = system.waitpid(pid, 0)
     if status != 0:
         raise OSError("the locale probe child failed (status %d)" % status)
     return _decode(b"".join(chunks))
@@ -89,23 +117,40 @@ def _ask_in_fork(environ, names):
 
 # The fork's answer travels as "name NUL codeset NUL" pairs: no json to import.
 def _encode(answer):
-    return b"".join(os.fsencode(name) + b"\0" + os.fsencode(codeset) + b"\0"
+    return b"".join(fsencode(name) + b"\0" + fsencode(codeset) + b"\0"
                     for name, codeset in answer.items())
 
 
 def _decode(data):
-    fields = [os.fsdecode(field) for field in data.split(b"\0")[:-1]]
+    fields = [fsdecode(field) for field in data.split(b"\0")[:-1]]
     return dict(zip(fields[0::2], fields[1::2]))
 
 
-def _adopt_environment(environ):
-    """Make the child's C environment the target's: glibc reads LOCPATH there."""
-    for name in list(os.environ):
-        if name not in environ:
-            del os.environ[name]
-    for name, value in environ.items():
+def _as_bytes(environ):
+    return {fsencode(name): fsencode(value) for name, value in environ.items()}
+
+
+def _c_environment():
+    """This process's C environment now, as {bytes: bytes}. os.environ follows every change
+    made through it; where os is not imported, nothing has changed it since start-up."""
+    os = sys.modules.get("os")
+    return dict(os.environb if os is not None else system.environ)
+
+
+def _adopt_environment(target, current):
+    """Turn the C environment `current` into `target` (both {bytes: bytes}): glibc reads
+    LOCPATH there. Through os.environ when os is imported, so that it stays true."""
+    os = sys.modules.get("os")
+    put = os.environb.__setitem__ if os is not None else system.putenv
+    unset = os.environb.__delitem__ if os is not None else system.unsetenv
+    for name in current:
+        if name not in target:
+            unset(name)
+    for name, value in target.items():
+        if current.get(name) == value:
+            continue
         try:
-            os.environ[name] = value
+            put(name, value)
         except (ValueError, OSError):   # a name glibc cannot hold ("A=B"): no locale meaning
             pass
 
@@ -113,7 +158,7 @@ def _adopt_environment(environ):
 def _ask_in_interpreter(environ, names):
     import json
     import subprocess
-    code = _CHILD + "\nimport sys, json\nsys.stdout.write(json.dumps(ask(sys.argv[1:])))\n"
+    code = child_program()
     output = subprocess.check_output([sys.executable, "-I", "-S", "-c", code] + list(names),
                                      env=dict(environ))
     return json.loads(output.decode("ascii"))

@@ -17,12 +17,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import NamedTuple, Optional, Tuple
 
 from . import interpreters as _interpreters
 from . import scenarios as _scenarios
 from . import worlds
 from .errors import UsageError
+from .records import Record, field
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
 DEFAULT_TIMEOUT = 60.0
@@ -48,19 +48,19 @@ print(json.dumps({"utf8_mode": getattr(sys.flags, "utf8_mode", 0),
 """
 
 
-class Environment(NamedTuple):
+class Environment(Record):
     """One concrete environment of a row: interpreter, world, variables, options."""
-    row: str
-    name: str                 # e.g. "3.6 LANG=C"
-    version: str
-    argv: Tuple[str, ...]     # the interpreter command (chroot prefix included)
-    root: str                 # "/" or the chroot the interpreter lives in
-    world: str
-    variables: Tuple[Tuple[str, str], ...]
-    options: Tuple[str, ...]  # interpreter options, before the program
-    launcher: Optional[str]   # None, or the --utf8 value given to `utf8env run`
-    encoding: str             # the terminal's / consumer's / file reader's encoding
-    expect: Tuple[Tuple[str, object], ...]  # check fields the row requires
+    row = field()
+    name = field()            # e.g. "3.6 LANG=C"
+    version = field()
+    argv = field()            # the interpreter command (chroot prefix included)
+    root = field()            # "/" or the chroot the interpreter lives in
+    world = field()
+    variables = field()
+    options = field()         # interpreter options, before the program
+    launcher = field()        # None, or the --utf8 value given to `utf8env run`
+    encoding = field()        # the terminal's / consumer's / file reader's encoding
+    expect = field()                        # check fields the row requires
 
     def environ(self):
         env = {"PATH": PATH}
@@ -498,12 +498,12 @@ def agreement_counts(result):
 
 # -- the user's own program --------------------------------------------------------
 
-class EnvSet(NamedTuple):
-    name: str
-    world: str
-    variables: Tuple[Tuple[str, str], ...]
-    utf8: Optional[str]     # None: as the interpreter decides; "0"/"1": forced
-    description: str
+class EnvSet(Record):
+    name = field()
+    world = field()
+    variables = field()
+    utf8 = field()          # None: as the interpreter decides; "0"/"1": forced
+    description = field()
 
 
 ENV_SETS = (

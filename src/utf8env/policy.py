@@ -7,7 +7,8 @@ precedence written as an ordered chain of early returns, and remember for every 
 the input that decided it (a Reason).
 """
 import codecs
-from typing import Dict, NamedTuple, Optional, Tuple
+
+from .records import Record, field
 
 from . import cmdline
 from .profiles import POLICIES, PLATFORMS, VERSIONS, profile as _profile
@@ -29,85 +30,85 @@ _UTF8_FS_PLATFORMS = ("darwin", "android")
 _UTF8_LOCALE_PLATFORMS = ("android",)
 
 
-class LocaleFacts(NamedTuple):
+class LocaleFacts(Record):
     """Which locale names the target's libc accepts for LC_CTYPE, with the codeset
     (nl_langinfo(CODESET)) of each. Names absent from `codesets` are refused."""
-    codesets: Dict[str, str]
-    c_codeset: Optional[str] = None     # the C locale's codeset; None: the platform default
+    codesets = field()
+    c_codeset = field(None)             # the C locale's codeset; None: the platform default
 
     def accepts(self, name):
         return name in self.codesets
 
 
-class Inputs(NamedTuple):
-    environ: Dict[str, str]             # the target's environment
-    args: Tuple[str, ...] = ()          # the interpreter command line after argv[0]
-    version: str = "3.13"               # "3.6" ... "3.15"
-    platform: str = "linux"
-    locales: LocaleFacts = LocaleFacts({})
-    policy: Optional[str] = None        # None: the version's own policy
-    coercion_switch: Optional[bool] = None   # --with[out]-c-locale-coercion; None: as built
-    warning_switch: Optional[bool] = None    # --with[out]-c-locale-warning; None: as built
-    argv0: str = "python3"              # names the program in usage errors
-    windows_console: bool = False       # win32: stdio is a console, not a pipe or file
-    ansi_code_page: int = 1252          # win32: GetACP()
+class Inputs(Record):
+    environ = field()                   # the target's environment
+    args = field(())                    # the interpreter command line after argv[0]
+    version = field("3.13")             # "3.6" ... "3.15"
+    platform = field("linux")
+    locales = field(LocaleFacts({}))
+    policy = field(None)                # None: the version's own policy
+    coercion_switch = field(None)       # --with[out]-c-locale-coercion; None: as built
+    warning_switch = field(None)        # --with[out]-c-locale-warning; None: as built
+    argv0 = field("python3")            # names the program in usage errors
+    windows_console = field(False)      # win32: stdio is a console, not a pipe or file
+    ansi_code_page = field(1252)        # win32: GetACP()
 
 
-class Reason(NamedTuple):
-    source: str     # the input that decided ("PYTHONUTF8=1", "-X utf8", "LANG=C", "default")
-    detail: str     # why, in words a user understands
+class Reason(Record):
+    source = field()  # the input that decided ("PYTHONUTF8=1", "-X utf8", "LANG=C", "default")
+    detail = field()  # why, in words a user understands
 
 
-class Stream(NamedTuple):
-    encoding: str
-    errors: str
+class Stream(Record):
+    encoding = field()
+    errors = field()
 
 
-class Coercion(NamedTuple):
-    target: str
-    environ: Dict[str, str]     # the variables set, as a child sees them
+class Coercion(Record):
+    target = field()
+    environ = field()           # the variables set, as a child sees them
 
 
-class StartupError(NamedTuple):
-    message: str
-    exit_code: int
+class StartupError(Record):
+    message = field()
+    exit_code = field()
 
 
-class Decision(NamedTuple):
-    python: str
-    platform: str
-    policy: str
-    startup_error: Optional[StartupError]
-    legacy_c_locale: bool
-    legacy_c_locale_source: Optional[str]   # the variable that gave the C locale, or None
-    coercion: Optional[Coercion]
-    coercion_warning: Optional[str]
-    c_locale_warning: Optional[str]
-    utf8_mode: object                       # 0, 1 or "strict"
-    lc_ctype: Optional[str]                 # setlocale(LC_CTYPE, NULL) once started
-    filesystem: Optional[Stream]
-    stdin: Optional[Stream]
-    stdout: Optional[Stream]
-    stderr: Optional[Stream]
-    open: Optional[Stream]
-    preferred_encoding: Optional[str]
-    locale_encoding: Optional[str]          # locale.getencoding(), 3.11+
-    stderr_messages: Tuple[str, ...]
-    stderr_complete: bool                   # False: the interpreter prints more (a traceback)
-    child_environ: Dict[str, Optional[str]]
-    reasons: Dict[str, Reason]
+class Decision(Record):
+    python = field()
+    platform = field()
+    policy = field()
+    startup_error = field()
+    legacy_c_locale = field()
+    legacy_c_locale_source = field()        # the variable that gave the C locale, or None
+    coercion = field()
+    coercion_warning = field()
+    c_locale_warning = field()
+    utf8_mode = field()                     # 0, 1 or "strict"
+    lc_ctype = field()                      # setlocale(LC_CTYPE, NULL) once started
+    filesystem = field()
+    stdin = field()
+    stdout = field()
+    stderr = field()
+    open = field()
+    preferred_encoding = field()
+    locale_encoding = field()               # locale.getencoding(), 3.11+
+    stderr_messages = field()
+    stderr_complete = field()               # False: the interpreter prints more (a traceback)
+    child_environ = field()
+    reasons = field()
 
 
 class InvalidInput(ValueError):
     """An input decide() cannot model (unknown version, policy or platform)."""
 
 
-class _Facts(NamedTuple):
+class _Facts(Record):
     """What start-up has found so far; passed from one rule to the next."""
-    profile: object
-    inputs: Inputs
-    line: cmdline.CommandLine
-    windows: bool
+    profile = field()
+    inputs = field()
+    line = field()
+    windows = field()
 
 
 def decide(inputs):

@@ -5,7 +5,7 @@ variant of each rule a version uses. A draft ("pep538-draft", "pep540-draft") is
 overlay on the profile of the target version: "this Python, had the PEP shipped as
 drafted".
 """
-from typing import NamedTuple, Optional, Tuple
+from .records import Record, field
 
 VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
 DRAFTS = ("pep538-draft", "pep540-draft")
@@ -43,10 +43,10 @@ def platform_name(platform):
     return platform
 
 
-class Target(NamedTuple):
-    locale: str                 # the name passed to setlocale(LC_CTYPE, ...)
-    sets: Tuple[str, ...]       # the environment variables the coercion exports
-    warning: str                # the coercion warning, with {target}
+class Target(Record):
+    locale = field()            # the name passed to setlocale(LC_CTYPE, ...)
+    sets = field()              # the environment variables the coercion exports
+    warning = field()           # the coercion warning, with {target}
 
 
 _SHIPPED_TARGETS = tuple(Target(name, ("LC_CTYPE",), SHIPPED_COERCION_WARNING)
@@ -58,31 +58,31 @@ _DRAFT_TARGETS = (
 )
 
 
-class Profile(NamedTuple):
-    policy: str                     # "3.9", "pep538-draft", ...
-    version: Tuple[int, int]        # the interpreter the profile describes
-    source: str                     # what the rules of this profile were read from
+class Profile(Record):
+    policy = field()                # "3.9", "pep538-draft", ...
+    version = field()               # the interpreter the profile describes
+    source = field()                # what the rules of this profile were read from
     # PEP 538
-    coercion: bool                  # the interpreter coerces the legacy C locale at all
-    targets: Tuple[Target, ...]
-    warn_by_default: bool           # W1/W2 printed without PYTHONCOERCECLOCALE=warn
-    coercion_env_ignores_E: bool    # PYTHONCOERCECLOCALE read even under -E/-I
-    lc_all_blocks_coercion: bool    # a non-empty LC_ALL means "the user chose": no coercion
-    legacy_warning: Optional[str]   # W2 text, None where the version has none
+    coercion = field()              # the interpreter coerces the legacy C locale at all
+    targets = field()
+    warn_by_default = field()       # W1/W2 printed without PYTHONCOERCECLOCALE=warn
+    coercion_env_ignores_E = field()  # PYTHONCOERCECLOCALE read even under -E/-I
+    lc_all_blocks_coercion = field()  # a non-empty LC_ALL means "the user chose": no coercion
+    legacy_warning = field()        # W2 text, None where the version has none
     # PEP 540
-    utf8_mode: bool                 # -X utf8 / PYTHONUTF8 exist
-    utf8_by_default: bool           # PEP 686: on unless turned off
-    strict_mode: bool               # -X utf8=strict / PYTHONUTF8=strict (draft only)
-    open_errors_in_utf8_mode: str   # open()'s error handler in UTF-8 mode
-    utf8_error_function: str        # the C function named by the fatal error
-    fatal_error_state: bool         # the fatal error adds "Python runtime state: ..."
+    utf8_mode = field()             # -X utf8 / PYTHONUTF8 exist
+    utf8_by_default = field()       # PEP 686: on unless turned off
+    strict_mode = field()           # -X utf8=strict / PYTHONUTF8=strict (draft only)
+    open_errors_in_utf8_mode = field()  # open()'s error handler in UTF-8 mode
+    utf8_error_function = field()   # the C function named by the fatal error
+    fatal_error_state = field()     # the fatal error adds "Python runtime state: ..."
     # Names as this version reports them
-    normalizes_stdio_names: bool    # 3.8+: sys.std*.encoding is a codec name
-    utf8_spelling: str              # getpreferredencoding()/open() in UTF-8 mode
-    has_getencoding: bool           # locale.getencoding() (3.11+)
-    stdio_errors_rule: str          # "3.6" or "3.7": which strict/surrogateescape rule
-    empty_codeset_is_utf8: bool     # 3.10+: an empty nl_langinfo(CODESET) means UTF-8
-    preconfig_first: bool           # 3.8+: UTF-8 mode and coercion happen before usage errors
+    normalizes_stdio_names = field()  # 3.8+: sys.std*.encoding is a codec name
+    utf8_spelling = field()         # getpreferredencoding()/open() in UTF-8 mode
+    has_getencoding = field()       # locale.getencoding() (3.11+)
+    stdio_errors_rule = field()     # "3.6" or "3.7": which strict/surrogateescape rule
+    empty_codeset_is_utf8 = field()  # 3.10+: an empty nl_langinfo(CODESET) means UTF-8
+    preconfig_first = field()       # 3.8+: UTF-8 mode and coercion happen before usage errors
 
 
 def _released(minor):

@@ -5,7 +5,7 @@ Exception?/Mojibake? tables, to compare the measurement with.
 
 Pure data; matrix.py runs and judges it.
 """
-from typing import NamedTuple, Optional, Tuple
+from .records import Record, field
 
 # The PEP's row names, then the rows it could not have (what shipped after it).
 PEP_ROWS = ("Python 2", "Python 3", "Python 3.5, POSIX locale", "UTF-8 mode", "UTF-8 Strict mode")
@@ -21,22 +21,21 @@ EURO = "euro: \u20ac\n"
 PYTHONIC = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"    # PEP 538: print("ℙƴ☂ℌøἤ")
 
 
-
-class Scenario(NamedTuple):
-    name: str
-    title: str                 # the PEP's section title
-    source: str                # where the scenario is written
-    program: str               # Python 3 source, the PEP's words (None: `command`, or no Python producer)
-    program2: str              # the same for Python 2 (unicode literal where the PEP means text)
-    command: Tuple[str, ...]   # extra interpreter arguments instead of a script (PEP 538's -c)
-    command2: Tuple[str, ...]
-    producer: str              # "python" or "bytes" (printf)
-    consumer: str              # "terminal", "file", "bytes" (cat), "python", "iconv-gb18030"
-    stdin: bytes
-    files: Tuple[bytes, ...]   # names created in the working directory
-    terminal: Optional[str]    # the consumer's encoding when the scenario fixes it
-    meant: object              # the text the consumer should get (str), or the bytes for `replace`
-    mojibake: str              # the definition, in words (the README's)
+class Scenario(Record):
+    name = field()
+    title = field()            # the PEP's section title
+    source = field()           # where the scenario is written
+    program = field()          # Python 3 source, the PEP's words (None: `command`, or no Python producer)
+    program2 = field()         # the same for Python 2 (unicode literal where the PEP means text)
+    command = field()          # extra interpreter arguments instead of a script (PEP 538's -c)
+    command2 = field()
+    producer = field()         # "python" or "bytes" (printf)
+    consumer = field()         # "terminal", "file", "bytes" (cat), "python", "iconv-gb18030"
+    stdin = field()
+    files = field()            # names created in the working directory
+    terminal = field()         # the consumer's encoding when the scenario fixes it
+    meant = field()            # the text the consumer should get (str), or the bytes for `replace`
+    mojibake = field()         # the definition, in words (the README's)
 
 
 _LS = "import os\nfor name in os.listdir(os.curdir):\n    print(name)\n"

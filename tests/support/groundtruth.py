@@ -28,7 +28,7 @@ class Run(NamedTuple):
 
 
 def ask_libc_code():
-    return locales._CHILD + "\nimport sys, json\nsys.stdout.write(json.dumps(ask(sys.argv[1:])))\n"
+    return locales.child_program()
 
 
 def locale_facts(world, names):
