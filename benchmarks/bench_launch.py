@@ -1,20 +1,31 @@
-"""Benchmark of the launcher, measured side by side in one run (never a timed test).
+"""Benchmark of the launcher's start-up, measured side by side in one run (never a timed test).
 
-`utf8env run -- /bin/true` against the minimal Python exec wrapper
-`python3 -I -S -c 'import os; os.execv("/bin/true", ["true"])'` (goal: at most 1.3x),
-and, to show where the time goes, against the same wrapper started the way any console
-script is started (with site, so with every .pth file of the interpreter).
-Commands alternate, N runs each; medians.
+utf8env is installed the way a user gets it: a wheel of this checkout, installed by pip
+into a new venv (what pipx does). Then, alternating, N runs of each, medians, in LANG=C
+(so the launcher has a coercion to make):
 
-Run: python benchmarks/bench_launch.py [--runs N]
+  utf8env run -- /bin/true         the installed command, bin/utf8env
+  python -I -S -c 'os.execv(...)'  the minimal Python exec wrapper, same interpreter
+                                   (goal: the first within 1.3x of this)
+
+and, to show what the entry point avoids, two starts with site, as a console script that
+pip generates would start: the same wrapper, and `python -m utf8env run -- /bin/true`.
+
+Run: python benchmarks/bench_launch.py [--runs N] [--python PATH]
 """
 import argparse
 import os
 import statistics
 import subprocess
 import sys
-import sysconfig
+import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+
+from support import install  # noqa: E402
+
+WRAPPER = 'import os; os.execv("/bin/true", ["true"])'
 
 
 def wall(argv, env):
@@ -26,31 +37,36 @@ def wall(argv, env):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--python", default=sys.executable, help="the interpreter of the venv")
     args = parser.parse_args()
-    script = os.path.join(sysconfig.get_path("scripts"), "utf8env")
-    launcher = [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "utf8env"]
-    wrapper = 'import os; os.execv("/bin/true", ["true"])'
-    commands = {
-        "utf8env run -- /bin/true": launcher + ["run", "--", "/bin/true"],
-        "python3 -I -S -c execv": [sys.executable, "-I", "-S", "-c", wrapper],
-        "python3 -c execv (with site)": [sys.executable, "-c", wrapper],
-    }
-    env = {"PATH": os.environ.get("PATH", ""), "LANG": "C"}
-    times = {name: [] for name in commands}
-    for _ in range(3):
-        for argv in commands.values():
-            wall(argv, env)
-    for _ in range(args.runs):
-        for name, argv in commands.items():
-            times[name].append(wall(argv, env))
+    with tempfile.TemporaryDirectory() as folder:
+        wheel = install.build_wheel(folder)
+        bin_folder = install.venv_with(wheel, os.path.join(folder, "venv"), args.python)
+        python = os.path.join(bin_folder, "python")
+        commands = {
+            "utf8env run -- /bin/true": [os.path.join(bin_folder, "utf8env"), "run", "--", "/bin/true"],
+            "python -I -S -c execv": [python, "-I", "-S", "-c", WRAPPER],
+            "python -c execv (with site)": [python, "-c", WRAPPER],
+            "python -m utf8env run (site)": [python, "-m", "utf8env", "run", "--", "/bin/true"],
+        }
+        env = {"PATH": os.environ.get("PATH", ""), "LANG": "C"}
+        times = {name: [] for name in commands}
+        for _ in range(3):
+            for argv in commands.values():
+                wall(argv, env)
+        for _ in range(args.runs):
+            for name, argv in commands.items():
+                times[name].append(wall(argv, env))
+    version = subprocess.check_output([args.python, "-c", "import sys; print(sys.version.split()[0])"])
+    print("Python %s, %d runs each, alternating" % (version.decode().strip(), args.runs))
     medians = {name: statistics.median(values) for name, values in times.items()}
     for name, value in medians.items():
         print("%-30s median %.1f ms" % (name, value * 1000))
     ours = medians["utf8env run -- /bin/true"]
-    print("ratio run / (python3 -I -S exec wrapper): %.2f  (goal <= 1.3)"
-          % (ours / medians["python3 -I -S -c execv"]))
-    print("ratio run / (python3 exec wrapper with site): %.2f"
-          % (ours / medians["python3 -c execv (with site)"]))
+    print("ratio run / (python -I -S exec wrapper): %.2f  (goal <= 1.3)"
+          % (ours / medians["python -I -S -c execv"]))
+    print("ratio run / (python exec wrapper with site): %.2f"
+          % (ours / medians["python -c execv (with site)"]))
 
 
 if __name__ == "__main__":

@@ -18,9 +18,9 @@ from .records import Record, field
 
 
 class Interpreter(Record):
-    version = field()  # "3.6"
-    argv = field()  # command prefix, e.g. [".../bin/python3.6"] or ["/usr/sbin/chroot", ROOT, "/usr/bin/python3.14"]
-    root = field()  # "/" or the chroot path
+    version = field()   # "3.6"
+    argv = field()      # command prefix, e.g. [".../bin/python3.6"] or ["/usr/sbin/chroot", ROOT, "/usr/bin/python3.14"]
+    root = field()      # "/" or the chroot path
 
 
 def debian_root() -> str:

@@ -56,11 +56,11 @@ class Environment(Record):
     argv = field()            # the interpreter command (chroot prefix included)
     root = field()            # "/" or the chroot the interpreter lives in
     world = field()
-    variables = field()
+    variables = field()       # ((name, value), ...) set for the interpreter
     options = field()         # interpreter options, before the program
     launcher = field()        # None, or the --utf8 value given to `utf8env run`
     encoding = field()        # the terminal's / consumer's / file reader's encoding
-    expect = field()                        # check fields the row requires
+    expect = field()          # ((field, value), ...): check fields the row requires
 
     def environ(self):
         env = {"PATH": PATH}
@@ -501,7 +501,7 @@ def agreement_counts(result):
 class EnvSet(Record):
     name = field()
     world = field()
-    variables = field()
+    variables = field()     # ((name, value), ...)
     utf8 = field()          # None: as the interpreter decides; "0"/"1": forced
     description = field()
 

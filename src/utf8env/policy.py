@@ -33,7 +33,7 @@ _UTF8_LOCALE_PLATFORMS = ("android",)
 class LocaleFacts(Record):
     """Which locale names the target's libc accepts for LC_CTYPE, with the codeset
     (nl_langinfo(CODESET)) of each. Names absent from `codesets` are refused."""
-    codesets = field()
+    codesets = field()                  # {name: codeset}
     c_codeset = field(None)             # the C locale's codeset; None: the platform default
 
     def accepts(self, name):
@@ -65,7 +65,7 @@ class Stream(Record):
 
 
 class Coercion(Record):
-    target = field()
+    target = field()            # the locale name
     environ = field()           # the variables set, as a child sees them
 
 
@@ -78,25 +78,25 @@ class Decision(Record):
     python = field()
     platform = field()
     policy = field()
-    startup_error = field()
-    legacy_c_locale = field()
+    startup_error = field()                 # a StartupError, or None: it starts
+    legacy_c_locale = field()               # bool
     legacy_c_locale_source = field()        # the variable that gave the C locale, or None
-    coercion = field()
-    coercion_warning = field()
-    c_locale_warning = field()
+    coercion = field()                      # a Coercion, or None
+    coercion_warning = field()              # the text printed, or None
+    c_locale_warning = field()              # the text printed, or None
     utf8_mode = field()                     # 0, 1 or "strict"
     lc_ctype = field()                      # setlocale(LC_CTYPE, NULL) once started
-    filesystem = field()
-    stdin = field()
+    filesystem = field()                    # a Stream (encoding, errors); None when it does not start
+    stdin = field()                         # Streams, likewise
     stdout = field()
     stderr = field()
-    open = field()
-    preferred_encoding = field()
+    open = field()                          # open()'s default
+    preferred_encoding = field()            # locale.getpreferredencoding(False)
     locale_encoding = field()               # locale.getencoding(), 3.11+
-    stderr_messages = field()
+    stderr_messages = field()               # the lines printed at start-up, in order
     stderr_complete = field()               # False: the interpreter prints more (a traceback)
-    child_environ = field()
-    reasons = field()
+    child_environ = field()                 # {name: value, or None if removed}: what a child inherits
+    reasons = field()                       # {field: Reason}
 
 
 class InvalidInput(ValueError):

@@ -28,10 +28,10 @@ class Scenario(Record):
     program = field()          # Python 3 source, the PEP's words (None: `command`, or no Python producer)
     program2 = field()         # the same for Python 2 (unicode literal where the PEP means text)
     command = field()          # extra interpreter arguments instead of a script (PEP 538's -c)
-    command2 = field()
+    command2 = field()         # the same for Python 2
     producer = field()         # "python" or "bytes" (printf)
     consumer = field()         # "terminal", "file", "bytes" (cat), "python", "iconv-gb18030"
-    stdin = field()
+    stdin = field()            # bytes fed to the producer
     files = field()            # names created in the working directory
     terminal = field()         # the consumer's encoding when the scenario fixes it
     meant = field()            # the text the consumer should get (str), or the bytes for `replace`
