@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from support import install, interpreters
+from support import install, interpreters, worlds
 
 PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
 VERSIONS = [v for v in ("3.6", "3.13") if v in PYENV]
@@ -95,6 +95,21 @@ def test_pep538_example_for_36_through_the_installed_command(wheel, venv):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert (result.returncode, result.stdout, result.stderr) == (
         0, "\u2119\u01b4\u2602\u210c\u00f8\u1f24\n".encode("utf-8"), b"")
+
+
+def test_the_locale_facts_follow_the_commands_locpath(venv):
+    # The launcher asks libc in its own process, under the command's environment: a
+    # locale that only LOCPATH provides is not the legacy C locale, so nothing is coerced.
+    ok, reason = worlds.available()
+    if not ok:
+        pytest.skip(reason)
+    worlds.prepare(["/"])
+    show = [os.path.join(venv, "utf8env"), "run", "--", "sh", "-c", 'echo "${LC_CTYPE-unset}"']
+    lang = {"LANG": "en_US.UTF-8"}
+    assert run(show, env=lang).stdout == b"C.UTF-8\n"      # not installed: coerced
+    provided = dict(lang, LOCPATH=worlds.world_dir("en_US-only", "/"))
+    result = run(show, env=provided)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"unset\n", b"")
 
 
 def test_a_link_to_the_command_works_as_the_command(venv, tmp_path):

@@ -52,8 +52,9 @@ def candidate_names(environ):
 
 
 def probe(environ, names=None, here=False):
-    """LocaleFacts of the real libc under `environ`. here=True: ask in this process (only
-    for a process about to exec: a failed lookup stays cached in glibc for its lifetime)."""
+    """LocaleFacts of the real libc under `environ`. here=True: ask in this process, only
+    for a process about to exec (glibc keeps what it loaded, or failed to find, for the
+    rest of the process's life: a long-running process would see a stale answer)."""
     names = candidate_names(environ) if names is None else list(names)
     if sys.platform == "win32":
         return LocaleFacts({})
