@@ -26,7 +26,12 @@ from .records import Record, field
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
 DEFAULT_TIMEOUT = 60.0
-LAUNCHER = (sys.executable, "-I", "-m", "utf8env", "run")
+# `utf8env run` by this interpreter, from the folder this package was imported from, as
+# bin/utf8env starts it (-I -S): `-m utf8env` would not find a --user install under -I.
+_PACKAGES = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LAUNCHER = (sys.executable, "-I", "-S", "-c",
+            "import sys; sys.path.insert(0, sys.argv.pop(1)); from utf8env.cli import main; "
+            "sys.exit(main())", _PACKAGES, "run")
 LATIN1 = "LANG=en_US.ISO-8859-1"
 GB18030 = "LANG=zh_CN.GB18030"
 

@@ -113,14 +113,24 @@ def _released(minor):
     )
 
 
-RELEASED = {name: _released(int(name.split(".")[1])) for name in VERSIONS}
+_RELEASED = {}      # made on first use: a launch needs one or two of the ten
+
+
+def released(version):
+    """The Profile of CPython `version` ("3.9") as released; KeyError for another."""
+    prof = _RELEASED.get(version)
+    if prof is None:
+        if version not in VERSIONS:
+            raise KeyError(version)
+        prof = _RELEASED[version] = _released(int(version.split(".")[1]))
+    return prof
 
 
 def profile(policy, version):
     """The Profile for `policy` ("3.9" or a draft name) applied to `version` ("3.9")."""
-    base = RELEASED[version]
-    if policy in RELEASED:
-        return RELEASED[policy]
+    base = released(version)
+    if policy in VERSIONS:
+        return released(policy)
     if policy == "pep538-draft":
         # Seed 002: targets C.UTF-8, C.utf8, en_US.UTF-8; LANG and LC_ALL for the first
         # two; both warnings on by default; PYTHONCOERCECLOCALE read even under -E/-I.
