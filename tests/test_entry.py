@@ -112,6 +112,21 @@ def test_the_locale_facts_follow_the_commands_locpath(venv):
     assert (result.returncode, result.stdout, result.stderr) == (0, b"unset\n", b"")
 
 
+def test_debians_dist_packages_is_found_without_site(venv, tmp_path):
+    # pip on Debian's own python3 installs into /usr/local: bin/ and
+    # lib/python3.X/dist-packages/. The same layout, made by hand around the venv's files.
+    (packages,) = [os.path.join(root, "site-packages") for root, dirs, _ in
+                   os.walk(os.path.join(os.path.dirname(venv), "lib")) if "site-packages" in dirs]
+    prefix = tmp_path / "usr-local"
+    (prefix / "bin").mkdir(parents=True)
+    for name in ("utf8env", ".utf8env.py"):
+        shutil.copy2(os.path.join(venv, name), str(prefix / "bin" / name))
+    dist = prefix / "lib" / os.path.basename(os.path.dirname(packages)) / "dist-packages"
+    shutil.copytree(os.path.join(packages, "utf8env"), str(dist / "utf8env"))
+    result = run([str(prefix / "bin" / "utf8env"), "run", "--", "echo", "debian"])
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"debian\n", b"")
+
+
 def test_a_link_to_the_command_works_as_the_command(venv, tmp_path):
     link = tmp_path / "utf8env"       # as pipx links it into ~/.local/bin
     link.symlink_to(os.path.join(venv, "utf8env"))
