@@ -72,6 +72,18 @@ def test_python_variables_reach_the_command_not_utf8env(venv, tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, b"no-such-codec maybe\n", b"")
 
 
+def test_the_coercion_warning_is_printed_once_as_cpython_prints_it(venv):
+    # PYTHONCOERCECLOCALE=warn: the launcher warns for the command it coerces, with 3.7's
+    # words; its own interpreter, started with -I, adds no second warning.
+    if "3.7" not in PYENV:
+        pytest.skip("no Python 3.7")
+    warn = {"PYTHONCOERCECLOCALE": "warn"}
+    native = run([PYENV["3.7"].argv[0], "-c", "pass"], env=warn)
+    assert native.stderr.count(b"\n") == 1
+    result = run([os.path.join(venv, "utf8env"), "run", "--", "sh", "-c", ":"], env=warn)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", native.stderr)
+
+
 def test_bytes_status_and_signals_pass_through_the_stub(venv):
     utf8env = os.path.join(venv, "utf8env")
     words = [b"", b"a b", b"\xff\xfe", b"--", b'"$@"', b"*"]
