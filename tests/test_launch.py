@@ -12,9 +12,11 @@ import pytest
 import corpus
 from support import groundtruth, interpreters, worlds
 from utf8env import launch, probe
+from utf8env.own_command import own_command
 
-# -I: the launcher's own interpreter must not read the PYTHON* variables of the target.
-UTF8ENV = [sys.executable, "-I", "-m", "utf8env"]
+# As the installed command starts it (-I -S: the launcher's own interpreter must not read
+# the PYTHON* variables of the target), from this checkout.
+UTF8ENV = own_command()
 PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
 PY36 = PYENV["3.6"].argv[0]
 BASE = {"PATH": "/usr/bin:/bin"}
@@ -48,7 +50,9 @@ def test_death_by_signal_is_seen_as_without_the_launcher(sig):
     through = run(["--", "sh", "-c", script])
     assert through.returncode == direct.returncode == -sig
     # and as a shell reports it: 128 + N
-    shell = subprocess.run(["sh", "-c", " ".join(UTF8ENV) + " run -- sh -c 'kill -%d $$'; echo $?" % sig],
+    import shlex
+    shell = subprocess.run(["sh", "-c", " ".join(map(shlex.quote, UTF8ENV)) +
+                            " run -- sh -c 'kill -%d $$'; echo $?" % sig],
                            stdout=subprocess.PIPE, env=BASE)
     assert shell.stdout == b"%d\n" % (128 + sig)
 
@@ -130,19 +134,20 @@ def test_no_locales_world_leaves_the_c_locale():
     ([], 125, "utf8env: error: run: no COMMAND given (usage: utf8env run [--utf8 0|1|strict] "
               "[--policy NAME] [--no-coercion] [--no-warning] [--] COMMAND [ARGS...])\n"),
     (["no-such-command-x"], 127, "utf8env: error: command 'no-such-command-x': not found on PATH\n"),
-    (["/tmp/utf8env-not-executable"], 126, "utf8env: error: command '/tmp/utf8env-not-executable': "
-                                          "/tmp/utf8env-not-executable is not executable\n"),
-    (["/tmp/utf8env-no-format"], 126, "utf8env: error: command '/tmp/utf8env-no-format': cannot be "
-                                     "executed (Exec format error)\n"),
+    (["TMP/not-executable"], 126, "utf8env: error: command 'TMP/not-executable': "
+                                  "TMP/not-executable is not executable\n"),
+    (["TMP/no-format"], 126, "utf8env: error: command 'TMP/no-format': cannot be "
+                             "executed (Exec format error)\n"),
     (["/etc"], 126, "utf8env: error: command '/etc': is a directory\n"),
 ])
-def test_bad_input(args, code, message):
-    for name, mode in (("/tmp/utf8env-not-executable", 0o644), ("/tmp/utf8env-no-format", 0o755)):
-        with open(name, "wb") as f:
-            f.write(b"\x00\x01 not a program\n")
-        os.chmod(name, mode)
-    result = run(args)
-    assert (result.returncode, result.stdout, result.stderr.decode()) == (code, b"", message)
+def test_bad_input(args, code, message, tmp_path):
+    for name, mode in (("not-executable", 0o644), ("no-format", 0o755)):
+        path = tmp_path / name
+        path.write_bytes(b"\x00\x01 not a program\n")
+        path.chmod(mode)
+    result = run([arg.replace("TMP", str(tmp_path)) for arg in args])
+    assert (result.returncode, result.stdout, result.stderr.decode()) == (
+        code, b"", message.replace("TMP", str(tmp_path)))
 
 
 # -- Python children ----------------------------------------------------------------------
@@ -163,6 +168,19 @@ def test_pep538_example_works_on_36_through_the_launcher(world):
     job = worlds.Job(UTF8ENV + ["run", "--", PY36, "-c", 'print("%s")' % PYRAMID], {})
     [result] = worlds.run(world, [job], interpreters.roots())
     assert (result.returncode, result.stdout, result.stderr) == (0, PYRAMID.encode() + b"\n", b"")
+
+
+@pytest.mark.parametrize("form, expected", [
+    ("sh", b"export LC_CTYPE=C.UTF-8\nexport PYTHONUTF8=1\n"),
+    ("fish", b"set -gx LC_CTYPE C.UTF-8\nset -gx PYTHONUTF8 1\n"),
+    ("dockerfile", b"ENV LC_CTYPE=C.UTF-8\nENV PYTHONUTF8=1\n"),
+    ("systemd", b"Environment=LC_CTYPE=C.UTF-8\nEnvironment=PYTHONUTF8=1\n"),
+    ("github-actions", b'env:\n  LC_CTYPE: "C.UTF-8"\n  PYTHONUTF8: "1"\n'),
+])
+def test_env_command_every_format(form, expected):
+    out = subprocess.run(UTF8ENV + ["env", "--format", form, "--utf8", "1"], env=BASE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")
 
 
 def test_env_command_formats():

@@ -1,11 +1,24 @@
-"""utf8env: PEP 538 locale coercion and PEP 540 UTF-8 mode for any CPython 3.6-3.15."""
+"""utf8env: PEP 538 locale coercion and PEP 540 UTF-8 mode for any CPython 3.6-3.15.
+
+The documented API, and nothing else: every name here is in the README's "The Python
+API" section (tests/test_api.py holds the two to each other). The modules behind it are
+internal and may change.
+"""
+__version__ = "0.1.0"
+
 from .policy import (Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason,
                      StartupError, Stream, decide)
 
 
+# These load their modules on first use: the locale probe and the runtime (which imports
+# locale, warnings and the stdio machinery) are too much for the start-up of
+# `utf8env run` and `utf8env explain`, which import this package.
+def probe_locales(environ, names=None):
+    """The real libc's LocaleFacts under `environ` (see utf8env.locales.probe)."""
+    from . import locales
+    return locales.probe(environ, names)
 
-# The runtime imports locale, warnings and the stdio machinery: too much for the start-up
-# of `utf8env explain`, so these load it on first use.
+
 def enable(mode=1, open_errors="strict"):
     """Apply the UTF-8 mode to this running interpreter (see utf8env.runtime.enable)."""
     from . import runtime
@@ -23,7 +36,7 @@ def current():
     from . import runtime
     return runtime.current()
 
-__version__ = "0.1.0"
+
 __all__ = ["Coercion", "Decision", "Inputs", "InvalidInput", "LocaleFacts", "Reason",
            "StartupError", "Stream", "current", "decide", "enable", "initialize",
-           "__version__"]
+           "probe_locales", "__version__"]

@@ -1,36 +1,37 @@
-"""Find out which CPython an interpreter command is, by running it once.
+"""Find out which Python an interpreter command is, by running it once: the one
+identification of utf8env (explain, run, env and the matrix all use it).
 
-The prediction never runs the target; only this question does, and only when the user
-names an interpreter without --version.
+The prediction never runs the target; only this question does, and only for a command
+the caller knows to be an interpreter. On the launcher's path this module imports
+nothing but the built-in posix module (environment.system): os and subprocess load only
+when an interpreter is really asked, once per interpreter thanks to the cache.
 """
-import os
-
+from .environment import fsdecode, fsencode, system
 from .errors import InterpreterError
 from .profiles import VERSIONS, platform_name
+from .records import Record, field
 
 # -E -S: the answer must not depend on the user's PYTHON* variables or site packages.
-# Python 2 syntax too, so that a Python 2 gets a clear "not supported" rather than a crash.
-_QUESTION = "import sys; sys.stdout.write('%d.%d %s' % (sys.version_info[0], sys.version_info[1], sys.platform))"
+# Python 2 syntax too: the matrix runs 2.7, and explain refuses it with a clear message.
+_QUESTION = ("import sys; sys.stdout.write('%d.%d %s' % (sys.version_info[0], "
+             "sys.version_info[1], sys.platform))")
+_DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
 
 
-class Identity(tuple):
-    """(version "3.9", platform "linux")."""
-    @property
-    def version(self):
-        return self[0]
-
-    @property
-    def platform(self):
-        return self[1]
+class Identity(Record):
+    version = field()           # "3.9", "2.7"
+    platform = field()          # a policy platform name ("linux")
 
 
-def identify(python):
-    """The version and platform of the interpreter command `python` (a name or path)."""
+def identify(python, environ=None):
+    """The version and platform of the interpreter command `python` (a name or path):
+    any CPython that answers, 2.7 included. `environ` gives PATH and LOCPATH (default:
+    this process's)."""
     import subprocess
     try:
         output = subprocess.check_output([python, "-E", "-S", "-c", _QUESTION],
-                                          stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                          env=_minimal_environment(), timeout=30)
+                                         stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                         env=_minimal_environment(environ), timeout=30)
     except FileNotFoundError:
         raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
                                "or --version X.Y to predict without running it)" % python)
@@ -40,17 +41,36 @@ def identify(python):
         raise InterpreterError("interpreter %r: could not be run (%s); give --version X.Y "
                                "to predict without running it" % (python, _short(error)))
     version, _, platform = output.decode("ascii", "replace").partition(" ")
-    if version not in VERSIONS:
+    if not _is_version(version):
+        raise InterpreterError("interpreter %r: not a Python (it answered %r)" % (python, version))
+    return Identity(version, platform_name(platform))
+
+
+def identify_modelled(python, environ=None):
+    """identify(), refusing a Python that utf8env has no policy for (2.7, 3.5, 3.16...)."""
+    return _modelled(python, identify(python, environ))
+
+
+def _modelled(python, identity):
+    if identity.version not in VERSIONS:
         raise InterpreterError("interpreter %r is Python %s: utf8env models CPython %s to %s"
-                               % (python, version, VERSIONS[0], VERSIONS[-1]))
-    return Identity((version, platform_name(platform)))
+                               % (python, identity.version, VERSIONS[0], VERSIONS[-1]))
+    return identity
 
 
-def _minimal_environment():
+def _is_version(text):
+    major, dot, minor = text.partition(".")
+    return bool(dot) and major.isdigit() and minor.isdigit()
+
+
+def _minimal_environment(environ):
     # A C-locale child could fail on a strange locale; the identity does not depend on it.
-    env = {"PATH": os.environ.get("PATH", os.defpath)}
-    if "LOCPATH" in os.environ:
-        env["LOCPATH"] = os.environ["LOCPATH"]
+    if environ is None:
+        import os
+        environ = os.environ
+    env = {"PATH": environ.get("PATH", _DEFAULT_PATH)}
+    if "LOCPATH" in environ:
+        env["LOCPATH"] = environ["LOCPATH"]
     return env
 
 
@@ -62,41 +82,50 @@ def _short(error):
     return str(error)
 
 
-def identify_cached(path):
-    """identify(), remembered by real path, mtime and size, so that a launcher pays the
-    interpreter start-up once per interpreter rather than once per launch."""
-    real = os.path.realpath(path)
+def identify_cached(path, environ):
+    """identify_modelled(), remembered per file (device, inode, mtime and size), so that a
+    launcher pays the interpreter's start-up once per interpreter rather than once per
+    launch. The file is named by what stat() follows to, so every symlink and spelling
+    of one interpreter shares an entry without resolving paths."""
     try:
-        stat = os.stat(real)
-    except OSError:
-        return identify(path)
+        stat = system.stat(path)
+    except (OSError, ValueError):
+        return identify_modelled(path, environ)
+    key = "%d:%d" % (stat.st_dev, stat.st_ino)
     stamp = (str(stat.st_mtime_ns), str(stat.st_size))
-    store = _cache_file()
-    cache = _read_cache(store)
-    entry = cache.get(real)
-    if entry and entry[:2] == stamp:
-        return Identity(entry[2:])
-    identity = identify(path)
-    cache[real] = stamp + tuple(identity)
-    _write_cache(store, cache)
+    store = _cache_file(environ)
+    cache = _read_cache(store) if store else {}
+    entry = cache.get(key)
+    if entry and entry[:2] == stamp and entry[2] in VERSIONS:
+        return Identity(*entry[2:])
+    identity = identify_modelled(path, environ)
+    if store:
+        cache[key] = stamp + tuple(identity)
+        _write_cache(store, cache)
     return identity
 
 
-# The cache is "path NUL mtime NUL size NUL version NUL platform NUL" per interpreter:
-# bytes-exact for any path, and read without importing json (whose import costs the
-# launcher more than the rest of its work).
+# The cache is "key NUL mtime NUL size NUL version NUL platform NUL" per interpreter:
+# read without importing json or os (each costs the launcher more than the rest of its work).
 _ENTRY_FIELDS = 5
 
 
-def _cache_file():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "utf8env", "interpreters")
+def _cache_file(environ):
+    """$XDG_CACHE_HOME/utf8env/interpreters, else ~/.cache/...; None (no cache) without an
+    absolute folder to put it in: a relative or empty HOME would put it wherever we are."""
+    base = environ.get("XDG_CACHE_HOME") or ""
+    if not base.startswith("/"):
+        home = environ.get("HOME") or ""
+        if not home.startswith("/"):
+            return None
+        base = home.rstrip("/") + "/.cache"
+    return base + "/utf8env/interpreters"
 
 
 def _read_cache(store):
     try:
         with open(store, "rb") as f:
-            fields = [os.fsdecode(field) for field in f.read().split(b"\0")[:-1]]
+            fields = [fsdecode(item) for item in f.read().split(b"\0")[:-1]]
     except OSError:
         return {}
     if len(fields) % _ENTRY_FIELDS:
@@ -107,8 +136,9 @@ def _read_cache(store):
 
 def _write_cache(store, cache):
     """Best effort and atomic: a cache that cannot be written only costs time."""
-    data = b"".join(os.fsencode(field) + b"\0"
-                    for path, entry in cache.items() for field in (path,) + tuple(entry))
+    import os
+    data = b"".join(fsencode(item) + b"\0"
+                    for key, entry in cache.items() for item in (key,) + tuple(entry))
     try:
         os.makedirs(os.path.dirname(store), exist_ok=True)
         temporary = "%s.%d" % (store, os.getpid())

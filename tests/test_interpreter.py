@@ -1,0 +1,92 @@
+"""The one identification of an interpreter, and its cache: asked once per file, asked
+again when the file changes, never written without an absolute home for it."""
+import os
+
+import pytest
+
+from utf8env.errors import InterpreterError
+from utf8env.interpreter import Identity, identify, identify_cached, identify_modelled
+
+# A stand-in interpreter that answers the question as CPython X.Y would, and counts.
+FAKE = """#!/bin/sh
+echo asked >> "{log}"
+printf '{answer}'
+"""
+
+
+def fake(tmp_path, answer, name="python3"):
+    path = tmp_path / name
+    log = tmp_path / (name + ".log")
+    path.write_text(FAKE.format(log=log, answer=answer))
+    path.chmod(0o755)
+    return str(path), log
+
+
+def asked(log):
+    return log.read_text().count("asked") if log.exists() else 0
+
+
+def test_identify_any_python_and_refuse_unmodelled(tmp_path):
+    path, _ = fake(tmp_path, "2.7 linux2")
+    assert identify(path, {"PATH": "/usr/bin:/bin"}) == Identity("2.7", "linux")
+    with pytest.raises(InterpreterError) as error:
+        identify_modelled(path, {"PATH": "/usr/bin:/bin"})
+    assert str(error.value) == ("interpreter %r is Python 2.7: utf8env models CPython 3.6 to 3.15"
+                                % path)
+
+
+def test_identify_refuses_what_is_not_a_python(tmp_path):
+    path, _ = fake(tmp_path, "hello")
+    with pytest.raises(InterpreterError) as error:
+        identify(path, {"PATH": "/usr/bin:/bin"})
+    assert str(error.value) == "interpreter %r: not a Python (it answered 'hello')" % path
+
+
+def test_cache_asks_once_and_again_when_the_file_changes(tmp_path):
+    path, log = fake(tmp_path, "3.9 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    assert identify_cached(path, environ) == Identity("3.9", "linux")
+    assert identify_cached(path, environ) == Identity("3.9", "linux")
+    assert asked(log) == 1
+    link = tmp_path / "python"
+    link.symlink_to(path)                   # another name of the same file shares the entry
+    assert identify_cached(str(link), environ) == Identity("3.9", "linux")
+    assert asked(log) == 1
+    with open(path, "a") as f:              # a new interpreter in the same place
+        f.write("# upgraded\n")
+    assert identify_cached(path, environ) == Identity("3.9", "linux")
+    assert asked(log) == 2
+    assert os.path.isfile(str(tmp_path / "home" / ".cache" / "utf8env" / "interpreters"))
+
+
+def test_cache_follows_xdg_cache_home(tmp_path):
+    path, log = fake(tmp_path, "3.12 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+               "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    identify_cached(path, environ)
+    assert os.listdir(str(tmp_path / "xdg" / "utf8env")) == ["interpreters"]
+    assert not (tmp_path / "home").exists()
+
+
+@pytest.mark.parametrize("home", [None, "", "relative/home"])
+def test_no_cache_without_an_absolute_home(tmp_path, home, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path, log = fake(tmp_path, "3.10 linux")
+    environ = {"PATH": "/usr/bin:/bin"}
+    if home is not None:
+        environ["HOME"] = home
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert asked(log) == 2
+    assert sorted(os.listdir(str(tmp_path))) == ["python3", "python3.log"]
+
+
+def test_a_corrupt_cache_is_asked_again(tmp_path):
+    path, log = fake(tmp_path, "3.11 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    identify_cached(path, environ)
+    store = tmp_path / "home" / ".cache" / "utf8env" / "interpreters"
+    key, mtime, size, _, platform = store.read_bytes().split(b"\0")[:5]
+    store.write_bytes(b"\0".join([key, mtime, size, b"9.9", platform]) + b"\0")
+    assert identify_cached(path, environ) == Identity("3.11", "linux")
+    assert asked(log) == 2

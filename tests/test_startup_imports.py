@@ -1,0 +1,54 @@
+"""`utf8env run` starts as cheaply as it claims (README, "How the `utf8env` command
+starts"): the launcher's path imports only its own flat modules and what every
+interpreter has loaded before any code runs. A new import on that path fails here, so
+that the cost is a decision, not an accident (benchmarks/bench_launch.py measures it)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from support import interpreters
+from utf8env.own_command import own_command
+
+# What `python -I -S -c pass` imports itself (3.6-3.13 differ a little).
+_INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen_importlib_external",
+                "_imp", "_io", "_signal", "_thread", "_warnings", "_weakref", "abc", "codecs",
+                "encodings", "encodings.aliases", "encodings.utf_8", "encodings.latin_1", "io",
+                "marshal", "posix", "time", "zipimport", "_codecs", "builtins", "sys"}
+# The launcher's own modules, and the one C module its in-process locale question needs.
+_LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.options", "utf8env.errors", "utf8env.records",
+             "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
+             "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
+             "utf8env._child.textnames", "_locale"}
+_FOR_A_PYTHON = {"utf8env.interpreter"}
+
+
+def _imports(python, command, env):
+    out = subprocess.run([python, "-X", "importtime"] + own_command(python)[1:] + command,
+                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert out.returncode == 0, out.stderr
+    names = set()
+    for line in out.stderr.decode().splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            names.add(line.rsplit("|", 1)[1].strip())
+    return names - {"imported package"}
+
+
+def _pythons():
+    found = {i.version: i.argv[0] for i in interpreters.interpreters() if i.root == "/"}
+    return [found[v] for v in ("3.7", "3.11", "3.13") if v in found]
+
+
+@pytest.mark.parametrize("python", _pythons())
+def test_run_of_a_program_imports_only_the_launcher(python):
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C"}
+    assert _imports(python, ["run", "--", "/bin/true"], env) - _INTERPRETER <= _LAUNCHER
+
+
+@pytest.mark.parametrize("python", _pythons())
+def test_run_of_a_known_python_imports_only_the_launcher(python, tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
+    target = [python, "-c", "pass"]
+    _imports(python, ["run", "--"] + target, env)       # the first run asks it and caches
+    assert _imports(python, ["run", "--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
