@@ -1,4 +1,4 @@
-"""utf8env.runtime, utf8env.reconfigure and the bootstrap, inside real interpreters 3.6-3.13.
+"""utf8env.runtime, utf8env._child.reconfigure and the bootstrap, inside real interpreters 3.6-3.13.
 
 Every check runs in a child process with exactly the environment it names (the
 "installed" locale world: C, POSIX, C.utf8), so the test process's own locale and
@@ -14,12 +14,13 @@ from typing import NamedTuple
 
 import pytest
 
-from utf8env import launch, policy
+from utf8env import launch, policy, probe
 from utf8env.profiles import SHIPPED_LEGACY_WARNING
-from support import groundtruth, interpreters, worlds
+from support import groundtruth
+from utf8env.matrix import discovery as interpreters, worlds
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
-BOOTSTRAP = os.path.join(SRC, "utf8env", "_bootstrap")
+BOOTSTRAP = os.path.join(SRC, "utf8env", "_child", "bootstrap")
 WANTED = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 INTERPS = {i.version: i for i in interpreters.interpreters() if i.root == "/" and i.version in WANTED}
 VERSIONS = [v for v in WANTED if v in INTERPS]
@@ -329,7 +330,7 @@ def test_current_agrees_with_the_probe():
     for v in VERSIONS:
         for env in CURRENT_ENVS:
             children.append(Child(v, CURRENT, env))
-            probes.append(Child(v, groundtruth.probe.SOURCE, env))
+            probes.append(Child(v, probe.source(), env))
     results = run(children + probes)
     failures = []
     for child, result, probed in zip(children, results, results[len(children):]):

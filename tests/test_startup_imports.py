@@ -8,19 +8,21 @@ import sys
 
 import pytest
 
-from support import interpreters
+from utf8env.matrix import discovery as interpreters
 from utf8env.own_command import own_command
 
 # What `python -I -S -c pass` imports itself (3.6-3.13 differ a little).
 _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen_importlib_external",
                 "_imp", "_io", "_signal", "_thread", "_warnings", "_weakref", "abc", "codecs",
                 "encodings", "encodings.aliases", "encodings.utf_8", "encodings.latin_1", "io",
-                "marshal", "posix", "time", "zipimport", "_codecs", "builtins", "sys"}
+                "marshal", "posix", "time", "zipimport", "builtins", "sys",
+                "linecache"}       # 3.13 imports it itself for -c (tracebacks show the source)
 # The launcher's own modules, and the one C module its in-process locale question needs.
 _LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.options", "utf8env.errors", "utf8env.records",
              "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
              "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
-             "utf8env._child.textnames", "_locale"}
+             "utf8env._child.textnames", "_locale",
+             "_operator"}       # records.py's field accessor on 3.6 and 3.7 (no _tuplegetter)
 _FOR_A_PYTHON = {"utf8env.interpreter"}
 
 

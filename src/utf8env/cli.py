@@ -19,7 +19,7 @@ _NO_WARNING = Option(("--no-warning",), "warning", "flag", "as if built --withou
 _WARNING = Option(("--warning",), "warning", "flag", "as if built --with-c-locale-warning "
                   "(PEP 538 draft): print both warnings", usage=None)
 
-EXPLAIN = Command(
+_EXPLAIN = Command(
     name="explain",
     summary="Predict and explain the text encodings a CPython starts with in an environment.",
     options=(
@@ -50,7 +50,7 @@ _LAUNCH_POLICY = Option(("--policy",), "policy", "value", "the coercion applied:
                         choices=("default", "pep538-draft"),
                         expected="default or pep538-draft (the coercion the launcher applies)")
 
-RUN = Command(
+_RUN = Command(
     name="run",
     summary="Coerce the legacy C locale and apply UTF-8 mode as CPython 3.7+ would, then exec "
             "COMMAND (its bytes, signals and exit status pass through).",
@@ -60,7 +60,7 @@ RUN = Command(
     error=LaunchUsageError)
 
 ENV_FORMATS = ("sh", "fish", "dockerfile", "systemd", "github-actions")
-ENV = Command(
+_ENV = Command(
     name="env",
     summary="Print the variables `utf8env run` would set, for a shell, a Dockerfile, a systemd "
             "unit or a GitHub Actions workflow.",
@@ -72,7 +72,7 @@ ENV = Command(
     operands="[--] [COMMAND [ARGS...]]")
 
 MATRIX_FORMATS = ("text", "markdown", "html", "json")
-MATRIX = Command(
+_MATRIX = Command(
     name="matrix",
     summary="Run the PEPs' use cases, or your own COMMAND, under real interpreters in real "
             "locale worlds, and classify each cell.",
@@ -95,7 +95,7 @@ MATRIX = Command(
     dash_is_operand=True)
 
 
-def explain(args, command):
+def _explain(args, command):
     from . import launch, locale_model, report
     environ = _environment(args)
     python = command[0] if command else None
@@ -148,15 +148,15 @@ def _this_platform():
     return platform_name(sys.platform)
 
 
-def run(args, command):
+def _run(args, command):
     if not command:
-        raise LaunchUsageError("run: no COMMAND given (usage: %s)" % usage(RUN))
+        raise LaunchUsageError("run: no COMMAND given (usage: %s)" % usage(_RUN))
     from . import launch
     plan = launch.plan_command(command, _launch_switches(args), about_to_exec=True)
     return launch.execute(plan)     # returns only when the launch is refused
 
 
-def env(args, command):
+def _env(args, command):
     if args.utf8 == "strict":
         raise UsageError("--utf8 strict: no variable gives the strict mode; use utf8env run")
     from . import envformat, launch
@@ -172,20 +172,20 @@ def _launch_switches(args):
                     coercion=args.coercion, warning=args.warning)
 
 
-def matrix(args, command):
+def _matrix(args, command):
     from .matrix.cli import run as run_matrix
     return run_matrix(args, command)
 
 
-COMMANDS = ((EXPLAIN, explain), (RUN, run), (ENV, env), (MATRIX, matrix))
+_COMMANDS = ((_EXPLAIN, _explain), (_RUN, _run), (_ENV, _env), (_MATRIX, _matrix))
 
 
-def main_help():
+def _main_help():
     import textwrap
-    width = max([len(spec.name) + 2 for spec, _ in COMMANDS] + [len("  -h, --help")]) + 2
+    width = max([len(spec.name) + 2 for spec, _ in _COMMANDS] + [len("  -h, --help")]) + 2
     lines = ["usage: utf8env COMMAND [OPTIONS...]   (utf8env COMMAND --help: its options)", "",
              "commands:"]
-    for spec, _ in COMMANDS:
+    for spec, _ in _COMMANDS:
         lines += textwrap.wrap(spec.summary, 79, initial_indent=("  " + spec.name).ljust(width),
                                subsequent_indent=" " * width)
     lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
@@ -209,9 +209,9 @@ def _dispatch(argv):
         sys.stdout.write("utf8env %s\n" % __version__)
         return 0
     if not argv or argv[0] in ("-h", "--help"):
-        sys.stdout.write(main_help())
+        sys.stdout.write(_main_help())
         return 0 if argv else 2
-    for spec, handler in COMMANDS:
+    for spec, handler in _COMMANDS:
         if spec.name == argv[0]:
             args, operands = parse(spec, argv[1:])
             if args.help:
@@ -219,7 +219,7 @@ def _dispatch(argv):
                 return 0
             return handler(args, operands)
     raise UsageError("unknown command %r: expected one of %s"
-                     % (argv[0], ", ".join(sorted(spec.name for spec, _ in COMMANDS))))
+                     % (argv[0], ", ".join(sorted(spec.name for spec, _ in _COMMANDS))))
 
 
 def _say_error(error):

@@ -5,32 +5,31 @@ For any command the plan coerces the legacy C locale (the exported variables rea
 command and all its children). For a CPython child it adds only what that interpreter
 lacks: a 3.7+ interpreter coerces and picks UTF-8 mode itself, so the plan leaves it
 alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from the
-launcher and UTF-8 mode from a bootstrap (utf8env/_bootstrap/sitecustomize.py); the
+launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize.py); the
 strict mode, which no release has, always comes from the bootstrap.
 """
 from . import cmdline
 from .environment import fsencode, system
-from .errors import Utf8envError
+from .errors import CommandNotFound, InterpreterError, LauncherError, NotExecutable
 from .policy import Inputs, decide
 from .records import Record, field
 
 # Paths are POSIX paths here: the launcher is the exec() half of PEP 538's main().
 _HERE = __file__.rpartition("/")[0]
-BOOTSTRAP_DIR = (_HERE if _HERE.startswith("/") else system.getcwd() + "/" + _HERE) + "/_bootstrap"
+BOOTSTRAP_DIR = (_HERE if _HERE.startswith("/") else system.getcwd() + "/" + _HERE) + "/_child/bootstrap"
 BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
 BOOTSTRAP_PYTHONPATH = "UTF8ENV_PYTHONPATH"
-UTF8_REQUESTS = ("0", "1", "strict")
 # The rules of the coercion the launcher applies itself: CPython 3.7+ as shipped (every
 # 3.7-3.15 coerces alike), or the PEP 538 draft.
 _COERCION_VERSION = "3.7"
 
 
-class CommandNotFound(Utf8envError):
-    exit_code = 127
-
-
-class NotExecutable(Utf8envError):
-    exit_code = 126
+class Switches(Record):
+    """What the user asked of `run` or `env` beyond the defaults."""
+    utf8 = field(None)          # "0", "1", "strict": the child's UTF-8 mode; None: its own choice
+    policy = field(None)        # "pep538-draft" for the draft's coercion; None: 3.7+ as shipped
+    coercion = field(None)      # False: --no-coercion
+    warning = field(None)       # False: --no-warning
 
 
 class Plan(Record):
@@ -66,8 +65,10 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     child = _python_child(environ, options, python, locales, utf8, notes) if python else None
     if child and child.refusal:
         # 3.6 would start regardless; 3.7 refuses, with its own words and status.
-        return Plan(path, tuple(argv), dict(environ), tuple(child.refusal.message.split("\n")),
-                    python, 0, False, {}, tuple(notes), child.refusal.exit_code)
+        return Plan(path=path, argv=tuple(argv), environ=dict(environ),
+                    messages=tuple(child.refusal.message.split("\n")), python=python,
+                    utf8_mode=0, bootstrap=False, set_environ={}, notes=tuple(notes),
+                    refusal=child.refusal.exit_code)
 
     why = ""
     native = python is not None and python != "3.6"
@@ -82,7 +83,9 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
             why = coercion.reasons["coercion"].detail
     env = dict(environ, **changes)
     if child is None:
-        return Plan(path, tuple(argv), env, tuple(messages), None, None, False, changes, (), why=why)
+        return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
+                    python=None, utf8_mode=None, bootstrap=False, set_environ=changes, notes=(),
+                    why=why)
     argv[1:1] = child.options
     request, filesystem = child.bootstrap, None
     if python == "3.6":
@@ -93,8 +96,9 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
             # UTF-8 mode decodes the command line as UTF-8; this 3.6 would not.
             argv, passed = _command_line_through_bootstrap(argv)
             env.update(passed)
-    return Plan(path, tuple(argv), env, tuple(messages), python, child.mode, bool(request),
-                changes, tuple(notes), why=why)
+    return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
+                python=python, utf8_mode=child.mode, bootstrap=bool(request), set_environ=changes,
+                notes=tuple(notes), why=why)
 
 
 def _python_child(environ, options, python, locales, utf8, notes):
@@ -161,7 +165,7 @@ def _command_line_through_bootstrap(argv):
 
 
 def bootstrap_environment(environ, request):
-    """The variables that make a Python child run utf8env/_bootstrap/sitecustomize.py
+    """The variables that make a Python child run utf8env/_child/bootstrap/sitecustomize.py
     with `request` ("mode=1", "mode=strict", "mode=0 stdio_errors=surrogateescape"; its
     docstring is the other half of this protocol)."""
     original = environ.get("PYTHONPATH")
@@ -174,7 +178,60 @@ def bootstrap_environment(environ, request):
     return changes
 
 
+def what_run_adds(inputs, policy=None):
+    """For `utf8env explain`: the Plan `utf8env run` makes for the interpreter `inputs`
+    describe, where the launcher adds something to it (3.6, which has neither PEP), else
+    None. `policy` is explain's --policy: only the PEP 538 draft changes the coercion."""
+    if inputs.version != "3.6" or inputs.platform == "win32":
+        return None
+    return plan(inputs.environ, inputs.argv0, [inputs.argv0] + list(inputs.args), inputs.locales,
+                python="3.6", policy="pep538-draft" if policy == "pep538-draft" else None)
+
+
 # -- The impure half: find, identify, exec ------------------------------------------------
+
+def plan_command(command, switches, about_to_exec=False):
+    """The Plan for `command` in the environment this process was started with (run, env).
+    about_to_exec: this process is replaced by the command next, so the locale facts may
+    be asked in it rather than in a fork (the cheapest truthful way: about 2 ms less)."""
+    from . import locales
+    from .environment import inherited
+    environ = inherited()
+    path = find_command(command[0], environ)
+    python = None
+    if looks_like_python(path):
+        from .interpreter import identify_cached
+        try:
+            python = identify_cached(path, environ).version
+        except InterpreterError as error:
+            if not about_to_exec:
+                raise
+            raise LauncherError(str(error))     # run's own failure: 125, never the command's 2
+    facts = locales.probe(environ, here=about_to_exec)
+    launched = plan(environ, path, command, facts, python=python, policy=switches.policy,
+                    utf8=switches.utf8, coercion_switch=switches.coercion,
+                    warning_switch=switches.warning)
+    # utf8env's own interpreter (3.7+) has already printed its locale warnings, from the
+    # same environment: the launcher does not print the same line a second time.
+    printed = set(_own_startup_messages(environ, facts))
+    return launched._replace(messages=tuple(m for m in launched.messages if m not in printed))
+
+
+def _own_startup_messages(environ, facts):
+    """The lines this very interpreter printed at start-up, by decide() on its own inputs."""
+    import sys
+    from .profiles import VERSIONS
+    version = "%d.%d" % sys.version_info[:2]
+    if version not in VERSIONS:
+        return ()
+    options = ["-I"] if sys.flags.isolated else ["-E"] if sys.flags.ignore_environment else []
+    utf8 = getattr(sys, "_xoptions", {}).get("utf8")
+    if utf8 is not None:
+        options += ["-X", "utf8" if utf8 is True else "utf8=%s" % utf8]
+    own = decide(Inputs(environ=environ, args=tuple(options), version=version, locales=facts))
+    return own.stderr_messages
+
+
 
 def find_command(name, environ):
     """The file `name` names, searched on the target's PATH as a shell would."""

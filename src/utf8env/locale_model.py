@@ -10,7 +10,7 @@ _CODESETS = {"utf8": "UTF-8", "iso88591": "ISO-8859-1", "iso885915": "ISO-8859-1
              "euckr": "EUC-KR", "big5": "BIG5", "koi8r": "KOI8-R", "cp1251": "CP1251"}
 
 
-def guess_codeset(name):
+def _guess_codeset(name):
     """The codeset a libc gives a locale name such as en_US.ISO-8859-1 or zh_CN.gb18030."""
     if name.upper().replace("-", "") == "UTF8":
         return "UTF-8"
@@ -29,5 +29,5 @@ def modelled(text):
         if not name or (sep and not codeset):
             raise UsageError("--locales %r: expected NAME[=CODESET],... such as "
                              "C.UTF-8,en_US.ISO-8859-1" % text)
-        codesets[name] = codeset or guess_codeset(name)
+        codesets[name] = codeset or _guess_codeset(name)
     return LocaleFacts(codesets)

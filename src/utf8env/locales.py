@@ -11,41 +11,26 @@ locale and environment back; the answer is the same, as the fork would be a copy
 """
 import sys
 
+from ._child import ask_locales
 from .environment import fsdecode, fsencode, system
-from .policy import LocaleFacts
+from .policy import _LOCALE_VARIABLES, LocaleFacts
 
 # Every name a profile may try as a coercion target (shipped and drafts).
-TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8")
-_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
-
-def ask(names):
-    """{name: nl_langinfo(CODESET)} for each name setlocale(LC_CTYPE, name) accepts, in
-    this process. Self-contained (it imports what it needs) so that child_program() can
-    hand it to a fresh interpreter of any version from 3.6."""
-    import _locale
-    out = {}
-    for name in names:
-        try:
-            _locale.setlocale(_locale.LC_CTYPE, name)
-        except _locale.Error:
-            continue
-        out[name] = _locale.nl_langinfo(_locale.CODESET)
-        _locale.setlocale(_locale.LC_CTYPE, "C")
-    return out
+_TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8")
 
 
 def child_program():
-    """A `python -c` program that prints ask(sys.argv[1:]) as JSON, for a fresh
-    interpreter (any version from 3.6)."""
-    import inspect
-    return inspect.getsource(ask) + (
-        "\nimport sys, json\nsys.stdout.write(json.dumps(ask(sys.argv[1:])))\n")
+    """The locale question as a `python -c` program (_child/ask_locales.py) for a fresh
+    interpreter of any version from 3.6: its arguments are the names, its stdout the
+    answer, a JSON object {name: codeset}. Also the way to ask another root's libc."""
+    with open(ask_locales.__file__, encoding="ascii") as f:
+        return f.read()
 
 
 def candidate_names(environ):
     """The names worth asking about: the coercion targets and the locale variables' values."""
     names = ["C"]
-    for name in TARGET_NAMES + tuple(environ.get(v) for v in _VARIABLES):
+    for name in _TARGET_NAMES + tuple(environ.get(v) for v in _LOCALE_VARIABLES):
         if name and name not in names and name not in ("POSIX",):
             names.append(name)
     return names
@@ -82,7 +67,7 @@ def _ask_here(environ, names):
     target = _as_bytes(environ)
     try:
         _adopt_environment(target, saved_environ)
-        return ask(names)
+        return ask_locales.ask(names)
     finally:
         _locale.setlocale(_locale.LC_CTYPE, saved_locale)
         _adopt_environment(saved_environ, target)
@@ -96,7 +81,7 @@ def _ask_in_fork(environ, names):
         try:
             system.close(read_end)
             _adopt_environment(_as_bytes(environ), _c_environment())
-            data = _encode(ask(names))
+            data = _encode(ask_locales.ask(names))
             while data:
                 data = data[system.write(write_end, data):]
             status = 0

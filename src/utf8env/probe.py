@@ -1,44 +1,23 @@
-"""A script, run inside any interpreter (2.7, 3.6+), that reports its live text
-configuration as one line of ASCII JSON on file descriptor 1.
-
-It is passed as `python [OPTIONS] -c SOURCE`, so it needs no file inside a chroot
-and sees the interpreter exactly as the options configured it. It writes to the
-file descriptor, not through sys.stdout, so a stdout codec cannot garble the report,
-and it never writes to stderr: stderr holds only what the interpreter printed itself.
+"""The ground-truth probe, from the parent's side: the command line that runs
+_child/probe.py (its source, with -c) under an interpreter, and the reading of its report.
 """
+import os
+
+_SOURCE = []    # the probe's source, read once
 
 
-SOURCE = r'''
-import sys, os, json, locale, warnings
-def stream(f):
-    return [getattr(f, "encoding", None), getattr(f, "errors", None)] if f else None
-with warnings.catch_warnings():
-    # EncodingWarning (PYTHONWARNDEFAULTENCODING) must not reach stderr.
-    warnings.simplefilter("ignore")
-    f = open(os.devnull)
-    opened = [f.encoding, f.errors]
-    f.close()
-    preferred = locale.getpreferredencoding(False)
-    getencoding = getattr(locale, "getencoding", None)
-report = {
-    "version": "%d.%d" % sys.version_info[:2],
-    "utf8_mode": getattr(sys.flags, "utf8_mode", 0),
-    "filesystem": [sys.getfilesystemencoding(), getattr(sys, "getfilesystemencodeerrors", lambda: None)()],
-    "stdin": stream(sys.stdin), "stdout": stream(sys.stdout), "stderr": stream(sys.stderr),
-    "open": opened,
-    "preferred_encoding": preferred,
-    "locale_encoding": getencoding() if getencoding else None,
-    "lc_ctype": locale.setlocale(locale.LC_CTYPE, None),
-    "environ": dict((k.decode("latin-1"), v.decode("latin-1"))
-                    for k, v in getattr(os, "environb", {}).items()),
-}
-os.write(1, (json.dumps(report, sort_keys=True) + "\n").encode("ascii"))
-'''
+def source():
+    """The probe's program (utf8env/_child/probe.py), as `python -c` runs it."""
+    if not _SOURCE:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_child", "probe.py")
+        with open(path, encoding="ascii") as f:
+            _SOURCE.append(f.read())
+    return _SOURCE[0]
 
 
 def command(python, options=()):
     """The command line that runs the probe under `python` (a list) with `options`."""
-    return list(python) + list(options) + ["-c", SOURCE]
+    return list(python) + list(options) + ["-c", source()]
 
 
 def parse(stdout):
@@ -55,4 +34,4 @@ def exit_status(returncode):
     return 128 - returncode if returncode < 0 else returncode
 
 
-__all__ = ["SOURCE", "command", "parse", "exit_status"]
+__all__ = ["source", "command", "parse", "exit_status"]

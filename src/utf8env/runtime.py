@@ -11,7 +11,7 @@ import os
 import sys
 import warnings
 
-from . import reconfigure
+from ._child import reconfigure
 from .policy import Decision, Reason, Stream
 from .profiles import SHIPPED_LEGACY_WARNING, platform_name
 
@@ -19,9 +19,7 @@ from .profiles import SHIPPED_LEGACY_WARNING, platform_name
 def enable(mode=1, open_errors="strict"):
     """Apply the UTF-8 mode `mode` (1, or "strict": stdin/stdout strict) to this process;
     open() without an encoding then uses UTF-8 with `open_errors`. Returns the report of
-    reconfigure.apply(): {"changed", "unchanged", "cannot"}."""
-    if mode not in reconfigure.MODES or isinstance(mode, bool):
-        raise ValueError("mode %r: expected 1 or 'strict'" % (mode,))
+    reconfigure.apply(): {"changed", "unchanged", "cannot"}. ValueError for another mode."""
     return reconfigure.apply(mode, open_errors=open_errors)
 
 
@@ -67,7 +65,7 @@ def current():
         "coercion": None,
         "coercion_warning": None,
         "c_locale_warning": None,
-        "utf8_mode": getattr(sys.flags, "utf8_mode", 0),
+        "utf8_mode": reconfigure.native_utf8_mode(),
         "lc_ctype": lc_ctype,
         "filesystem": Stream(sys.getfilesystemencoding(),
                              fs_errors() if fs_errors else "surrogateescape"),

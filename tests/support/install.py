@@ -10,9 +10,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def build_wheel(folder):
-    """The wheel of this checkout, built into `folder`; its path."""
+    """The wheel of this checkout, built into `folder` from a copy of its sources: a
+    setuptools build/ folder left in the checkout would ship modules that no longer exist."""
+    import shutil
+    source = os.path.join(folder, "source")
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--wheel-dir", folder, ROOT], check=True, stdout=subprocess.DEVNULL)
+                    "--wheel-dir", folder, source], check=True, stdout=subprocess.DEVNULL)
     (wheel,) = glob.glob(os.path.join(folder, "utf8env-*.whl"))
     return wheel
 

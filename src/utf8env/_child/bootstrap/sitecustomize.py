@@ -10,6 +10,8 @@ own PYTHONPATH, if any, in UTF8ENV_PYTHONPATH; site.py then imports this module 
   (b) removes this folder from sys.path;
   (c) loads ../reconfigure.py by file path and applies the mode;
   (d) runs the user's own sitecustomize, if one is further on sys.path.
+This folder holds nothing but this file: while it is on sys.path, every module in it is
+importable by the user's program, and would shadow the user's own module of that name.
 
 Python 3.6 syntax, standard library only. A failure here never stops the user's program:
 one line "utf8env: bootstrap: ..." on file descriptor 2, and on.
@@ -22,7 +24,7 @@ _VARIABLE = "UTF8ENV_BOOTSTRAP"
 _PYTHONPATH = "UTF8ENV_PYTHONPATH"
 _ARGV = "UTF8ENV_ARGV"
 _argv = None        # the command line the launcher passed as bytes (see run_main)
-report = None       # what reconfigure.apply() did, for the curious
+_report = None      # what reconfigure.apply() did, for the curious
 
 
 def _say(message):
@@ -71,8 +73,9 @@ def _forget_folder():
 
 
 def _apply(mode, request):
-    """(c) ../reconfigure.py, by file path: utf8env itself may not be importable."""
-    global report
+    """(c) ../reconfigure.py, by file path: utf8env itself may not be importable (or be
+    another copy of it), and that folder is not on sys.path."""
+    global _report
     # importlib.util.spec_from_file_location and module_from_spec are these frozen
     # functions, already loaded: importing importlib.util costs ~2 ms on 3.6.
     external = sys.modules.get("_frozen_importlib_external")
@@ -87,9 +90,9 @@ def _apply(mode, request):
     # Kept importable: the module holds the stdio wrappers a 3.6 rewrap replaced.
     sys.modules["_utf8env_reconfigure"] = module
     if mode == 0:       # no UTF-8 mode: only PEP 538's stdio error handler
-        report = module.apply_stdio_errors(request["stdio_errors"])
+        _report = module.apply_stdio_errors(request["stdio_errors"])
     else:
-        report = module.apply(mode, open_errors=request.get("open_errors") or "strict")
+        _report = module.apply(mode, open_errors=request.get("open_errors") or "strict")
 
 
 def _run():

@@ -1,8 +1,9 @@
 """Apply the UTF-8 mode (PEP 540) inside a running interpreter.
 
 STANDALONE: this module imports only the standard library and nothing relative, because
-the bootstrap (_bootstrap/sitecustomize.py) loads it by file path inside a child
-interpreter that cannot import utf8env. It must stay valid Python 3.6.
+the bootstrap (bootstrap/sitecustomize.py) loads it by file path inside a child
+interpreter that cannot import utf8env; it loads its sibling textnames.py the same way.
+It must stay valid Python 3.6. runtime.enable() imports it as utf8env._child.reconfigure.
 
 What CPython decides at start-up and what can still be changed later:
 - sys.stdin/stdout/stderr: reconfigured in place (3.7+), or rewrapped (3.6);
@@ -22,11 +23,43 @@ _UTF8 = "utf-8" if sys.version_info >= (3, 11) else "UTF-8"
 # 3.6 and 3.7 keep the name as typed in PYTHONIOENCODING.
 _NORMALIZES_STDIO_NAMES = sys.version_info >= (3, 8)
 _ROLES = ("stdin", "stdout", "stderr")
-MODES = (1, "strict")
+_MODES = (1, "strict")
 
 # 3.6: the wrappers replaced by a rewrap. A TextIOWrapper's finaliser closes its buffer,
 # which is shared with the new wrapper: the old ones must never be collected.
 _KEPT = []
+
+
+def _load_sibling(name):
+    """The module NAME.py beside this file. Imported as utf8env._child.reconfigure (by
+    runtime.enable()): the package's own utf8env._child.NAME, also from a zip. Loaded by
+    path (by the bootstrap, in a child where utf8env may not be importable, or be another
+    copy of it): NAME.py by path too."""
+    package = __name__.rpartition(".")[0]
+    if package:
+        __import__(package + "." + name)
+        return sys.modules[package + "." + name]
+    # importlib.util.spec_from_file_location and module_from_spec are these frozen
+    # functions, already loaded: importing importlib.util costs ~2 ms on 3.6.
+    external = sys.modules.get("_frozen_importlib_external")
+    bootstrap = sys.modules.get("_frozen_importlib")
+    if external is None or bootstrap is None:
+        import importlib.util as external
+        bootstrap = external
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
+    spec = external.spec_from_file_location("_utf8env_" + name, path)
+    module = bootstrap.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_textnames = _load_sibling("textnames")
+
+
+def native_utf8_mode():
+    """sys.flags.utf8_mode of this interpreter: 0 before 3.7, which has no such flag; apply()
+    does not change it."""
+    return getattr(sys.flags, "utf8_mode", 0)
 
 
 def apply(mode=1, environ=None, ignore_environment=None, open_errors="strict"):
@@ -39,14 +72,14 @@ def apply(mode=1, environ=None, ignore_environment=None, open_errors="strict"):
     Raises ValueError for an unknown mode, LookupError for an unknown codec or error
     handler; nothing is changed then.
     """
-    if mode not in MODES or isinstance(mode, bool):
+    if mode not in _MODES or isinstance(mode, bool):
         raise ValueError("mode %r: expected 1 or 'strict'" % (mode,))
     codecs.lookup_error(open_errors)        # LookupError before anything changes
     if ignore_environment is None:
         ignore_environment = bool(sys.flags.ignore_environment)
     if environ is None:
         environ = os.environ
-    targets = stdio_targets(mode, None if ignore_environment else environ.get("PYTHONIOENCODING"))
+    targets = _stdio_targets(mode, None if ignore_environment else environ.get("PYTHONIOENCODING"))
     report = {"changed": {}, "unchanged": [], "cannot": {}}
     for role in _ROLES:
         _apply_stream(role, targets[role], report)
@@ -71,18 +104,12 @@ def apply_stdio_errors(errors):
     return report
 
 
-def stdio_targets(mode, pythonioencoding):
+def _stdio_targets(mode, pythonioencoding):
     """{role: (encoding, errors)} as CPython's UTF-8 mode fills them in around
     PYTHONIOENCODING (Python/initconfig.c config_init_stdio_encoding): an encoding part
     makes errors strict unless an errors part is given; stderr is always
     backslashreplace (pylifecycle.c init_sys_streams)."""
-    encoding = errors = None
-    if pythonioencoding:
-        enc_part, _, err_part = pythonioencoding.partition(":")
-        encoding = enc_part or None
-        errors = err_part or None
-        if encoding and not errors:
-            errors = "strict"
+    encoding, errors = _textnames.split_pythonioencoding(pythonioencoding)
     if encoding is None:
         encoding = "utf-8"
     else:
@@ -96,20 +123,14 @@ def stdio_targets(mode, pythonioencoding):
             "stderr": (encoding, "backslashreplace")}
 
 
-def _norm(encoding):
-    try:
-        return codecs.lookup(encoding).name
-    except (LookupError, TypeError):
-        return encoding
-
-
 def _apply_stream(role, target, report):
     stream = getattr(sys, role, None)
     if stream is None:
         report["cannot"][role] = "sys.%s is None" % role
         return
     old = [getattr(stream, "encoding", None), getattr(stream, "errors", None)]
-    if old[1] == target[1] and old[0] is not None and _norm(old[0]) == _norm(target[0]):
+    if (old[1] == target[1] and old[0] is not None
+            and _textnames.codec_name(old[0]) == _textnames.codec_name(target[0])):
         report["unchanged"].append(role)
         return
     reconfigure = getattr(stream, "reconfigure", None)
@@ -159,16 +180,12 @@ def _rewrap(role, old, target):
 
 # -- open() and locale.getpreferredencoding() ------------------------------------------
 
-def _native_utf8():
-    return bool(getattr(sys.flags, "utf8_mode", 0))
-
-
 def _apply_open(open_errors, report):
     """open() without an encoding: locale.getpreferredencoding(False) unless the UTF-8
     mode is on (Lib/_pyio.py, 3.10+ io.text_encoding)."""
     current = builtins.open
     original = getattr(current, "__utf8env_original__", None)
-    if _native_utf8() and open_errors == "strict":
+    if native_utf8_mode() and open_errors == "strict":
         # The interpreter does it natively; undo an earlier apply() if there was one.
         if original is None:
             report["unchanged"].append("open")
@@ -186,7 +203,7 @@ def _apply_open(open_errors, report):
             return
     else:
         original = current
-        old = [_UTF8 if _native_utf8() else _locale_encoding(), "strict"]
+        old = [_UTF8 if native_utf8_mode() else _locale_encoding(), "strict"]
         if old == [_UTF8, open_errors]:
             # A UTF-8 locale already gives the very same default: nothing to wrap.
             report["unchanged"].append("open")
@@ -195,7 +212,7 @@ def _apply_open(open_errors, report):
     builtins.open = io.open = _make_open(original, open_errors)
     _patch_text_encoding()
     report["changed"]["open"] = [old, [_UTF8, open_errors]]
-    if _native_utf8():
+    if native_utf8_mode():
         report["unchanged"].append("preferred_encoding")
     else:
         _patch_preferred(report)
@@ -313,7 +330,7 @@ def _restore_preferred(report):
 def _apply_filesystem(report):
     encoding = sys.getfilesystemencoding()
     errors = sys.getfilesystemencodeerrors() if hasattr(sys, "getfilesystemencodeerrors") else None
-    if _norm(encoding) == "utf-8" and errors in ("surrogateescape", "surrogatepass"):
+    if _textnames.codec_name(encoding) == "utf-8" and errors in ("surrogateescape", "surrogatepass"):
         report["unchanged"].append("filesystem")
         return
     remedy = ("start it in a UTF-8 locale (3.6 has no UTF-8 mode)" if sys.version_info < (3, 7)
@@ -323,4 +340,4 @@ def _apply_filesystem(report):
         "os.listdir() and sys.argv keep it; %s" % (encoding, errors, remedy))
 
 
-__all__ = ["apply", "stdio_targets", "MODES"]
+__all__ = ["apply", "apply_stdio_errors", "native_utf8_mode"]
