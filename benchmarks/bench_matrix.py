@@ -16,14 +16,14 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from utf8env import matrix, worlds  # noqa: E402
+from utf8env.matrix import pep, worlds  # noqa: E402
 
 
 def one(workers):
     start = time.perf_counter()
-    result = matrix.run_pep(workers=workers)
+    result = pep.run_pep(workers=workers)
     wall = time.perf_counter() - start
-    return wall, result["timing"]["cell_seconds"], result["timing"]["jobs"]
+    return wall, result.timing.cell_seconds, result.timing.jobs
 
 
 def world_by_world(workers):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from support import interpreters
+from utf8env.matrix import discovery as interpreters
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 PY36 = os.path.join(interpreters.pyenv_root(), "versions", "3.6.15", "bin", "python3.6")

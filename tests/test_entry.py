@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from support import install, interpreters, worlds
+from support import install
+from utf8env.matrix import discovery as interpreters, worlds
 
 PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
 VERSIONS = [v for v in ("3.6", "3.13") if v in PYENV]

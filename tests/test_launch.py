@@ -10,7 +10,8 @@ import sys
 import pytest
 
 import corpus
-from support import groundtruth, interpreters, worlds
+from support import groundtruth
+from utf8env.matrix import discovery as interpreters, worlds
 from utf8env import launch, probe
 from utf8env.own_command import own_command
 

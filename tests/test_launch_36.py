@@ -3,7 +3,7 @@
 Every corpus case ported from CPython's Lib/test/test_c_locale_coercion.py and
 Lib/test/test_utf8_mode.py that applies to 3.7 runs, in its own locale world, as
 
-    python3 -I -m utf8env run -- python3.6 OPTIONS -c PROBE
+    utf8env run -- python3.6 OPTIONS -c PROBE     (the checkout's launcher, started as installed)
 
 with the case's environment, and its report is compared with the case's (3.7)
 expectation. The launcher coerces the locale itself (PEP 538) and gives the UTF-8 mode
@@ -20,11 +20,14 @@ import sys
 import pytest
 
 import corpus
-from support import groundtruth, interpreters, worlds
+from support import groundtruth
+from utf8env.matrix import discovery as interpreters, worlds
 from utf8env import cmdline, probe
+from utf8env.own_command import own_command
 
-# -I: the launcher's own interpreter must not read the PYTHON* variables of the case.
-LAUNCHER = [sys.executable, "-I", "-m", "utf8env", "run", "--"]
+# As installed (-I -S: the launcher's own interpreter must not read the PYTHON* variables
+# of the case), from this checkout.
+LAUNCHER = own_command() + ["run", "--"]
 SOURCES = ("Lib/test/test_c_locale_coercion.py", "Lib/test/test_utf8_mode.py")
 
 # (field, rule) -> why 3.6 through the launcher cannot give the 3.7 value. Shown in the

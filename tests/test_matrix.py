@@ -1,23 +1,31 @@
 """utf8env matrix: the PEP 540/538 use cases on the real interpreters in real locale
 worlds, against the PEPs' published tables; the user-program mode on small programs that
-each fail in one known way; the reports (the HTML one in a real headless Chromium).
+each fail in one known way; the reports (the HTML one in a real headless Chromium); and
+the parts that need no world: the records, the judging of a cell, the option parser.
 
-One PEP run is shared by every test of this module (module-level cache)."""
+One PEP run is shared by every test of this module (a module fixture: its cost shows as
+the setup of the first test that uses it)."""
 import glob
 import html.parser
 import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import pytest
 
-from utf8env import interpreters, matrix, matrix_cli, matrix_report, scenarios, worlds
-from utf8env.errors import UsageError
+from utf8env.errors import UsageError, Utf8envError
+from utf8env.matrix import cli, discovery, environments, pep, program, report, results, scenarios, worlds
+from utf8env.matrix.cells import LAUNCHER, python_command
+from utf8env.own_command import own_command
+from utf8env import cli as utf8env_cli, options
 
-_CACHE = {}
+
+def matrix(argv):
+    """`utf8env matrix ARGV` as utf8env.cli.main runs it, but raising its UsageError."""
+    parsed, operands = options.parse(utf8env_cli.declaration("matrix"), argv)
+    return cli.run(parsed, operands)
 
 
 def _need_worlds():
@@ -26,82 +34,88 @@ def _need_worlds():
         pytest.skip(why)
 
 
-def pep():
+@pytest.fixture(autouse=True)
+def own_home(tmp_path, monkeypatch):
+    """Each test its own HOME and cache folder: nothing reaches the real ~/.cache."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.fixture(scope="module")
+def result():
     _need_worlds()
-    if "pep" not in _CACHE:
-        _CACHE["pep"] = matrix.run_pep()
-    return _CACHE["pep"]
+    return pep.run_pep()
 
 
 def version(v):
-    for i in interpreters.interpreters():
+    for i in discovery.interpreters():
         if i.version == v and i.root == "/":
             return i
     pytest.skip("no Python %s in pyenv" % v)
 
 
 def cell(result, scenario, environment):
-    for t in result["tables"]:
-        if t["scenario"] == scenario:
-            for r in t["rows"]:
-                for c in r["cells"]:
-                    if c["environment"] == environment:
+    for t in result.tables:
+        if t.scenario == scenario:
+            for r in t.rows:
+                for c in r.cells:
+                    if c.environment == environment:
                         return c
     raise AssertionError("no cell %s / %s" % (scenario, environment))
 
 
 def entry(result, scenario, row):
-    t = next(t for t in result["tables"] if t["scenario"] == scenario)
-    return next(r for r in t["rows"] if r["row"] == row)
+    t = next(t for t in result.tables if t.scenario == scenario)
+    return next(r for r in t.rows if r.row == row)
 
 
 # -- the unambiguous cells of the issue ------------------------------------------
 
-def test_36_in_the_c_locale_raises_on_the_euro_sign():
+def test_36_in_the_c_locale_raises_on_the_euro_sign(result):
     version("3.6")
-    c = cell(pep(), "euro", "3.6 LANG=C")
-    assert c["exception"] and c["traceback"].startswith("UnicodeEncodeError: 'ascii' codec")
-    assert c["produced"] == "b''" and c["expected"] == repr("euro: \u20ac\n".encode())
+    c = cell(result, "euro", "3.6 LANG=C")
+    assert c.exception and c.traceback.startswith("UnicodeEncodeError: 'ascii' codec")
+    assert c.produced == "b''" and c.expected == repr("euro: \u20ac\n".encode())
 
 
-def test_36_utf8_mode_through_the_launcher_does_not_raise():
+def test_36_utf8_mode_through_the_launcher_does_not_raise(result):
     version("3.6")
-    c = cell(pep(), "euro", "utf8env run --utf8 1 -- 3.6 LANG=C")
-    assert not c["exception"] and not c["mojibake"] and not c["error"]
-    assert c["produced"] == repr("euro: \u20ac\n".encode())
+    c = cell(result, "euro", "utf8env run --utf8 1 -- 3.6 LANG=C")
+    assert not c.exception and not c.mojibake and not c.error
+    assert c.produced == repr("euro: \u20ac\n".encode())
 
 
-def test_python27_lists_the_undecodable_name_without_an_exception():
-    if interpreters.python27() is None:
+def test_python27_lists_the_undecodable_name_without_an_exception(result):
+    if discovery.python27() is None:
         pytest.skip("no Python 2.7 in pyenv")
-    c = cell(pep(), "ls-stdout", "2.7 LANG=C.UTF-8")
-    assert not c["exception"] and c["produced"] == repr(b"xxx\xff\n")
-    assert c["mojibake"]          # a UTF-8 terminal cannot show b'\xff'
+    c = cell(result, "ls-stdout", "2.7 LANG=C.UTF-8")
+    assert not c.exception and c.produced == repr(b"xxx\xff\n")
+    assert c.mojibake          # a UTF-8 terminal cannot show b'\xff'
 
 
-def test_pep538_example_fails_on_36_as_in_the_seed_and_nowhere_in_37_plus():
+def test_pep538_example_fails_on_36_as_in_the_seed_and_nowhere_in_37_plus(result):
     version("3.6")
-    c = cell(pep(), "pep538", "3.6 LANG=C")
-    assert "Unable to decode the command from the command line" in c["stages"][0]["stderr"]
-    shipped = entry(pep(), "pep538", "3.7+ C locale, as shipped")
-    assert shipped["exception"] is False and shipped["mojibake"] is False
+    c = cell(result, "pep538", "3.6 LANG=C")
+    assert "Unable to decode the command from the command line" in c.stages[0].stderr
+    shipped = entry(result, "pep538", "3.7+ C locale, as shipped")
+    assert shipped.exception is False and shipped.mojibake is False
 
 
-def test_utf8_mode_leaves_the_listing_but_open_is_strict_as_shipped():
+def test_utf8_mode_leaves_the_listing_but_open_is_strict_as_shipped(result):
     # PEP 540's draft: UTF-8 mode writes b'xxx\xff' into a text file; as shipped open()
     # is strict, so every 3.7+ raises: a difference from the PEP's table, kept.
     for v in ("3.7", "3.13"):
         version(v)
-        c = cell(pep(), "ls-file", "%s LANG=C -X utf8" % v)
-        assert c["exception"] and "surrogates not allowed" in c["traceback"]
-        assert not cell(pep(), "ls-stdout", "%s LANG=C -X utf8" % v)["exception"]
+        c = cell(result, "ls-file", "%s LANG=C -X utf8" % v)
+        assert c.exception and "surrogates not allowed" in c.traceback
+        assert not cell(result, "ls-stdout", "%s LANG=C -X utf8" % v).exception
 
 
-def test_legacy_rows_really_are_legacy():
-    for e in pep()["environments"]:
-        assert e["problem"] is None, (e["name"], e["problem"])
-        if e["row"] in ("3.7+ C locale, coercion and UTF-8 mode off", "Python 3.5, POSIX locale"):
-            assert e["observed"]["utf8_mode"] == 0 and e["observed"]["stdout"] == "ascii", e
+def test_legacy_rows_really_are_legacy(result):
+    for e in result.environments:
+        assert e.problem is None, (e.environment.name, e.problem)
+        if e.environment.row in ("3.7+ C locale, coercion and UTF-8 mode off", "Python 3.5, POSIX locale"):
+            assert e.observed["utf8_mode"] == 0 and e.observed["stdout"] == "ascii", e
 
 
 # Every cell that differs from the PEPs' tables, with why (see the README).
@@ -117,47 +131,77 @@ KNOWN_DIFFERENCES = {
 }
 
 
-def test_agreement_with_the_pep_tables():
-    result = pep()
-    found = {(s, row, col) for s, row, col, _, _, _ in matrix_report.differences(result)}
+def test_agreement_with_the_pep_tables(result):
+    found = {(s, row, col) for s, row, col, _, _, _ in report.differences(result)}
     assert found == KNOWN_DIFFERENCES
-    agree, differ = matrix.agreement_counts(result)
+    agree, differ = pep.agreement_counts(result)
     assert differ == len(KNOWN_DIFFERENCES) and agree >= 60
     for row in scenarios.PEP_ROWS:        # every row of the PEP was really run
-        assert row in result["rows"]
+        assert row in result.rows
 
 
-def test_cells_leave_no_directory_behind():
-    pep()
-    roots = {e["root"] for e in pep()["environments"]}
+def test_cells_leave_no_directory_behind(result):
+    roots = {e.environment.root for e in result.environments}
     for root in roots:
         base = os.path.join(root, "tmp") if root != "/" else tempfile.gettempdir()
         assert glob.glob(os.path.join(base, "utf8env-matrix-*")) == []
 
 
-def test_scheduling_uses_the_cores():
-    t = pep()["timing"]
-    assert t["jobs"] == len(pep()["environments"]) * (len(scenarios.SCENARIOS) + 1)
-    assert t["wall_seconds"] < 2.0 * t["cell_seconds"] / t["workers"] + 5
+def test_every_cell_is_one_job(result):
+    t = result.timing
+    assert t.jobs == len(result.environments) * (len(scenarios.SCENARIOS) + 1)
+    assert t.workers == (os.cpu_count() or 1)
 
 
 # -- reports ----------------------------------------------------------------------
 
-def test_text_report_has_the_pep_layout_and_the_agreement_table():
-    text = matrix_report.render(pep(), "text")
+def test_text_report_has_the_pep_layout_and_the_agreement_table(result):
+    text = report.render(result, "text")
     assert "Python 3.5, POSIX locale" in text and "Exception?" in text and "(PEP Yes)" in text
     assert "Agreement with the PEPs' tables" in text
     assert "%d differ" % len(KNOWN_DIFFERENCES) in text
 
 
-def test_json_report():
-    data = json.loads(matrix_report.render(pep(), "json"))
+ENVIRONMENT_KEYS = {"row", "name", "version", "argv", "root", "world", "variables", "options",
+                    "launcher", "encoding", "expect", "observed", "problem"}
+CELL_KEYS = {"scenario", "row", "environment", "exception", "mojibake", "error", "traceback",
+             "stage", "encoding", "produced", "expected", "shown", "stages"}
+TIMING_KEYS = {"wall_seconds", "cell_seconds", "workers", "jobs"}
+
+
+def test_json_report_keys(result):
+    data = json.loads(report.render(result, "json"))
+    assert set(data) == {"schema", "mode", "environments", "rows", "tables", "timing"}
     assert data["schema"] == 1 and data["mode"] == "pep"
+    assert set(data["timing"]) == TIMING_KEYS
+    for e in data["environments"]:
+        assert set(e) == ENVIRONMENT_KEYS
+        if e["observed"] is not None:
+            assert set(e["observed"]) == {"utf8_mode", "stdout", "stdout_errors", "filesystem",
+                                          "preferred", "lc_ctype"}
     assert {t["scenario"] for t in data["tables"]} == set(scenarios.BY_NAME)
+    for t in data["tables"]:
+        assert set(t) == {"scenario", "title", "source", "mojibake_definition", "rows"}
+        python_consumer = scenarios.BY_NAME[t["scenario"]].consumer == "python"
+        for r in t["rows"]:
+            assert set(r) == {"row", "exception", "mojibake", "exception_in", "mojibake_in",
+                              "errors", "pep", "cells", "agreement"}
+            assert r["pep"] is None or set(r["pep"]) == {"exception", "mojibake"}
+            assert set(r["agreement"]) == {"exception", "mojibake"}
+            for a in r["agreement"].values():
+                assert a is None or set(a) == ({"agree"} if a["agree"] else {"agree", "why"})
+            for c in r["cells"]:
+                assert set(c) == (CELL_KEYS | {"read"} if python_consumer else CELL_KEYS)
+                for s in c["stages"]:
+                    assert set(s) == {"returncode", "stdout", "stderr", "seconds"}
 
 
-def test_markdown_report():
-    md = matrix_report.render(pep(), "markdown")
+def test_json_is_the_records_as_dicts(result):
+    assert json.loads(report.render(result, "json")) == json.loads(json.dumps(results.as_json(result)))
+
+
+def test_markdown_report(result):
+    md = report.render(result, "markdown")
     assert "| Python | Exception? | Mojibake? |" in md and "## Agreement" in md
 
 
@@ -171,14 +215,14 @@ class _Counter(html.parser.HTMLParser):
 
 
 def _html_cells(result):
-    return sum(2 for t in result["tables"] for _ in t["rows"])
+    return sum(2 for t in result.tables for _ in t.rows)
 
 
-def test_html_report_is_one_page_with_details_per_cell():
-    page = matrix_report.render(pep(), "html")
+def test_html_report_is_one_page_with_details_per_cell(result):
+    page = report.render(result, "html")
     p = _Counter()
     p.feed(page)
-    assert p.tags["details"] == _html_cells(pep())
+    assert p.tags["details"] == _html_cells(result)
     assert "<script" not in page and "http" not in page.replace("http-equiv", "")
 
 
@@ -190,25 +234,24 @@ def _chromium():
     pytest.skip("chromium not installed (apt-get install chromium)")
 
 
-def test_html_report_in_headless_chromium(tmp_path):
+def test_html_report_in_headless_chromium(result, tmp_path):
     browser = _chromium()
     page = tmp_path / "matrix.html"
-    page.write_text(matrix_report.render(pep(), "html"), encoding="utf-8")
-    profile = tempfile.mkdtemp(prefix="utf8env-chromium-")
-    try:
-        flags = [browser, "--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--user-data-dir=" + profile]
-        dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, timeout=120).stdout.decode("utf-8")
-        shot = tmp_path / "shot.png"
-        subprocess.run(flags + ["--screenshot=" + str(shot), "--window-size=1200,900", page.as_uri()],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+    page.write_text(report.render(result, "html"), encoding="utf-8")
+    profile = tmp_path / "profile"
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update",
+             "--no-first-run", "--disable-sync", "--user-data-dir=" + str(profile)]
+    dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env, timeout=120).stdout.decode("utf-8")
+    shot = tmp_path / "shot.png"
+    subprocess.run(flags + ["--screenshot=" + str(shot), "--window-size=1200,900", page.as_uri()],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=120)
     p = _Counter()
     p.feed(dom)
-    assert p.tags.get("details") == _html_cells(pep())     # the browser built every cell
+    assert p.tags.get("details") == _html_cells(result)     # the browser built every cell
     assert "Agreement with the PEPs" in dom and "\u2119\u01b4\u2602\u210c\u00f8\u1f24" in dom
     assert shot.stat().st_size > 10000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -223,62 +266,84 @@ PROGRAMS = {
 SETS = ("c-legacy", "utf8-locale", "utf8-mode")
 
 
-def program_run(name, **kw):
-    _need_worlds()
-    key = ("program", name)
-    if key not in _CACHE:
-        folder = tempfile.mkdtemp(prefix="utf8env-test-")
-        try:
-            path = os.path.join(folder, name)
-            with open(path, "w") as f:
-                f.write(PROGRAMS[name])
-            _CACHE[key] = matrix.run_program([path], [version("3.6"), version("3.12")], SETS, **kw)
-        finally:
-            shutil.rmtree(folder)
-    return _CACHE[key]
+@pytest.fixture(scope="module")
+def program_run(tmp_path_factory):
+    """program_run(name, **kw): the matrix of PROGRAMS[name] on 3.6 and 3.12, run once."""
+    runs = {}
+
+    def run(name, **kw):
+        if name not in runs:
+            _need_worlds()
+            path = tmp_path_factory.mktemp("programs") / name
+            path.write_text(PROGRAMS[name])
+            runs[name] = program.run_program([str(path)], [version("3.6"), version("3.12")], SETS, **kw)
+        return runs[name]
+    return run
 
 
 def failing(result):
-    return {(c["python"], c["env_set"]) for c in result["cells"] if c["status"] != "ok"}
+    return {(c.python, c.env_set) for c in result.cells if c.status != "ok"}
 
 
-def test_open_without_encoding_fails_only_in_the_legacy_c_locale():
+def test_open_without_encoding_fails_only_in_the_legacy_c_locale(program_run):
     r = program_run("open_without_encoding.py")
     assert failing(r) == {("3.6", "c-legacy"), ("3.12", "c-legacy")}
-    c = next(c for c in r["cells"] if c["python"] == "3.12" and c["env_set"] == "c-legacy")
-    assert c["unicode_error"].startswith("UnicodeEncodeError: 'ascii'")
-    assert c["where"].endswith("open_without_encoding.py:2")
-    assert [(os.path.basename(w["file"]), w["line"]) for w in c["encoding_warnings"]] == [
+    c = next(c for c in r.cells if c.python == "3.12" and c.env_set == "c-legacy")
+    assert c.unicode_error.startswith("UnicodeEncodeError: 'ascii'")
+    assert c.where.endswith("open_without_encoding.py:2")
+    assert [(os.path.basename(w.file), w.line) for w in c.encoding_warnings] == [
         ("open_without_encoding.py", 1)]
-    assert "status UnicodeError -> ok" in c["utf8_mode_changes"]
+    assert "status UnicodeError -> ok" in c.utf8_mode_changes
 
 
-def test_print_of_a_surrogate_fails_only_in_the_utf8_locale():
+def test_program_json_keys(program_run):
+    data = json.loads(report.render(program_run("open_without_encoding.py"), "json"))
+    assert set(data) == {"schema", "mode", "command", "env_sets", "pythons", "hostile_files",
+                         "stdin", "cells", "problems", "timing"}
+    assert data["schema"] == 1 and data["mode"] == "program"
+    assert set(data["timing"]) == TIMING_KEYS
+    assert [e["name"] for e in data["env_sets"]] == list(SETS)
+    for e in data["env_sets"]:
+        assert set(e) == {"name", "world", "variables", "utf8", "description"}
+        assert isinstance(e["variables"], dict)
+    for p in data["pythons"]:
+        assert set(p) == {"version", "argv"}
+    for c in data["cells"]:
+        assert set(c) == {"python", "interpreter", "env_set", "status", "exit", "unicode_error",
+                          "where", "encoding_warnings", "utf8_mode_changes", "stdout", "stderr",
+                          "files", "seconds"}
+        for w in c["encoding_warnings"] or ():
+            assert set(w) == {"file", "line", "message"}
+
+
+def test_print_of_a_surrogate_fails_only_in_the_utf8_locale(program_run):
     r = program_run("print_surrogate.py", hostile=True)
     assert failing(r) == {("3.6", "utf8-locale"), ("3.12", "utf8-locale")}
-    c = next(c for c in r["cells"] if c["python"] == "3.6" and c["env_set"] == "utf8-locale")
-    assert "surrogates not allowed" in c["unicode_error"]
-    assert c["where"].endswith("print_surrogate.py:3")
+    c = next(c for c in r.cells if c.python == "3.6" and c.env_set == "utf8-locale")
+    assert "surrogates not allowed" in c.unicode_error
+    assert c.where.endswith("print_surrogate.py:3")
 
 
-def test_decode_of_stdin_fails_only_in_the_utf8_locale(tmp_path):
-    data = tmp_path / "input.bin"
-    data.write_bytes(b"caf\xe9 \xff\n")
-    r = program_run("decode_stdin.py", stdin=data.read_bytes())
+def test_decode_of_stdin_fails_only_in_the_utf8_locale(program_run):
+    r = program_run("decode_stdin.py", stdin=b"caf\xe9 \xff\n")
     assert failing(r) == {("3.6", "utf8-locale"), ("3.12", "utf8-locale")}
-    c = next(c for c in r["cells"] if c["python"] == "3.12" and c["env_set"] == "utf8-locale")
-    assert c["unicode_error"].startswith("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9")
+    c = next(c for c in r.cells if c.python == "3.12" and c.env_set == "utf8-locale")
+    assert c.unicode_error.startswith("UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9")
 
 
-def test_a_hanging_program_times_out_and_leaves_nothing(tmp_path):
+def test_a_timeout_is_told_from_a_kill_and_leaves_nothing(tmp_path):
+    # Without UTF-8 mode the program hangs (a timeout); with it, it is SIGKILLed (as by
+    # the OOM killer): two outcomes, though both end with status -9.
     _need_worlds()
     script = tmp_path / "hang.py"
     marker = "utf8env-hang-%d" % os.getpid()
-    script.write_text("import subprocess, time\nsubprocess.Popen(['sleep', '300', %r])\n"
-                      "time.sleep(300)\n" % marker)
-    subprocess.run(["true"])
-    r = matrix.run_program([str(script)], [version("3.12")], ("utf8-locale",), timeout=1)
-    assert {c["status"] for c in r["cells"]} == {"timeout"}
+    script.write_text("import os, subprocess, sys, time\nsubprocess.Popen(['sleep', '300', %r])\n"
+                      "if sys.flags.utf8_mode:\n    os.kill(os.getpid(), 9)\ntime.sleep(300)\n" % marker)
+    r = program.run_program([str(script)], [version("3.12")], ("utf8-locale",), timeout=1)
+    [c] = r.cells
+    assert (c.status, c.exit) == ("timeout", -9)
+    assert c.utf8_mode_changes == "status timeout -> exit -9"
+    assert r.problems == 1
     left = subprocess.run(["pgrep", "-f", marker], stdout=subprocess.PIPE).stdout
     assert left == b""
     assert glob.glob(os.path.join(tempfile.gettempdir(), "utf8env-matrix-*")) == []
@@ -288,25 +353,141 @@ def test_cli_program_mode_exit_status_and_json(tmp_path, capsys):
     _need_worlds()
     script = tmp_path / "ok.py"
     script.write_text("print('fine')\n")
-    code = matrix_cli.matrix(["--python", version("3.12").argv[0], "--env-set", "c-locale",
-                              "--format", "json", "--", str(script)])
+    code = matrix(["--python", version("3.12").argv[0], "--env-set", "c-locale",
+                       "--format", "json", "--", str(script)])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["schema"] == 1 and data["cells"][0]["stdout"] == repr(b"fine\n")
 
 
+def test_cli_pep_mode_on_a_named_python27(capsys):
+    # --python is identified by the one question (utf8env.interpreter.identify), 2.7 too.
+    _need_worlds()
+    py27 = discovery.python27()
+    if py27 is None:
+        pytest.skip("no Python 2.7 in pyenv")
+    assert matrix(["--python", py27.argv[0], "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows"] == ["Python 2", "no locale installed"]
+    assert {e["version"] for e in data["environments"]} == {"2.7"}
+    assert all(e["problem"] is None for e in data["environments"])
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--format", "xml"], "--format 'xml'"),
-    (["--bogus"], "unknown option"),
-    (["--python"], "needs a value"),
+    (["--bogus"], "unrecognized arguments: --bogus"),
+    (["--python"], "argument --python: expected one argument"),
     (["--timeout", "0", "x.py"], "--timeout '0'"),
     (["--python", "PY312", "--env-set", "mars", "/bin/true"], "--env-set 'mars'"),
     (["--python", "PY312", "--stdin", "/nonexistent/file", "/bin/true"], "--stdin"),
     (["--hostile-files"], "applies to a COMMAND"),
+    (["--env-set", "c-locale"], "--env-set applies to a COMMAND"),
     (["--python", "/nonexistent/python"], "not an executable"),
+    (["--python", "/bin"], "not an executable"),
+    (["--python", "/bin/true"], "/bin/true"),
     (["--python", "PY312", "/nonexistent/script.py"], "no such file"),
 ])
 def test_usage_errors(argv, message):
     _need_worlds()
     argv = [version("3.12").argv[0] if a == "PY312" else a for a in argv]
     with pytest.raises(UsageError, match=message):
-        matrix_cli.matrix(argv)
+        matrix(argv)
+
+
+# -- without a world: options, records, judging --------------------------------------
+
+def test_parse_keeps_the_words_as_given():
+    spec = utf8env_cli.declaration("matrix")
+    o, command = options.parse(spec, [
+        "--python", "a", "--python=b", "--env-set", "c-locale,,latin1", "--env-set=gb18030",
+        "--format=json", "--timeout", "5", "--hostile-files", "--stdin", "in", "prog.py", "-x"])
+    assert (o.python, o.env_set, o.stdin, o.format, o.timeout, o.hostile_files, o.help) == (
+        ["a", "b"], ["c-locale", "latin1", "gb18030"], "in", "json", "5", True, None)
+    assert command == ["prog.py", "-x"]
+    assert options.parse(spec, ["-h", "--", "--help"])[0].help is True
+    assert options.parse(spec, ["-", "x"])[1] == ["-", "x"]
+    with pytest.raises(UsageError, match=r"^argument --hostile-files: ignored explicit argument '1'$"):
+        options.parse(spec, ["--hostile-files=1"])
+
+
+def test_help_comes_before_the_values_are_checked(capsys):
+    assert utf8env_cli.main(["matrix", "--format=xml", "--help"]) == 0
+    assert capsys.readouterr().out == options.help_text(utf8env_cli.declaration("matrix"))
+
+
+def test_launcher_cells_start_this_utf8env_and_keep_a_cache_of_their_own():
+    assert LAUNCHER == tuple(own_command()) + ("run",)
+    interp = discovery.Interpreter("3.6", ["/usr/bin/python3.6"], "/")
+    env = environments.program_environment(interp, environments.ENV_SETS[3], "1")
+    assert env.launcher == "1"
+
+    class FakeCell(object):
+        work = "/nowhere/work"
+    assert python_command(env, FakeCell()) == list(LAUNCHER) + ["--utf8", "1", "--", "/usr/bin/python3.6"]
+    environ = pep._environ(env, "/run/cache")
+    assert environ == {"PATH": environments.PATH, "LANG": "C.UTF-8", "XDG_CACHE_HOME": "/run/cache"}
+    assert "XDG_CACHE_HOME" not in pep._environ(env._replace(launcher=None), "/run/cache")
+
+
+def test_records_are_built_by_keyword_with_defaults():
+    s = scenarios.Scenario(name="n", title="t", source="s", producer="python", consumer="terminal",
+                           meant="x\n", mojibake="words", classify=scenarios.BY_NAME["euro"].classify,
+                           published=((None, None),) * 5)
+    assert (s.program, s.command, s.stdin, s.files, s.terminal) == (None, (), b"", (), None)
+    for s in scenarios.SCENARIOS:
+        assert len(s.published) == len(scenarios.PEP_ROWS) and callable(s.classify)
+    with pytest.raises(TypeError):
+        scenarios.Scenario(name="n")
+
+
+def _env(version="3.6", encoding="utf-8"):
+    interp = discovery.Interpreter(version, ["/usr/bin/python" + version], "/")
+    return environments._env("Python 3", interp, "installed", (("LANG", "C"),), encoding=encoding)
+
+
+def _run(returncode=0, stdout=b"", stderr=b"", timed_out=False, then=None):
+    return worlds.Run(returncode=returncode, stdout=stdout, stderr=stderr, seconds=0.5, then=then,
+                      timed_out=timed_out)
+
+
+def test_a_timed_out_cell_is_not_a_killed_one():
+    euro = scenarios.BY_NAME["euro"]
+    timed_out = pep.judge(euro, _env(), _run(-9, timed_out=True), {})
+    killed = pep.judge(euro, _env(), _run(-9, stderr=b"Killed\n"), {})
+    assert timed_out.error == "timed out"
+    assert killed.error == "exit -9: Killed"
+    assert not timed_out.exception and not killed.exception
+
+
+def test_each_scenario_judges_with_its_own_classifier():
+    euro = scenarios.BY_NAME["euro"]
+    wrong = pep.judge(euro, _env(encoding="iso8859-1"), _run(stdout="euro: \u20ac\n".encode()), {})
+    assert (wrong.mojibake, wrong.expected, wrong.error) == (True, None, None)
+    raised = pep.judge(euro, _env(), _run(1, stderr=b"Traceback...\nUnicodeEncodeError: 'ascii' codec x\n"), {})
+    assert raised.exception and raised.stage == "producer" and raised.error is None
+    listing = scenarios.BY_NAME["ls-file"]
+    c = pep.judge(listing, _env(encoding="iso8859-1"), _run(), {"content.txt": b"xxx\xff\n", "read.txt": None})
+    assert not c.mojibake and c.produced == repr(b"xxx\xff\n")
+    consumer = scenarios.BY_NAME["py-to-py"]
+    piped = _run(stdout="euro: \u20ac\n".encode(), then=_run())
+    c = pep.judge(consumer, _env(), piped, {"content.txt": None, "read.txt": b"'euro: \\u20ac\\n'"})
+    assert not c.mojibake and c.read == "'euro: \\u20ac\\n'"
+    assert "read" in results.as_json(c) and "read" not in results.as_json(wrong)
+
+
+def test_discovery_says_what_to_do_without_the_repository(monkeypatch, tmp_path):
+    monkeypatch.setenv("PYENV_ROOT", str(tmp_path))
+    monkeypatch.setenv("UTF8ENV_DEBIAN_ROOT", str(tmp_path / "debian"))
+    discovery._scan.cache_clear()
+    discovery.pyenv_root.cache_clear()
+    try:
+        reasons = dict(discovery.missing())
+    finally:
+        discovery._scan.cache_clear()
+        discovery.pyenv_root.cache_clear()
+    assert set(reasons) == set(discovery.VERSIONS)
+    for why in reasons.values():
+        assert "--python PATH" in why and "tests/" not in why
+
+
+def test_world_errors_are_utf8env_errors():
+    assert issubclass(worlds.WorldError, Utf8envError) and worlds.WorldError.exit_code == 1

@@ -59,40 +59,44 @@ _RUN = Command(
     operands="[--] COMMAND [ARGS...]",
     error=LaunchUsageError)
 
-ENV_FORMATS = ("sh", "fish", "dockerfile", "systemd", "github-actions")
-_ENV = Command(
-    name="env",
-    summary="Print the variables `utf8env run` would set, for a shell, a Dockerfile, a systemd "
-            "unit or a GitHub Actions workflow.",
-    options=(Option(("--format",), "format", "value", "the output format (default sh)",
-                    metavar="|".join(ENV_FORMATS), usage="[--format %s]" % "|".join(ENV_FORMATS),
-                    default="sh", choices=ENV_FORMATS),
-             _UTF8._replace(usage="[--utf8 0|1]"), _LAUNCH_POLICY,
-             _NO_COERCION._replace(usage=None), _NO_WARNING._replace(usage=None), HELP),
-    operands="[--] [COMMAND [ARGS...]]")
 
-MATRIX_FORMATS = ("text", "markdown", "html", "json")
-_MATRIX = Command(
-    name="matrix",
-    summary="Run the PEPs' use cases, or your own COMMAND, under real interpreters in real "
-            "locale worlds, and classify each cell.",
-    options=(
-        Option(("--python",), "python", "append", "an interpreter to run (repeatable; default: "
-               "every one found)", metavar="PATH", usage="[--python PATH]..."),
-        Option(("--env-set",), "env_set", "list", "the environment sets to run COMMAND in "
-               "(repeatable, comma-separated)", metavar="NAME", usage="[--env-set NAME]..."),
-        Option(("--stdin",), "stdin", "value", "the bytes COMMAND reads on stdin", metavar="FILE",
-               usage="[--stdin FILE]"),
-        Option(("--hostile-files",), "hostile_files", "flag", "run COMMAND in a folder holding "
-               "undecodable and non-ASCII file names", usage="[--hostile-files]"),
-        Option(("--format",), "format", "value", "the report format (default text)",
-               metavar="|".join(MATRIX_FORMATS), usage="[--format %s]" % "|".join(MATRIX_FORMATS),
-               default="text", choices=MATRIX_FORMATS),
-        Option(("--timeout",), "timeout", "value", "the seconds each cell may run (default 60)",
-               metavar="SECONDS", usage="[--timeout SECONDS]"),
-        HELP),
-    operands="[--] [COMMAND [ARGS...]]",
-    dash_is_operand=True)
+def _env_spec():
+    from .envformat import FORMATS
+    return Command(
+        name="env",
+        summary="Print the variables `utf8env run` would set, for a shell, a Dockerfile, a systemd "
+                "unit or a GitHub Actions workflow.",
+        options=(Option(("--format",), "format", "value", "the output format (default sh)",
+                        metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
+                        default="sh", choices=FORMATS),
+                 _UTF8._replace(usage="[--utf8 0|1]"), _LAUNCH_POLICY,
+                 _NO_COERCION._replace(usage=None), _NO_WARNING._replace(usage=None), HELP),
+        operands="[--] [COMMAND [ARGS...]]")
+
+
+def _matrix_spec():
+    from .matrix import FORMATS
+    return Command(
+        name="matrix",
+        summary="Run the PEPs' use cases, or your own COMMAND, under real interpreters in real "
+                "locale worlds, and classify each cell.",
+        options=(
+            Option(("--python",), "python", "append", "an interpreter to run (repeatable; default: "
+                   "every one found)", metavar="PATH", usage="[--python PATH]..."),
+            Option(("--env-set",), "env_set", "list", "the environment sets to run COMMAND in "
+                   "(repeatable, comma-separated)", metavar="NAME", usage="[--env-set NAME]..."),
+            Option(("--stdin",), "stdin", "value", "the bytes COMMAND reads on stdin", metavar="FILE",
+                   usage="[--stdin FILE]"),
+            Option(("--hostile-files",), "hostile_files", "flag", "run COMMAND in a folder holding "
+                   "undecodable and non-ASCII file names", usage="[--hostile-files]"),
+            Option(("--format",), "format", "value", "the report format (default text)",
+                   metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
+                   default="text", choices=FORMATS),
+            Option(("--timeout",), "timeout", "value", "the seconds each cell may run (default 60)",
+                   metavar="SECONDS", usage="[--timeout SECONDS]"),
+            HELP),
+        operands="[--] [COMMAND [ARGS...]]",
+        dash_is_operand=True)
 
 
 def _explain(args, command):
@@ -177,15 +181,27 @@ def _matrix(args, command):
     return run_matrix(args, command)
 
 
-_COMMANDS = ((_EXPLAIN, _explain), (_RUN, _run), (_ENV, _env), (_MATRIX, _matrix))
+# (name, its declaration, its handler). env and matrix are declared on first use: their
+# format lists live with their renderers, which `run` and `explain` must not import.
+_COMMANDS = (("explain", lambda: _EXPLAIN, _explain), ("run", lambda: _RUN, _run),
+             ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix))
+
+
+def declaration(name):
+    """The options.Command that declares the subcommand `name`."""
+    for known, declare, _ in _COMMANDS:
+        if known == name:
+            return declare()
+    raise KeyError(name)
 
 
 def _main_help():
     import textwrap
-    width = max([len(spec.name) + 2 for spec, _ in _COMMANDS] + [len("  -h, --help")]) + 2
+    specs = [declare() for _, declare, _ in _COMMANDS]
+    width = max([len(spec.name) + 2 for spec in specs] + [len("  -h, --help")]) + 2
     lines = ["usage: utf8env COMMAND [OPTIONS...]   (utf8env COMMAND --help: its options)", "",
              "commands:"]
-    for spec, _ in _COMMANDS:
+    for spec in specs:
         lines += textwrap.wrap(spec.summary, 79, initial_indent=("  " + spec.name).ljust(width),
                                subsequent_indent=" " * width)
     lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
@@ -211,15 +227,16 @@ def _dispatch(argv):
     if not argv or argv[0] in ("-h", "--help"):
         sys.stdout.write(_main_help())
         return 0 if argv else 2
-    for spec, handler in _COMMANDS:
-        if spec.name == argv[0]:
+    for name, declare, handler in _COMMANDS:
+        if name == argv[0]:
+            spec = declare()
             args, operands = parse(spec, argv[1:])
             if args.help:
                 sys.stdout.write(help_text(spec))
                 return 0
             return handler(args, operands)
     raise UsageError("unknown command %r: expected one of %s"
-                     % (argv[0], ", ".join(sorted(spec.name for spec, _ in _COMMANDS))))
+                     % (argv[0], ", ".join(sorted(name for name, _, _ in _COMMANDS))))
 
 
 def _say_error(error):

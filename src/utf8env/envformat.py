@@ -1,8 +1,6 @@
 """`utf8env env`: the variables the launcher would set, written for a shell, a
 Dockerfile, a systemd unit or a GitHub Actions workflow, to be set once instead of
 launching through utf8env each time."""
-import json
-
 FORMATS = ("sh", "fish", "dockerfile", "systemd", "github-actions")
 _COMMENT = {"sh": "#", "fish": "#", "dockerfile": "#", "systemd": "#", "github-actions": "#"}
 
@@ -26,6 +24,7 @@ def _line(form, name, value):
         return "export %s=%s" % (name, _sh_quote(value))
     if form == "fish":
         return "set -gx %s %s" % (name, _sh_quote(value))
+    import json
     if form == "dockerfile":
         return "ENV %s=%s" % (name, json.dumps(value) if any(c in value for c in ' "\\$') else value)
     if form == "systemd":

@@ -38,3 +38,8 @@ class CommandNotFound(Utf8envError):
 class NotExecutable(Utf8envError):
     """The command to launch exists but cannot be executed (a shell's 126)."""
     exit_code = 126
+
+
+class WorldError(Utf8envError):
+    """A locale world could not be built, entered or run in (no root, no mount namespace,
+    a failed localedef or mount, a runner that died)."""

@@ -1,6 +1,7 @@
 """Developer tool: run the ground-truth sweep of some worlds once, keep the real
-observations in a pickle, and list where decide() disagrees, grouped by field, without
-rerunning the interpreters. Not used by the test suite (which never caches results).
+observations in a pickle (in $XDG_CACHE_HOME/utf8env, else ~/.cache/utf8env), and list
+where decide() disagrees, grouped by field, without rerunning the interpreters. Not used
+by the test suite (which never caches results).
 
     python tests/support/sweep_debug.py run installed latin1     # run and save
     python tests/support/sweep_debug.py diff installed           # compare again
@@ -16,16 +17,23 @@ sys.path[:0] = [os.path.join(HERE, "..", "..", "src"), os.path.join(HERE, "..")]
 import test_ground_truth  # noqa: E402
 from support import groundtruth  # noqa: E402
 
-STORE = "/tmp/utf8env-sweep-%s.pickle"
+
+
+def store(world):
+    """Where the observations of `world` are kept: the user's cache, not a fixed name in
+    the shared temporary folder."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "utf8env", "sweep-%s.pickle" % world)
 
 
 def main(command, worlds):
     for world in worlds:
         if command == "run":
             data = test_ground_truth.world_runs.__wrapped__(world)
-            with open(STORE % world, "wb") as f:
+            os.makedirs(os.path.dirname(store(world)), exist_ok=True)
+            with open(store(world), "wb") as f:
                 pickle.dump(data, f)
-        with open(STORE % world, "rb") as f:
+        with open(store(world), "rb") as f:
             cases, facts, observed = pickle.load(f)
         report(world, cases, facts, observed)
 

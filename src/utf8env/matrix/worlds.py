@@ -3,7 +3,8 @@
 A world is a folder bind-mounted over /usr/lib/locale (and over ROOT/usr/lib/locale of each
 chroot root) inside a private mount namespace, so the real folders are never modified.
 Each root gets folders compiled by its own localedef, because the compiled locale format
-depends on the glibc version (host 2.36, Debian sid chroot 2.43).
+depends on the glibc version (host 2.36, Debian sid chroot 2.43). The namespace and the
+jobs are the world runner's (utf8env/_child/world_runner.py), one per world.
 """
 import base64
 import fcntl
@@ -16,10 +17,12 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Dict, List, NamedTuple, Sequence, Tuple
 
-__all__ = ["WORLDS", "Job", "Result", "Run", "cache_dir", "available", "prepare", "world_dir",
-           "run", "run_batches"]
+from ..errors import WorldError
+from ..records import Record, field
+
+__all__ = ["WORLDS", "WorldError", "Job", "Result", "Run", "cache_dir", "available", "prepare",
+           "world_dir", "run", "run_batches"]
 
 WORLDS = ("installed", "no-locales", "en_US-only", "latin1", "gb18030")
 
@@ -39,39 +42,42 @@ _SOURCES = {
     "en_US.iso88591": ("en_US", "ISO-8859-1"),
     "zh_CN.gb18030": ("zh_CN", "GB18030"),
 }
-_RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "world_runner.py")
+_RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "_child", "world_runner.py")
 
 
-class Job(NamedTuple):
-    argv: list
-    env: dict  # str -> str, exactly the child's environment; surrogate escapes allowed
-    stdin: bytes = b""
-    timeout: float = 60
-    cwd: str = None    # working directory (a host path); None: the runner's
-    then: object = None  # a Job fed this job's stdout as its stdin (a pipe, run after it)
+class Job(Record):
+    argv = field()
+    env = field()            # str -> str, exactly the child's environment; surrogate escapes allowed
+    stdin = field(b"")
+    timeout = field(60)      # seconds; then the job's process group is killed
+    cwd = field(None)        # working directory (a host path); None: the runner's
+    then = field(None)       # a Job fed this job's stdout as its stdin (a pipe, run after it)
 
 
-class Result(NamedTuple):
-    returncode: int  # -9 when the job timed out
-    stdout: bytes
-    stderr: bytes
+class Result(Record):
+    returncode = field()     # -9 also when the job timed out: see timed_out
+    stdout = field()
+    stderr = field()
+    timed_out = field(False)  # killed because it outlived its timeout
 
 
-class Run(NamedTuple):
+class Run(Record):
     """A Result with what run_batches() also measures."""
-    returncode: int  # -9 when the job timed out
-    stdout: bytes
-    stderr: bytes
-    seconds: float   # the job's own wall time (its `then` stages not included)
-    then: object     # the Run of job.then, or None
+    returncode = field()     # -9 also when the job timed out: see timed_out
+    stdout = field()
+    stderr = field()
+    seconds = field()        # the job's own wall time (its `then` stages not included)
+    then = field()           # the Run of job.then, or None
+    timed_out = field(False)  # killed because it outlived its timeout
 
 
-def cache_dir() -> str:
+def cache_dir():
     return os.path.join(os.environ.get("UTF8ENV_CACHE", "/var/cache/utf8env"), "worlds")
 
 
 @lru_cache(maxsize=None)
-def available() -> Tuple[bool, str]:
+def available():
     """(True, "") when worlds can be applied here, else (False, reason)."""
     if os.geteuid() != 0:
         return False, "locale worlds need root (mount namespaces and bind mounts)"
@@ -86,7 +92,7 @@ def available() -> Tuple[bool, str]:
     return True, ""
 
 
-def _root_dir(root: str) -> str:
+def _root_dir(root):
     """Cache folder of one root; the key changes when the root's localedef (glibc) changes."""
     root = os.path.realpath(root)
     st = os.stat(os.path.join(root, "usr/bin/localedef"))
@@ -95,7 +101,7 @@ def _root_dir(root: str) -> str:
     return os.path.join(cache_dir(), "{}-{}".format(name, digest[:10]))
 
 
-def _compile(root: str, name: str, out: str) -> None:
+def _compile(root, name, out):
     """Build the locale folder `name` for `root` at `out` (a path on the host)."""
     installed = os.path.join(root, "usr/lib/locale", name)
     if name == "C.utf8" and os.path.isdir(installed):
@@ -117,13 +123,13 @@ def _compile(root: str, name: str, out: str) -> None:
     cmd += ["-c", "-i", locale_input, "-f", charmap, target]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if not os.path.isfile(os.path.join(where, "LC_CTYPE")):
-        raise RuntimeError("{} did not produce {} (exit {}): {}".format(
+        raise WorldError("{} did not produce {} (exit {}): {}".format(
             " ".join(cmd), where, proc.returncode, proc.stdout.decode(errors="replace")))
     if where != out:
         shutil.move(where, out)
 
 
-def _build(root: str, final: str) -> None:
+def _build(root, final):
     partial = final + ".partial"
     shutil.rmtree(partial, ignore_errors=True)
     compiled = os.path.join(partial, "compiled")
@@ -142,7 +148,7 @@ def _build(root: str, final: str) -> None:
     os.rename(partial, final)
 
 
-def prepare(roots: Sequence[str]) -> None:
+def prepare(roots):
     """Build (once, cached with a stamp) the world folders of every root in `roots`.
 
     Idempotent and safe from several processes (pytest-xdist): builds happen under an
@@ -163,22 +169,22 @@ def prepare(roots: Sequence[str]) -> None:
             open(os.path.join(final, ".ready"), "w").close()
 
 
-def world_dir(world: str, root: str) -> str:
+def world_dir(world, root):
     return os.path.join(_root_dir(root), world)
 
 
-def _mounts(world: str, roots: Sequence[str]) -> List[List[str]]:
+def _mounts(world, roots):
     if _CONTENTS[world] is None:
         return []
     return [[world_dir(world, r), os.path.join(os.path.realpath(r), "usr/lib/locale")]
             for r in roots]
 
 
-def _b64(data: bytes) -> str:
+def _b64(data):
     return base64.b64encode(data).decode("ascii")
 
 
-def _encode(job: Job) -> Dict:
+def _encode(job):
     job = Job(*job)
     return {
         "argv": [_b64(os.fsencode(a)) for a in job.argv],
@@ -190,36 +196,36 @@ def _encode(job: Job) -> Dict:
     }
 
 
-def _decode(reply: Dict) -> Run:
+def _decode(reply):
     then = reply.get("then")
-    return Run(reply["returncode"], base64.b64decode(reply["stdout"]),
-               base64.b64decode(reply["stderr"]), reply.get("seconds", 0.0),
-               None if then is None else _decode(then))
+    return Run(returncode=reply["returncode"], stdout=base64.b64decode(reply["stdout"]),
+               stderr=base64.b64decode(reply["stderr"]), seconds=reply.get("seconds", 0.0),
+               then=None if then is None else _decode(then),
+               timed_out=bool(reply.get("timed_out")))
 
 
-def _request(world: str, jobs: Sequence[Job], roots: Sequence[str], workers: int) -> Dict:
+def _request(world, jobs, roots, workers):
     if world not in _CONTENTS:
         raise ValueError("unknown world {!r}; expected one of {}".format(world, WORLDS))
     return {"mounts": _mounts(world, roots), "workers": workers,
             "jobs": [_encode(j) for j in jobs]}
 
 
-def _runner(request: Dict, world: str, pass_fds=()) -> List[Run]:
+def _runner(request, world, pass_fds=()):
     cmd = ["unshare", "--mount", "--propagation", "private", sys.executable, "-I", _RUNNER]
     proc = subprocess.run(cmd, input=json.dumps(request).encode(), pass_fds=pass_fds,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         reply = json.loads(proc.stdout.decode("utf-8"))
     except ValueError:
-        raise RuntimeError("world {!r}: runner failed (exit {}): {}".format(
+        raise WorldError("world {!r}: runner failed (exit {}): {}".format(
             world, proc.returncode, proc.stderr.decode(errors="replace"))) from None
     if "error" in reply:
-        raise RuntimeError("world {!r}: {}".format(world, reply["error"]))
+        raise WorldError("world {!r}: {}".format(world, reply["error"]))
     return [_decode(r) for r in reply["results"]]
 
 
-def run_batches(batches: Sequence[Tuple[str, Sequence[Job]]], roots: Sequence[str],
-                workers: int = None, progress=None) -> List[List[Run]]:
+def run_batches(batches, roots, workers=None, progress=None):
     """Run every (world, jobs) batch at once, at most `workers` jobs (default: the cores)
     running at any moment across all batches; results per batch, in job order.
 
@@ -230,7 +236,7 @@ def run_batches(batches: Sequence[Tuple[str, Sequence[Job]]], roots: Sequence[st
     """
     ok, why = available()
     if not ok:
-        raise RuntimeError("locale worlds unavailable: " + why)
+        raise WorldError("locale worlds unavailable: " + why)
     prepare(roots)
     workers = workers or os.cpu_count() or 1
     batches = [(w, list(j)) for w, j in batches]
@@ -274,7 +280,7 @@ def _watch(fd, total, progress):
         progress(done, total)
 
 
-def run(world: str, jobs: Sequence[Job], roots: Sequence[str], workers: int = None) -> List[Result]:
+def run(world, jobs, roots, workers=None):
     """Run all `jobs` in `world` (applied to every root in `roots`); results in job order.
 
     One unshare process per call does the mounts and runs the jobs in a thread pool,
@@ -283,6 +289,6 @@ def run(world: str, jobs: Sequence[Job], roots: Sequence[str], workers: int = No
     request = _request(world, jobs, roots, workers or (os.cpu_count() or 1) * 2)
     ok, why = available()
     if not ok:
-        raise RuntimeError("locale worlds unavailable: " + why)
+        raise WorldError("locale worlds unavailable: " + why)
     prepare(roots)
-    return [Result(r.returncode, r.stdout, r.stderr) for r in _runner(request, world)]
+    return [Result(r.returncode, r.stdout, r.stderr, r.timed_out) for r in _runner(request, world)]

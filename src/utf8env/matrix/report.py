@@ -1,18 +1,18 @@
-"""Rendering of matrix results: text (the PEP's layout, the PEP's value beside each
-measured one, then the agreement table), Markdown, one self-contained HTML page, JSON.
-Never decides anything: every value comes from matrix.py's result."""
+"""Rendering of matrix results (results.py's records): text (the PEP's layout, the
+PEP's value beside each measured one, then the agreement table), Markdown, one
+self-contained HTML page, JSON. Never decides anything: every value comes from the result."""
 import html
 import json
 
-from .matrix import agreement_counts
-
-FORMATS = ("text", "markdown", "html", "json")
+from .pep import COLUMNS, agreement_counts
+from . import FORMATS  # noqa: F401 (the formats render() knows)
+from .results import as_json
 
 
 def render(result, fmt):
     if fmt == "json":
-        return json.dumps(result, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
-    if result.get("mode") == "program":
+        return json.dumps(as_json(result), indent=1, sort_keys=True, ensure_ascii=True) + "\n"
+    if result.mode == "program":
         return {"text": _program_text, "markdown": _program_markdown, "html": _program_html}[fmt](result)
     return {"text": _text, "markdown": _markdown, "html": _html}[fmt](result)
 
@@ -22,48 +22,48 @@ def _yn(value):
 
 
 def _mark(entry, col):
-    a = entry["agreement"].get(col)
-    return "" if a is None else ("" if a["agree"] else " *")
+    a = getattr(entry.agreement, col)
+    return "" if a is None else ("" if a.agree else " *")
 
 
 def _cell(entry, col):
-    got = _yn(entry[col])
-    if entry["errors"] and entry[col] is None:
+    got = _yn(getattr(entry, col))
+    if entry.errors and getattr(entry, col) is None:
         got = "!"
-    pep = entry["pep"]
-    want = "" if pep is None or pep.get(col) is None else " (PEP %s)" % _yn(pep[col])
+    pep = entry.pep
+    want = "" if pep is None or getattr(pep, col) is None else " (PEP %s)" % _yn(getattr(pep, col))
     return got + want + _mark(entry, col)
 
 
 def differences(result):
     """[(scenario, row, column, pep, measured, why)] for every cell that differs."""
     out = []
-    for t in result["tables"]:
-        for r in t["rows"]:
-            for col in ("exception", "mojibake"):
-                a = r["agreement"].get(col)
-                if a and not a["agree"]:
-                    out.append((t["scenario"], r["row"], col, r["pep"][col], r[col], a["why"]))
+    for t in result.tables:
+        for r in t.rows:
+            for col in COLUMNS:
+                a = getattr(r.agreement, col)
+                if a and not a.agree:
+                    out.append((t.scenario, r.row, col, getattr(r.pep, col), getattr(r, col), a.why))
     return out
 
 
 def _pep_rows(result):
-    return [r for r in result["rows"] if any(
-        row["row"] == r and row["pep"] is not None for t in result["tables"] for row in t["rows"])]
+    return [r for r in result.rows if any(
+        row.row == r and row.pep is not None for t in result.tables for row in t.rows)]
 
 
 def _agreement_grid(result):
     rows = _pep_rows(result)
     head = ["scenario"] + rows
     body = []
-    for t in result["tables"]:
-        line = [t["scenario"]]
+    for t in result.tables:
+        line = [t.scenario]
         for row in rows:
-            entry = next((e for e in t["rows"] if e["row"] == row), None)
+            entry = next((e for e in t.rows if e.row == row), None)
             marks = []
-            for col in ("exception", "mojibake"):
-                a = entry["agreement"].get(col) if entry else None
-                marks.append("." if a is None else ("=" if a["agree"] else "x"))
+            for col in COLUMNS:
+                a = getattr(entry.agreement, col) if entry else None
+                marks.append("." if a is None else ("=" if a.agree else "x"))
             line.append(" ".join(marks))
         body.append(line)
     return head, body
@@ -79,9 +79,9 @@ def _table_text(head, body):
 
 def _text(result):
     out = []
-    for t in result["tables"]:
-        out.append("%s (%s: %s)" % (t["title"], t["source"], t["scenario"]))
-        body = [[r["row"], _cell(r, "exception"), _cell(r, "mojibake")] for r in t["rows"]]
+    for t in result.tables:
+        out.append("%s (%s: %s)" % (t.title, t.source, t.scenario))
+        body = [[r.row, _cell(r, "exception"), _cell(r, "mojibake")] for r in t.rows]
         out.append(_table_text(["Python", "Exception?", "Mojibake?"], body))
         out.append("")
     head, body = _agreement_grid(result)
@@ -96,13 +96,13 @@ def _text(result):
         for s, row, col, pep, got, why in diffs:
             out.append("  %s / %s / %s: PEP %s, measured %s: %s" % (
                 s, row, col.capitalize() + "?", _yn(pep), _yn(got), why))
-    problems = [e for e in result["environments"] if e.get("problem")]
-    for e in problems:
-        out.append("environment %s left out: %s" % (e["name"], e["problem"]))
-    tm = result["timing"]
+    for e in result.environments:
+        if e.problem:
+            out.append("environment %s left out: %s" % (e.environment.name, e.problem))
+    tm = result.timing
     out.append("")
     out.append("%d environments, %d jobs, %.1f s (cells' own time %.1f s on %d workers)" % (
-        len(result["environments"]), tm["jobs"], tm["wall_seconds"], tm["cell_seconds"], tm["workers"]))
+        len(result.environments), tm.jobs, tm.wall_seconds, tm.cell_seconds, tm.workers))
     return "\n".join(out) + "\n"
 
 
@@ -114,12 +114,12 @@ def _md_table(head, body):
 
 def _markdown(result):
     out = ["# utf8env matrix: the PEP 540 / PEP 538 use cases, measured", ""]
-    for t in result["tables"]:
-        out.append("## %s (%s, `%s`)" % (t["title"], t["source"], t["scenario"]))
+    for t in result.tables:
+        out.append("## %s (%s, `%s`)" % (t.title, t.source, t.scenario))
         out.append("")
-        out.append("Mojibake: " + t["mojibake_definition"] + ".")
+        out.append("Mojibake: " + t.mojibake_definition + ".")
         out.append("")
-        body = [[r["row"], _cell(r, "exception"), _cell(r, "mojibake")] for r in t["rows"]]
+        body = [[r.row, _cell(r, "exception"), _cell(r, "mojibake")] for r in t.rows]
         out.append(_md_table(["Python", "Exception?", "Mojibake?"], body))
         out.append("")
     head, body = _agreement_grid(result)
@@ -158,32 +158,32 @@ def _e(text):
 def _evidence(cells, col):
     parts = []
     for c in cells:
-        flag = "error" if c["error"] else ("Yes" if c[col] else "No")
-        lines = ["<div class=\"ev\"><b>%s</b>: %s" % (_e(c["environment"]), flag)]
-        if c["error"]:
-            lines.append("<pre>%s</pre>" % _e(c["error"]))
-        if c["traceback"]:
-            lines.append("<pre>%s (%s)</pre>" % (_e(c["traceback"]), _e(c["stage"])))
+        flag = "error" if c.error else ("Yes" if getattr(c, col) else "No")
+        lines = ["<div class=\"ev\"><b>%s</b>: %s" % (_e(c.environment), flag)]
+        if c.error:
+            lines.append("<pre>%s</pre>" % _e(c.error))
+        if c.traceback:
+            lines.append("<pre>%s (%s)</pre>" % (_e(c.traceback), _e(c.stage)))
         lines.append("<pre>produced %s\nexpected %s (%s)\nshown    %s</pre>" % (
-            _e(c["produced"]), _e(c["expected"]), _e(c["encoding"]), _e(c["shown"])))
-        if c.get("read"):
-            lines.append("<pre>consumer read %s</pre>" % _e(c["read"]))
+            _e(c.produced), _e(c.expected), _e(c.encoding), _e(c.shown)))
+        if c.read:
+            lines.append("<pre>consumer read %s</pre>" % _e(c.read))
         lines.append("</div>")
         parts.append("".join(lines))
     return "".join(parts)
 
 
 def _html_cell(entry, col):
-    value = entry[col]
+    value = getattr(entry, col)
     cls = "none" if value is None else ("yes" if value else "no")
-    if entry["errors"] and value is None:
+    if entry.errors and value is None:
         cls = "error"
-    a = entry["agreement"].get(col)
-    if a is not None and not a["agree"]:
+    a = getattr(entry.agreement, col)
+    if a is not None and not a.agree:
         cls += " differ"
-    why = "" if a is None or a["agree"] else "<p>%s</p>" % _e(a["why"])
+    why = "" if a is None or a.agree else "<p>%s</p>" % _e(a.why)
     return ('<td class="%s" data-scenario-col="%s"><details><summary>%s</summary>%s%s</details></td>'
-            % (cls, col, _e(_cell(entry, col)), why, _evidence(entry["cells"], col)))
+            % (cls, col, _e(_cell(entry, col)), why, _evidence(entry.cells, col)))
 
 
 def _page(title, body):
@@ -195,13 +195,13 @@ def _html(result):
     out = ["<h1>utf8env matrix: the PEP 540 / PEP 538 use cases, measured</h1>",
            "<p>Red: yes; green: no; a framed cell differs from the PEP's published value. "
            "Open a cell for its evidence, per environment.</p>"]
-    for t in result["tables"]:
+    for t in result.tables:
         out.append('<h2 id="%s">%s <small>(%s, %s)</small></h2>' % (
-            _e(t["scenario"]), _e(t["title"]), _e(t["source"]), _e(t["scenario"])))
-        out.append("<p>Mojibake: %s.</p>" % _e(t["mojibake_definition"]))
+            _e(t.scenario), _e(t.title), _e(t.source), _e(t.scenario)))
+        out.append("<p>Mojibake: %s.</p>" % _e(t.mojibake_definition))
         out.append('<table class="grid"><tr><th>Python</th><th>Exception?</th><th>Mojibake?</th></tr>')
-        for r in t["rows"]:
-            out.append("<tr><th>%s</th>%s%s</tr>" % (_e(r["row"]), _html_cell(r, "exception"),
+        for r in t.rows:
+            out.append("<tr><th>%s</th>%s%s</tr>" % (_e(r.row), _html_cell(r, "exception"),
                                                      _html_cell(r, "mojibake")))
         out.append("</table>")
     head, body = _agreement_grid(result)
@@ -222,40 +222,40 @@ def _html(result):
 
 def _program_rows(result):
     body = []
-    for c in result["cells"]:
-        warn = "%d" % len(c["encoding_warnings"]) if c["encoding_warnings"] is not None else "-"
-        body.append([c["python"], c["env_set"], c["status"], c["exit"],
-                     c["unicode_error"] or "", warn, c["utf8_mode_changes"] or ""])
+    for c in result.cells:
+        warn = "%d" % len(c.encoding_warnings) if c.encoding_warnings is not None else "-"
+        body.append([c.python, c.env_set, c.status, c.exit,
+                     c.unicode_error or "", warn, c.utf8_mode_changes or ""])
     return ["python", "environment", "status", "exit", "UnicodeError", "EncodingWarnings",
             "changes with UTF-8 mode"], body
 
 
 def _program_text(result):
     head, body = _program_rows(result)
-    out = ["utf8env matrix -- " + " ".join(result["command"]), _table_text(head, body)]
-    for c in result["cells"]:
-        if c["unicode_error"]:
-            out.append("%s %s: %s at %s" % (c["python"], c["env_set"], c["unicode_error"], c["where"]))
-        for w in c["encoding_warnings"] or ():
-            out.append("%s %s: EncodingWarning at %s:%s" % (c["python"], c["env_set"], w["file"], w["line"]))
-    out.append("%d cells, %d with a problem" % (len(result["cells"]), result["problems"]))
+    out = ["utf8env matrix -- " + " ".join(result.command), _table_text(head, body)]
+    for c in result.cells:
+        if c.unicode_error:
+            out.append("%s %s: %s at %s" % (c.python, c.env_set, c.unicode_error, c.where))
+        for w in c.encoding_warnings or ():
+            out.append("%s %s: EncodingWarning at %s:%s" % (c.python, c.env_set, w.file, w.line))
+    out.append("%d cells, %d with a problem" % (len(result.cells), result.problems))
     return "\n".join(out) + "\n"
 
 
 def _program_markdown(result):
     head, body = _program_rows(result)
-    return "# utf8env matrix: `%s`\n\n%s\n" % (" ".join(result["command"]), _md_table(head, body))
+    return "# utf8env matrix: `%s`\n\n%s\n" % (" ".join(result.command), _md_table(head, body))
 
 
 def _program_html(result):
-    out = ["<h1>utf8env matrix: <code>%s</code></h1>" % _e(" ".join(result["command"])),
+    out = ["<h1>utf8env matrix: <code>%s</code></h1>" % _e(" ".join(result.command)),
            '<table class="grid"><tr><th>Python</th><th>environment</th><th>result</th></tr>']
-    for c in result["cells"]:
-        cls = "no" if c["status"] == "ok" else "yes"
+    for c in result.cells:
+        cls = "no" if c.status == "ok" else "yes"
         detail = "<pre>exit %s\n%s\n%s</pre><pre>stdout %s</pre><pre>%s</pre>" % (
-            _e(c["exit"]), _e(c["unicode_error"] or ""), _e(c["where"] or ""), _e(c["stdout"]),
-            _e(c["stderr"]))
+            _e(c.exit), _e(c.unicode_error or ""), _e(c.where or ""), _e(c.stdout),
+            _e(c.stderr))
         out.append('<tr><th>%s</th><td>%s</td><td class="%s"><details><summary>%s</summary>%s'
-                   '</details></td></tr>' % (_e(c["python"]), _e(c["env_set"]), cls, _e(c["status"]), detail))
+                   '</details></td></tr>' % (_e(c.python), _e(c.env_set), cls, _e(c.status), detail))
     out.append("</table>")
     return _page("utf8env matrix", "\n".join(out))

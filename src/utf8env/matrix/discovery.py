@@ -1,20 +1,22 @@
-"""Find the real CPython interpreters (used by the matrix and the ground-truth tests).
+"""Find the real CPython interpreters the matrix runs (and the ground-truth tests check).
 
-3.6-3.13 (and 2.7) come from pyenv; 3.14 and 3.15 from the Debian sid chroot built by
-build_debian_pythons.sh (pyenv is tried first for every version, so a pyenv 3.14 wins).
+3.6-3.13 (and 2.7) come from pyenv; 3.14 and 3.15 from a Debian sid chroot (pyenv is
+tried first for every version, so a pyenv 3.14 wins). `--python PATH` names any other
+interpreter; it is identified by utf8env.interpreter.identify, the one question.
 """
 import os
 import re
 import shutil
 import subprocess
 from functools import lru_cache
-from typing import List, Optional, Tuple
+
+from ..errors import UsageError
+from ..interpreter import identify
+from ..profiles import VERSIONS
+from ..records import Record, field
 
 __all__ = ["VERSIONS", "Interpreter", "debian_root", "debian_ready", "pyenv_root",
-           "interpreters", "missing", "python27", "roots"]
-
-from .profiles import VERSIONS
-from .records import Record, field
+           "interpreters", "missing", "python27", "roots", "named"]
 
 
 class Interpreter(Record):
@@ -23,16 +25,16 @@ class Interpreter(Record):
     root = field()      # "/" or the chroot path
 
 
-def debian_root() -> str:
+def debian_root():
     return os.environ.get("UTF8ENV_DEBIAN_ROOT", "/var/cache/utf8env/debian-sid")
 
 
-def debian_ready() -> bool:
+def debian_ready():
     return os.path.isfile(os.path.join(debian_root(), ".utf8env-ready"))
 
 
 @lru_cache(maxsize=None)
-def pyenv_root() -> str:
+def pyenv_root():
     if os.environ.get("PYENV_ROOT"):
         return os.environ["PYENV_ROOT"]
     try:
@@ -45,7 +47,7 @@ def pyenv_root() -> str:
     return os.path.expanduser("~/.pyenv")
 
 
-def _pyenv(version: str) -> Optional[Interpreter]:
+def _pyenv(version):
     """The newest pyenv X.Y.Z for X.Y (plain releases only: no -dev, no 't' builds)."""
     base = os.path.join(pyenv_root(), "versions")
     try:
@@ -63,7 +65,7 @@ def _pyenv(version: str) -> Optional[Interpreter]:
     return Interpreter(version, [max(found)[1]], "/")
 
 
-def _debian(version: str) -> Optional[Interpreter]:
+def _debian(version):
     root = debian_root()
     if debian_ready() and os.access(os.path.join(root, "usr/bin/python" + version), os.X_OK):
         # Absolute chroot path: jobs run with exactly their env, often without PATH.
@@ -73,36 +75,51 @@ def _debian(version: str) -> Optional[Interpreter]:
 
 
 @lru_cache(maxsize=None)
-def _scan() -> Tuple[Tuple[Interpreter, ...], Tuple[Tuple[str, str], ...]]:
+def _scan():
     found, missing = [], []
     for v in VERSIONS:
         interp = _pyenv(v) or _debian(v)
         if interp:
             found.append(interp)
         else:
+            # Said to users of an installed utf8env too: what they can do without the
+            # repository that builds the chroot.
             why = "not in pyenv ({}/versions)".format(pyenv_root())
             if not debian_ready():
-                why += " and Debian chroot {} not built (tests/support/build_debian_pythons.sh)".format(debian_root())
+                why += " and no Debian chroot at {} (UTF8ENV_DEBIAN_ROOT)".format(debian_root())
             else:
                 why += " nor in the Debian chroot {}".format(debian_root())
-            missing.append((v, why))
+            missing.append((v, why + "; give --python PATH to run another interpreter"))
     return tuple(found), tuple(missing)
 
 
-def interpreters() -> List[Interpreter]:
+def interpreters():
     """The available interpreters 3.6..3.15, in version order."""
     return list(_scan()[0])
 
 
-def missing() -> List[Tuple[str, str]]:
+def missing():
     """(version, reason) for each of 3.6..3.15 not found."""
     return list(_scan()[1])
 
 
-def python27() -> Optional[Interpreter]:
+def python27():
     return _pyenv("2.7")
 
 
-def roots() -> List[str]:
+def roots():
     """The distinct roots of the available interpreters ("/" first)."""
     return sorted({i.root for i in interpreters()}, key=lambda r: (r != "/", r))
+
+
+def named(paths):
+    """The Interpreter of each `--python PATH` (a path, or a name on PATH), identified by
+    running it once; UsageError for what is not an executable file."""
+    found = []
+    for path in paths:
+        if os.sep not in path:
+            path = shutil.which(path) or path
+        if not os.access(path, os.X_OK) or os.path.isdir(path):
+            raise UsageError("--python %r: not an executable file" % path)
+        found.append(Interpreter(identify(path).version, [os.path.abspath(path)], "/"))
+    return found

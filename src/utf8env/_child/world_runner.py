@@ -1,0 +1,134 @@
+"""Runs inside `unshare --mount --propagation private`: bind-mounts a locale world, then
+runs a batch of jobs in parallel.
+
+STANDALONE: standard library only, no relative imports, Python 3.6 syntax; started as
+`sys.executable -I world_runner.py` by utf8env.matrix.worlds.
+
+Protocol: one JSON request on stdin
+    {"mounts": [[src, dst], ...], "workers": N, "jobserver": [read_fd, write_fd] (optional),
+     "done_fd": fd (optional),
+     "jobs": [{"argv": [b64], "env": [[b64, b64], ...], "stdin": b64, "timeout": s,
+               "cwd": b64 or null, "then": job or null}, ...]}
+and one JSON reply on stdout:
+    {"results": [{"returncode", "timed_out", "stdout": b64, "stderr": b64, "seconds",
+                  "then": result or null}]}
+or {"error": message} when a mount fails. Bytes travel as base64 so that undecodable
+argv/env/output bytes pass through untouched. "then" is the next stage of a pipe: it
+gets the job's stdout as its stdin once the job has ended. A job that outlives its
+timeout is killed (its whole process group, SIGKILL): "timed_out" is true and
+"returncode" is the -9 of that kill, so a timeout is told from a job killed by anything
+else only by "timed_out". With "jobserver", a job runs only while holding one byte read
+from the shared token pipe (GNU make's jobserver protocol), so several runners together
+keep to one limit; with "done_fd", one byte is written there per finished job.
+"""
+import base64
+import functools
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+
+def b64(data):
+    return base64.b64encode(data).decode("ascii")
+
+
+def unb64(text):
+    return base64.b64decode(text)
+
+
+class Slots(object):
+    """What the jobs of one request share: the jobserver's token pipe (read_fd, write_fd)
+    or None, and the progress descriptor or None. Never changed once made."""
+
+    def __init__(self, jobserver=None, done_fd=None):
+        self.jobserver = tuple(jobserver) if jobserver else None
+        self.done_fd = done_fd
+
+    def run(self, job, stdin=None):
+        """Run `job` (and its `then` stages) holding one token, when there is a jobserver."""
+        if self.jobserver is None:
+            result = run_one(job, stdin)
+        else:
+            token = os.read(self.jobserver[0], 1)
+            try:
+                result = run_one(job, stdin)
+            finally:
+                os.write(self.jobserver[1], token)
+        if job.get("then") is not None:
+            result["then"] = self.run(job["then"], unb64(result["stdout"]))
+        elif self.done_fd is not None:
+            os.write(self.done_fd, b".")
+        return result
+
+
+def mount(src, dst):
+    """None, or why the bind mount failed."""
+    # Read-only, so a job cannot damage the cached world; the namespace is private,
+    # so nothing leaks to the host and it all vanishes when this process exits.
+    cmd = ["mount", "--bind", "-o", "ro", src, dst]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.returncode != 0:
+        return "{} failed (exit {}): {}".format(
+            " ".join(cmd), proc.returncode, proc.stderr.decode(errors="replace").strip())
+    return None
+
+
+def run_one(job, stdin=None):
+    argv = [unb64(a) for a in job["argv"]]
+    env = {unb64(k): unb64(v) for k, v in job["env"]}
+    cwd = unb64(job["cwd"]) if job.get("cwd") else None
+    started = time.monotonic()
+    try:
+        # Own session, so a timeout kills the whole process group: a surviving
+        # grandchild would otherwise keep the pipes open and hang communicate().
+        proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except OSError as exc:
+        return {"returncode": 127, "timed_out": False, "stdout": "",
+                "stderr": b64(str(exc).encode()), "seconds": time.monotonic() - started,
+                "then": None}
+    timed_out = False
+    try:
+        out, err = proc.communicate(unb64(job["stdin"]) if stdin is None else stdin,
+                                    timeout=job["timeout"])
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc.pid)
+        out, err = proc.communicate()  # whatever was captured before the kill
+    # The job's own process is gone; anything it left in its group goes with it.
+    _kill_group(proc.pid)
+    # A timed-out job reports the -9 of its kill even when its own process had already
+    # exited (a grandchild kept the pipes open): its status is the timeout's.
+    code = -int(signal.SIGKILL) if timed_out else proc.returncode
+    return {"returncode": code, "timed_out": timed_out, "stdout": b64(out or b""),
+            "stderr": b64(err or b""), "seconds": time.monotonic() - started, "then": None}
+
+
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def main():
+    request = json.load(sys.stdin)
+    slots = Slots(request.get("jobserver"), request.get("done_fd"))
+    for src, dst in request["mounts"]:
+        error = mount(src, dst)
+        if error:
+            json.dump({"error": error}, sys.stdout)
+            return 1
+    with ThreadPoolExecutor(max_workers=request["workers"]) as pool:
+        results = list(pool.map(functools.partial(Slots.run, slots), request["jobs"]))
+    json.dump({"results": results}, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

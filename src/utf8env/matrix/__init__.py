@@ -1,0 +1,18 @@
+"""`utf8env matrix`: the PEPs' use cases, or the user's own command, under real
+interpreters x real locale worlds, each cell classified Exception?/Mojibake? with its
+evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
+
+    cli.py           run(options, command) -> exit status (utf8env/cli.py parses)
+    scenarios.py     the PEPs' use cases as data, each with its classifier and the PEP's values
+    environments.py  the rows' concrete environments, and the user-program mode's sets
+    pep.py           the PEP reproduction: jobs, judging, the agreement with the PEPs
+    program.py       the user's own command under every environment set
+    cells.py         the per-cell sandbox (a folder, a command line, a timeout) and what a run shows
+    results.py       the results as records; as_json() at the JSON boundary
+    report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
+    worlds.py        locale worlds (mount namespaces); the jobs run by _child/world_runner.py
+    discovery.py     which real interpreters exist here
+"""
+
+# The report formats: the command line offers them (utf8env/cli.py), report.py renders them.
+FORMATS = ("text", "markdown", "html", "json")

@@ -1,0 +1,91 @@
+"""`utf8env matrix`: run(options, command) -> exit status, which runs the PEP reproduction
+or the user's command and prints report.py's page. utf8env/cli.py declares and parses the
+options (the one parser); this checks what only the matrix knows. Raises UsageError for
+bad input; utf8env.cli.main prints it."""
+import sys
+import time
+
+from ..errors import UsageError
+
+def _progress():
+    """A callback printing one progress line on stderr once the run takes more than a
+    second, when stderr is a terminal; None otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(done, total):
+        if time.monotonic() - started > 1:
+            sys.stderr.write("\rutf8env matrix: %d/%d jobs" % (done, total))
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+    return show
+
+
+def _timeout(word):
+    from .pep import DEFAULT_TIMEOUT
+    if word is None:
+        return DEFAULT_TIMEOUT
+    try:
+        timeout = float(word)
+    except ValueError:
+        timeout = -1
+    if timeout <= 0:
+        raise UsageError("--timeout %r: expected a positive number of seconds" % word)
+    return timeout
+
+
+def run(options, command):
+    """Run the matrix the parsed `options` ask for on the operands `command`; the exit
+    status (1: a cell of the user's command has a problem)."""
+    from . import discovery, worlds
+    command = tuple(command or ())
+    timeout = _timeout(options.timeout)
+    ok, why = worlds.available()
+    if not ok:
+        raise UsageError("matrix: " + why)
+    pythons = discovery.named(options.python)
+    if not command:
+        return _pep(options, pythons, timeout)
+    return _program(options, command, pythons, timeout)
+
+
+def _pep(options, pythons, timeout):
+    from . import environments, pep, report
+    if options.env_set:
+        raise UsageError("matrix: --env-set applies to a COMMAND (the PEP reproduction has "
+                         "its own environments)")
+    if options.stdin:
+        raise UsageError("matrix: --stdin applies to a COMMAND (the PEP reproduction has "
+                         "its own environments)")
+    if options.hostile_files:
+        raise UsageError("matrix: --hostile-files applies to a COMMAND")
+    envs = None
+    if pythons:
+        py27 = [p for p in pythons if p.version == "2.7"]
+        envs = environments.pep_environments([p for p in pythons if p.version != "2.7"],
+                                             py27[0] if py27 else None)
+    result = pep.run_pep(envs, timeout=timeout, progress=_progress())
+    sys.stdout.write(report.render(result, options.format))
+    return 0
+
+
+def _program(options, command, pythons, timeout):
+    from . import discovery, environments, program, report
+    stdin = b""
+    if options.stdin is not None:
+        try:
+            with open(options.stdin, "rb") as f:
+                stdin = f.read()
+        except OSError as error:
+            raise UsageError("--stdin %r: %s" % (options.stdin, error.strerror))
+    if not pythons:
+        pythons = [i for i in discovery.interpreters() if i.root == "/"]
+        if not pythons:
+            raise UsageError("matrix: no interpreter found; give --python PATH")
+    result = program.run_program(list(command), pythons,
+                                 options.env_set or environments.DEFAULT_ENV_SETS, stdin,
+                                 options.hostile_files, timeout=timeout, progress=_progress())
+    sys.stdout.write(report.render(result, options.format))
+    return 1 if result.problems else 0

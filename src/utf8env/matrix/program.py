@@ -1,0 +1,124 @@
+"""The user's own command (a Python script) under interpreters x environment sets, each
+cell also run with UTF-8 mode forced off and on, to report what changes."""
+import os
+import re
+import shutil
+import time
+
+from . import cells as _cells
+from . import scenarios as _scenarios
+from .environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment, \
+    warns_default_encoding
+from .pep import DEFAULT_TIMEOUT
+from .results import SCHEMA, EncodingWarning, ProgramCell, ProgramResult, Timing
+from .worlds import Job
+from ..errors import UsageError
+
+HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
+_ENCODING_WARNING = re.compile(rb"^(.*?):(\d+): EncodingWarning: (.*)$", re.M)
+
+
+def resolve_command(command):
+    if not command:
+        raise UsageError("matrix: empty COMMAND")
+    path = command[0]
+    if os.sep not in path:
+        path = shutil.which(path) or path
+    if not os.path.isfile(path):
+        raise UsageError("matrix: COMMAND %r: no such file (a Python script, or a console "
+                         "script on PATH)" % command[0])
+    return [os.path.abspath(path)] + list(command[1:])
+
+
+def chosen_sets(names):
+    """The EnvSet of each name; UsageError for an unknown one."""
+    sets = []
+    for name in names:
+        found = [e for e in ENV_SETS if e.name == name]
+        if not found:
+            raise UsageError("--env-set %r: expected one of %s" % (name, ", ".join(ENV_SET_NAMES)))
+        sets.append(found[0])
+    return sets
+
+
+def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=False,
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=None):
+    """Run the user's command under pythons x env_sets; a ProgramResult."""
+    command = resolve_command(command)
+    sets = chosen_sets(env_sets)
+    if hostile and not stdin:
+        stdin = HOSTILE_STDIN
+    plan, jobs, dirs = [], [], []
+    started = time.monotonic()
+    try:
+        for interp in pythons:
+            for es in sets:
+                variants = [("main", es.utf8)]
+                if interp.version != "2.7":
+                    variants += [(v, v) for v in ("0", "1") if v != es.utf8]
+                for label, utf8 in variants:
+                    env = program_environment(interp, es, utf8)
+                    cell = _cells.Cell(env.root)
+                    dirs.append(cell)
+                    if hostile:
+                        cell.touch(_scenarios.HOSTILE_NAME)
+                    environ = env.environ()
+                    environ["HOME"] = cell.dir
+                    job = Job(argv=_cells.python_command(env, cell) + command, env=environ,
+                              stdin=stdin, timeout=timeout, cwd=cell.work)
+                    plan.append((interp, es, label, cell))
+                    jobs.append((env.world, job))
+        runs = _cells.execute(jobs, [i.root for i in pythons], workers, progress)
+        by_cell = {}
+        for (interp, es, label, cell), run in zip(plan, runs):
+            by_cell.setdefault((interp.argv[-1], es.name), {})[label if label == "main" else "utf8=" + label] = (
+                interp, es, run, cell.left())
+    finally:
+        for cell in dirs:
+            cell.remove()
+    cells = []
+    for variants in by_cell.values():
+        interp, es, run, files = variants["main"]
+        off = variants.get("utf8=0", variants["main"] if es.utf8 == "0" else None)
+        on = variants.get("utf8=1", variants["main"] if es.utf8 == "1" else None)
+        cells.append(_program_cell(interp, es, run, files, off, on))
+    return ProgramResult(
+        schema=SCHEMA, mode="program", command=command, env_sets=sets,
+        pythons=[{"version": i.version, "argv": list(i.argv)} for i in pythons],
+        hostile_files=bool(hostile), stdin=repr(stdin),
+        cells=cells, problems=sum(c.status != "ok" for c in cells),
+        timing=Timing(wall_seconds=round(time.monotonic() - started, 3),
+                      cell_seconds=round(_cells.cpu_seconds(runs), 3),
+                      workers=workers or os.cpu_count() or 1, jobs=len(runs)))
+
+
+def _changes(off, on):
+    """What differs between the runs with UTF-8 mode off and on, or None."""
+    a, b = off[2], on[2]
+    diff = []
+    if _cells.status(a) != _cells.status(b):
+        diff.append("status %s -> %s" % (_cells.status(a), _cells.status(b)))
+    if a.stdout != b.stdout:
+        diff.append("stdout %r -> %r" % (a.stdout[:60], b.stdout[:60]))
+    if off[3] != on[3]:
+        diff.append("files %r -> %r" % (sorted(off[3].items())[:3], sorted(on[3].items())[:3]))
+    return "; ".join(diff) or None
+
+
+def _program_cell(interp, es, run, files, off, on):
+    warnings = None
+    if warns_default_encoding(interp.version):
+        warnings = [EncodingWarning(file=m.group(1).decode("utf-8", "backslashreplace"),
+                                    line=int(m.group(2)),
+                                    message=m.group(3).decode("utf-8", "backslashreplace"))
+                    for m in _ENCODING_WARNING.finditer(run.stderr)]
+    error = _cells.unicode_error(run.stderr)
+    return ProgramCell(
+        python=interp.version, interpreter=list(interp.argv), env_set=es.name,
+        status=_cells.status(run), exit=run.returncode,
+        unicode_error=error, where=_cells.where(run.stderr) if error else None,
+        encoding_warnings=warnings,
+        utf8_mode_changes=_changes(off, on) if off is not None and on is not None else None,
+        stdout=repr(run.stdout), stderr=run.stderr.decode("utf-8", "backslashreplace")[-3000:],
+        files={os.fsdecode(k): repr(v) for k, v in files.items()},
+        seconds=round(run.seconds, 4))
