@@ -16,10 +16,11 @@ or {"error": message} when a mount fails. Bytes travel as base64 so that undecod
 argv/env/output bytes pass through untouched. "then" is the next stage of a pipe: it
 gets the job's stdout as its stdin once the job has ended. A job that outlives its
 timeout is killed (its whole process group, SIGKILL): "timed_out" is true and
-"returncode" is the -9 of that kill, so a timeout is told from a job killed by anything
-else only by "timed_out". With "jobserver", a job runs only while holding one byte read
-from the shared token pipe (GNU make's jobserver protocol), so several runners together
-keep to one limit; with "done_fd", one byte is written there per finished job.
+"returncode" is null, since the job never ended on its own: a timeout is never mistaken
+for a job that a signal killed (-9 from the OOM killer). With "jobserver", a job runs
+only while holding one byte read from the shared token pipe (GNU make's jobserver
+protocol), so several runners together keep to one limit; with "done_fd", one byte is
+written there per finished job.
 """
 import base64
 import functools
@@ -102,9 +103,9 @@ def run_one(job, stdin=None):
         out, err = proc.communicate()  # whatever was captured before the kill
     # The job's own process is gone; anything it left in its group goes with it.
     _kill_group(proc.pid)
-    # A timed-out job reports the -9 of its kill even when its own process had already
-    # exited (a grandchild kept the pipes open): its status is the timeout's.
-    code = -int(signal.SIGKILL) if timed_out else proc.returncode
+    # A timed-out job has no status of its own, even when its own process had already
+    # exited (a grandchild kept the pipes open): its outcome is the timeout.
+    code = None if timed_out else proc.returncode
     return {"returncode": code, "timed_out": timed_out, "stdout": b64(out or b""),
             "stderr": b64(err or b""), "seconds": time.monotonic() - started, "then": None}
 

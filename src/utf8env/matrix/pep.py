@@ -91,8 +91,9 @@ def _checked(env, run):
     try:
         seen = json.loads(run.stdout.decode("utf-8").strip().splitlines()[-1])
     except (ValueError, IndexError, UnicodeDecodeError):
-        return None, "the configuration check failed (exit %d): %s" % (
-            run.returncode, run.stderr.decode("utf-8", "replace").strip()[-300:])
+        return None, "the configuration check failed (%s): %s" % (
+            "timed out" if run.timed_out else "exit %d" % run.returncode,
+            run.stderr.decode("utf-8", "replace").strip()[-300:])
     for key, want in env.expect:
         if seen.get(key) != want:
             return seen, "expected %s=%r, the interpreter runs with %r" % (key, want, seen.get(key))

@@ -56,7 +56,7 @@ class Job(Record):
 
 
 class Result(Record):
-    returncode = field()     # -9 also when the job timed out: see timed_out
+    returncode = field()     # None when the job timed out (timed_out)
     stdout = field()
     stderr = field()
     timed_out = field(False)  # killed because it outlived its timeout
@@ -64,7 +64,7 @@ class Result(Record):
 
 class Run(Record):
     """A Result with what run_batches() also measures."""
-    returncode = field()     # -9 also when the job timed out: see timed_out
+    returncode = field()     # None when the job timed out (timed_out)
     stdout = field()
     stderr = field()
     seconds = field()        # the job's own wall time (its `then` stages not included)
