@@ -18,6 +18,7 @@ from utf8env.own_command import own_command
 # As the installed command starts it (-I -S: the launcher's own interpreter must not read
 # the PYTHON* variables of the target), from this checkout.
 UTF8ENV = own_command()
+RUN_COMMAND = "__import__('_utf8env_bootstrap').run_command()"
 PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
 PY36 = PYENV["3.6"].argv[0]
 BASE = {"PATH": "/usr/bin:/bin"}
@@ -268,14 +269,32 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
         "Fatal Python error: config_init_utf8_mode: invalid PYTHONUTF8 environment variable value", ""))
 
 
-def test_plan_for_36_without_a_utf8_locale_passes_the_command_line_as_bytes():
+@pytest.mark.parametrize("argv, expected", [
+    (["python3.6", "-b", "-c", "print('\xe9')", "\udcff"],
+     ("python3.6", "-b", "-c", RUN_COMMAND, "\udcff")),
+    (["python3.6", "-bc", "print('\xe9')", "x"], ("python3.6", "-b", "-c", RUN_COMMAND, "x")),
+    (["python3.6", "-bcprint('\xe9')", "x"], ("python3.6", "-b", "-c", RUN_COMMAND, "x")),
+    (["python3.6", "-cprint('\xe9')"], ("python3.6", "-c", RUN_COMMAND)),
+])
+def test_plan_for_36_without_a_utf8_locale_passes_non_ascii_code_as_bytes(argv, expected):
     facts = groundtruth.utf8env.LocaleFacts({}, "ANSI_X3.4-1968")
-    p = launch.plan({}, "/usr/bin/python3.6", ["python3.6", "-b", "-c", "print('\xe9')", "\udcff"],
-                    facts, python="3.6")
-    assert p.argv == ("python3.6", "-b", "-c", "__import__('_utf8env_bootstrap').run_main()")
-    assert p.environ["UTF8ENV_ARGV"] == "2d63 7072696e742827c3a92729 ff"
+    p = launch.plan({}, "/usr/bin/python3.6", argv, facts, python="3.6")
+    assert p.argv == expected
+    assert p.environ["UTF8ENV_CODE"] == "7072696e742827c3a92729"
     assert p.notes == ("sys.getfilesystemencoding() stays ascii: Python 3.6 fixes it at start-up "
                        "from the locale (LC_CTYPE C), and no UTF-8 locale could be set",)
+
+
+@pytest.mark.parametrize("argv", [
+    ["python3.6", "-c", "print('ascii')", "\xe9"],         # 3.6 decodes ASCII code itself
+    ["python3.6", "caf\xe9.py", "\xe9"],                 # a script and its arguments stay
+    ["python3.6", "-m", "caf\xe9", "\xe9"],              # as 3.6 decodes them, consistent
+    ["python3.6", "--", "script.py"],                     # with its filesystem encoding
+])
+def test_plan_for_36_rewrites_nothing_else(argv):
+    facts = groundtruth.utf8env.LocaleFacts({}, "ANSI_X3.4-1968")
+    p = launch.plan({}, "/usr/bin/python3.6", argv, facts, python="3.6")
+    assert p.argv == tuple(argv) and "UTF8ENV_CODE" not in p.environ and p.bootstrap
 
 
 UNDECODABLE = b"xxx\xff"

@@ -138,13 +138,27 @@ def _environment(args):
 def _target(python, version, platform):
     """The (version, platform) to predict for: --version, else the named interpreter
     (asked once), else the interpreter running utf8env."""
-    from .interpreter import Identity, identify_modelled
+    from .interpreter import Identity, identify_file
     if version is None and python is not None:
-        found = identify_modelled(python)
+        found = identify_file(_find_interpreter(python), python)
         return Identity(found.version, platform or found.platform)
     if version is None:
         version = "%d.%d" % sys.version_info[:2]
     return Identity(version, platform or _this_platform())
+
+
+def _find_interpreter(python):
+    """The file `python` names, on this process's PATH (where utf8env is asked)."""
+    import os
+    from .errors import CommandNotFound, InterpreterError, NotExecutable
+    from .launch import find_command
+    try:
+        return find_command(python, os.environ)
+    except CommandNotFound:
+        raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
+                               "or --version X.Y to predict without running it)" % python)
+    except NotExecutable as error:
+        raise InterpreterError("interpreter %r: not executable (%s)" % (python, error))
 
 
 def _this_platform():

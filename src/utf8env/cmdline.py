@@ -28,6 +28,9 @@ class CommandLine(Record):
     xoptions = field()              # every -X value, in order ("utf8", "utf8=0", "dev")
     error = field()                 # the usage error CPython reports, if any
     rest = field()                  # what follows the interpreter options (-c CMD ..., script ...)
+    # Where -c or -m was found: (index of the word, position of the letter in it), so that
+    # a rewrite keeps the flags bundled before it (-Oc) and its glued argument (-cCODE).
+    command_at = field(None)
 
     def xoption(self, name):
         """The first -X NAME or -X NAME=VALUE, as CPython's config_get_xoption finds it:
@@ -79,7 +82,8 @@ def parse(args, version=(3, 13)):
                     consumed = 2
                 if letter in "cm":
                     return _done(ignore_environment, isolated, no_site, xoptions, None,
-                                 ("-" + letter, argument) + tuple(args[index + consumed:]))
+                                 ("-" + letter, argument) + tuple(args[index + consumed:]),
+                                 command_at=(index, position))
                 if letter == "X":
                     xoptions.append(argument)
                 index += consumed
@@ -99,5 +103,7 @@ def parse(args, version=(3, 13)):
     return _done(ignore_environment, isolated, no_site, xoptions, None, ())
 
 
-def _done(ignore_environment, isolated, no_site, xoptions, error, rest):
-    return CommandLine(ignore_environment, isolated, no_site, tuple(xoptions), error, tuple(rest))
+def _done(ignore_environment, isolated, no_site, xoptions, error, rest, command_at=None):
+    return CommandLine(ignore_environment=ignore_environment, isolated=isolated,
+                       no_site=no_site, xoptions=tuple(xoptions), error=error, rest=tuple(rest),
+                       command_at=command_at)

@@ -1,10 +1,17 @@
-"""Find out which Python an interpreter command is, by running it once: the one
-identification of utf8env (explain, run, env and the matrix all use it).
+"""Which Python a command is: the one identification of utf8env (explain, run, env and
+the matrix all use it).
 
-The prediction never runs the target; only this question does, and only for a command
-the caller knows to be an interpreter. On the launcher's path this module imports
-nothing but the built-in posix module (environment.system): os and subprocess load only
-when an interpreter is really asked, once per interpreter thanks to the cache.
+Two steps. python_command() decides from the file alone, running nothing, whether a
+command starts a Python: its name (python, python3, python3.11; the file a symlink leads
+to), or its `#!` line (a console script's `#!/venv/bin/python`, `#!/usr/bin/env python3`,
+or pip's /bin/sh trampoline for long paths). Only then does identify() run that
+interpreter once, with the command's own environment (a pyenv shim answers for the
+PYENV_VERSION the command will see), under a timeout that holds even when it leaves a
+child behind. Running an arbitrary program with -c to find out would be unsafe.
+
+On the launcher's path this module imports nothing but the built-in posix module
+(environment.system): subprocess loads only when an interpreter is really asked, once
+per interpreter file thanks to the cache.
 """
 from .environment import fsdecode, fsencode, system
 from .errors import InterpreterError
@@ -23,21 +30,91 @@ class Identity(Record):
     platform = field()          # a policy platform name ("linux")
 
 
+class PythonCommand(Record):
+    """How a command starts a Python."""
+    interpreter = field()       # the interpreter to ask (a path, or a name to find on PATH)
+    head = field()              # for a script: the words that start its interpreter
+                                # ("/venv/bin/python",) or ("/usr/bin/env", "python3"); () if
+                                # the command is the interpreter itself
+    options = field()           # the script's own interpreter options from its #! line
+    cacheable = field()         # a compiled interpreter: its answer depends on the file alone
+
+
+_SHEBANG_LENGTH = 256           # Linux reads at most this much of a #! line (BINPRM_BUF_SIZE)
+
+
+def python_command(path):
+    """The PythonCommand that `path` (an existing file) starts, or None when nothing in its
+    name or first lines says it is a Python. Reads at most the file's first 512 bytes."""
+    names = [path.rpartition("/")[2]]
+    try:
+        if (system.lstat(path).st_mode & 0o170000) == 0o120000:     # a symlink: its target counts
+            import os
+            names.append(os.path.basename(os.path.realpath(path)))
+    except (OSError, ValueError):
+        return None
+    start = _start_of(path)
+    if any(_is_python_name(name) for name in names):
+        # A shim or wrapper script named python3 answers for its environment, not its file.
+        return PythonCommand(path, (), (), start.startswith(b"\x7fELF"))
+    return _from_shebang(start)
+
+
+def _is_python_name(name):
+    if name == "python":
+        return True
+    return name.startswith("python") and name[6:].replace(".", "").rstrip("mdu").isdigit()
+
+
+def _start_of(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read(2 * _SHEBANG_LENGTH)
+    except (OSError, ValueError):
+        return b""
+
+
+def _from_shebang(start):
+    # As Linux's binfmt_script reads it: the interpreter ends at the first blank, the rest
+    # of the line (trimmed) is one optional argument.
+    if not start.startswith(b"#!"):
+        return None
+    first, _, rest = start[2:].partition(b"\n")
+    words = first[:_SHEBANG_LENGTH].strip().replace(b"\t", b" ").split(b" ", 1)
+    interpreter = fsdecode(words[0])
+    argument = fsdecode(words[1].strip()) if len(words) > 1 else ""
+    name = interpreter.rpartition("/")[2]
+    if _is_python_name(name):
+        return PythonCommand(interpreter, (interpreter,), (argument,) if argument else (), False)
+    if name == "env" and _is_python_name(argument):
+        return PythonCommand(argument, (interpreter, argument), (), False)
+    if interpreter == "/bin/sh" and rest.startswith(b"\'\'\'exec\' "):
+        # pip's trampoline for an interpreter path too long for #! (distlib's launcher):
+        #   #!/bin/sh
+        #   \'\'\'exec\' "/very/long/venv/bin/python" "$0" "$@"
+        quoted = rest.split(b"\n", 1)[0][len(b"\'\'\'exec\' "):]
+        if quoted.startswith(b'"') and b'"' in quoted[1:]:
+            python = fsdecode(quoted[1:quoted.index(b'"', 1)])
+            if _is_python_name(python.rpartition("/")[2]):
+                return PythonCommand(python, (python,), (), False)
+    return None
+
+
+_TIMEOUT = 30.0
+
+
 def identify(python, environ=None):
     """The version and platform of the interpreter command `python` (a name or path):
-    any CPython that answers, 2.7 included. `environ` gives PATH and LOCPATH (default:
-    this process's)."""
-    import subprocess
+    any CPython that answers, 2.7 included, asked with `environ` (default: this
+    process's) as the command itself will run."""
     try:
-        output = subprocess.check_output([python, "-E", "-S", "-c", _QUESTION],
-                                         stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                         env=_minimal_environment(environ), timeout=30)
+        output = _ask([python, "-E", "-S", "-c", _QUESTION], environ)
     except FileNotFoundError:
         raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
                                "or --version X.Y to predict without running it)" % python)
     except PermissionError:
         raise InterpreterError("interpreter %r: not executable" % python)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as error:
+    except (_Refused, OSError) as error:
         raise InterpreterError("interpreter %r: could not be run (%s); give --version X.Y "
                                "to predict without running it" % (python, _short(error)))
     version, _, platform = output.decode("ascii", "replace").partition(" ")
@@ -49,6 +126,16 @@ def identify(python, environ=None):
 def identify_modelled(python, environ=None):
     """identify(), refusing a Python that utf8env has no policy for (2.7, 3.5, 3.16...)."""
     return _modelled(python, identify(python, environ))
+
+
+def identify_file(path, python, environ=None):
+    """identify_modelled() of the file `path` (the command `python` found), run only when
+    its name or #! line says it starts a Python: never run an unknown program to ask."""
+    found = python_command(path)
+    if found is None:
+        raise InterpreterError("interpreter %r: neither its name nor a #! line says it is a "
+                               "Python, so it is not run to ask; give --version X.Y" % python)
+    return _modelled(python, identify(found.interpreter, environ))
 
 
 def _modelled(python, identity):
@@ -63,42 +150,62 @@ def _is_version(text):
     return bool(dot) and major.isdigit() and minor.isdigit()
 
 
-def _minimal_environment(environ):
-    # A C-locale child could fail on a strange locale; the identity does not depend on it.
+class _Refused(Exception):
+    """The interpreter did not answer: it failed, or outlived the timeout."""
+
+
+def _ask(argv, environ):
+    """The stdout of argv. The child gets a session of its own, so that a timeout kills
+    whatever it started too: a grandchild holding the pipe open cannot make us wait."""
+    import subprocess
     if environ is None:
         import os
         environ = os.environ
-    env = {"PATH": environ.get("PATH", _DEFAULT_PATH)}
-    if "LOCPATH" in environ:
-        env["LOCPATH"] = environ["LOCPATH"]
-    return env
+    process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=environ, start_new_session=True)
+    try:
+        output, errors = process.communicate(timeout=_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        import os
+        import signal
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        process.stdout.close()
+        process.stderr.close()
+        process.wait()
+        raise _Refused("no answer within %d seconds" % _TIMEOUT)
+    if process.returncode:
+        lines = errors.decode("utf-8", "replace").strip().splitlines()
+        raise _Refused("exit status %d%s" % (process.returncode, ": " + lines[-1] if lines else ""))
+    return output
 
 
 def _short(error):
-    import subprocess
-    if isinstance(error, subprocess.CalledProcessError):
-        lines = (error.stderr or b"").decode("utf-8", "replace").strip().splitlines()
-        return "exit status %d%s" % (error.returncode, ": " + lines[-1] if lines else "")
     return str(error)
 
 
-def identify_cached(path, environ):
-    """identify_modelled(), remembered per file (device, inode, mtime and size), so that a
-    launcher pays the interpreter's start-up once per interpreter rather than once per
-    launch. The file is named by what stat() follows to, so every symlink and spelling
-    of one interpreter shares an entry without resolving paths."""
+def identify_cached(path, environ, cacheable=True):
+    """identify(), remembered per file (device, inode, mtime and size), so that a launcher
+    pays the interpreter's start-up once per interpreter rather than once per launch. The
+    file is named by what stat() follows to, so every symlink and spelling of one
+    interpreter shares an entry without resolving paths. Not cacheable: a script (a pyenv
+    shim) whose answer depends on the environment: asked every time."""
     try:
         stat = system.stat(path)
     except (OSError, ValueError):
-        return identify_modelled(path, environ)
+        return identify(path, environ)
+    if not cacheable:
+        return identify(path, environ)
     key = "%d:%d" % (stat.st_dev, stat.st_ino)
     stamp = (str(stat.st_mtime_ns), str(stat.st_size))
     store = _cache_file(environ)
     cache = _read_cache(store) if store else {}
     entry = cache.get(key)
-    if entry and entry[:2] == stamp and entry[2] in VERSIONS:
+    if entry and entry[:2] == stamp and _is_version(entry[2]) and entry[3]:
         return Identity(*entry[2:])
-    identity = identify_modelled(path, environ)
+    identity = identify(path, environ)
     if store:
         cache[key] = stamp + tuple(identity)
         _write_cache(store, cache)

@@ -10,7 +10,7 @@ strict mode, which no release has, always comes from the bootstrap.
 """
 from . import cmdline
 from .environment import fsencode, system
-from .errors import CommandNotFound, InterpreterError, LauncherError, NotExecutable
+from .errors import CommandNotFound, InterpreterError, NotExecutable
 from .policy import Inputs, decide
 from .records import Record, field
 
@@ -56,13 +56,17 @@ class _Child(Record):
 
 
 def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
-         coercion_switch=None, warning_switch=None):
-    """The launch of `argv` (the file `path`) under `environ`; `python` is the command's
-    CPython version when it is one. Pure: nothing is read from the process."""
+         coercion_switch=None, warning_switch=None, script=None):
+    """The launch of `argv` (the file `path`) under `environ`; `python` is the version of
+    the CPython the command starts, if it starts one: the command itself, or for a script
+    (`script`, an interpreter.PythonCommand) the interpreter of its #! line. Pure:
+    nothing is read from the process."""
     argv = list(argv)
     messages, notes, changes = [], [], {}
-    options = tuple(argv[1:]) if python else ()
-    child = _python_child(environ, options, python, locales, utf8, notes) if python else None
+    # The command line the interpreter itself receives after its own name.
+    args = ((tuple(script.options) + (path,) + tuple(argv[1:])) if script else tuple(argv[1:])) \
+        if python else ()
+    child = _python_child(environ, args, python, locales, utf8) if python else None
     if child and child.refusal:
         # 3.6 would start regardless; 3.7 refuses, with its own words and status.
         return Plan(path=path, argv=tuple(argv), environ=dict(environ),
@@ -72,8 +76,10 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
 
     why = ""
     native = python is not None and python != "3.6"
-    if not native or policy == "pep538-draft" or coercion_switch is not None or warning_switch is not None:
-        coercion = decide(Inputs(environ=dict(environ), args=options, version=_COERCION_VERSION,
+    if not native or policy == "pep538-draft":
+        # The launcher coerces for what cannot (3.6, any other program), and for the draft,
+        # which no release implements.
+        coercion = decide(Inputs(environ=dict(environ), args=args, version=_COERCION_VERSION,
                                  locales=locales, policy=policy if policy == "pep538-draft" else None,
                                  coercion_switch=coercion_switch, warning_switch=warning_switch))
         if coercion.startup_error is None:
@@ -86,28 +92,48 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
         return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
                     python=None, utf8_mode=None, bootstrap=False, set_environ=changes, notes=(),
                     why=why)
-    argv[1:1] = child.options
+    options = list(child.options)
     request, filesystem = child.bootstrap, None
-    if python == "3.6":
-        request, filesystem = _bootstrap_for_36(env, options, locales, child, notes)
+    if native:
+        controls = _native_controls(env, args, python, locales, child, coercion_switch,
+                                    warning_switch, notes)
+        env.update(controls.environ)
+        changes.update(controls.environ)
+        options += controls.options
+    else:
+        request, filesystem = _bootstrap_for_36(env, args, locales, child, notes)
     if request:
         env.update(bootstrap_environment(environ, request))
-        if child.mode and filesystem not in (None, "utf-8"):
-            # UTF-8 mode decodes the command line as UTF-8; this 3.6 would not.
-            argv, passed = _command_line_through_bootstrap(argv)
-            env.update(passed)
+    path, argv = _with_options(path, argv, script, options)
+    if request and child.mode and filesystem not in (None, "utf-8") and script is None:
+        # UTF-8 mode decodes a -c command as UTF-8; this 3.6 would refuse it.
+        argv, passed = _code_through_bootstrap(argv)
+        env.update(passed)
     return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
                 python=python, utf8_mode=child.mode, bootstrap=bool(request), set_environ=changes,
                 notes=tuple(notes), why=why)
 
 
-def _python_child(environ, options, python, locales, utf8, notes):
+def _with_options(path, argv, script, options):
+    """(the file to exec, its argv) with the interpreter options `options` put first, where
+    CPython lets the first -X utf8 win. A script's interpreter is started as the kernel
+    starts it for a #! line (interpreter, its #! argument, the script's path, the
+    arguments), with the options added: nothing else changes."""
+    if not options:
+        return path, argv
+    if script is None:
+        return path, argv[:1] + list(options) + argv[1:]
+    head = list(script.head)
+    return head[0], head + list(options) + list(script.options) + [path] + argv[1:]
+
+
+def _python_child(environ, args, python, locales, utf8):
     """The child's UTF-8 mode by the 3.7+ rules (for 3.6 too: the point of the launcher),
     from the environment before coercion (PEP 540: the POSIX locale turns it on).
     The request --utf8 counts as the first -X utf8 option: CPython lets the first win."""
     request = () if utf8 is None else ("-X", "utf8" if utf8 == "strict" else "utf8=" + utf8)
     version = "3.7" if python == "3.6" else python
-    d = decide(Inputs(environ=dict(environ), args=request + tuple(options), version=version,
+    d = decide(Inputs(environ=dict(environ), args=request + tuple(args), version=version,
                       locales=locales))
     if d.startup_error is not None:
         # A 3.7+ child refuses to start by itself; a 3.6 one is refused for it.
@@ -116,6 +142,37 @@ def _python_child(environ, options, python, locales, utf8, notes):
     if python == "3.6":
         return _Child(mode, (), None, None, wanted=d)
     return _Child(mode, tuple(request), "mode=strict" if mode == "strict" else None, None)
+
+
+class _Controls(Record):
+    environ = field()           # variables that tell a 3.7+ child what the user asked
+    options = field()           # interpreter options that do
+
+
+def _native_controls(env, args, python, locales, child, coercion_switch, warning_switch, notes):
+    """What makes a 3.7+ child do what --no-coercion, --no-warning and the draft's coercion
+    mean, through its own controls (PYTHONCOERCECLOCALE, -X utf8), since it coerces and
+    warns by itself: PEP 538 "Implementation" (Python/preconfig.c)."""
+    line = cmdline.parse(list(args), tuple(int(part) for part in python.split(".")))
+    environ, options = {}, []
+    own = decide(Inputs(environ=env, args=tuple(args), version=python, locales=locales))
+    if own.startup_error is None:
+        wants_off = coercion_switch is False and own.coercion is not None
+        wants_quiet = warning_switch is False and own.stderr_messages
+        if (wants_off or wants_quiet) and line.ignore_environment:
+            notes.append("-E/-I: this Python reads no PYTHONCOERCECLOCALE, so %s cannot be "
+                         "passed on" % ("--no-coercion" if wants_off else "--no-warning"))
+        elif wants_off:
+            environ["PYTHONCOERCECLOCALE"] = "0"        # "0": no coercion, no warning
+        elif wants_quiet:
+            environ["PYTHONCOERCECLOCALE"] = "1"        # coercion as usual, never "warn"
+        # Variables the launcher set (the draft's coercion) change the locale the child
+        # starts in: the UTF-8 mode it would have chosen is given as the first -X utf8.
+        after = decide(Inputs(environ=dict(env, **environ), args=child.options + tuple(args),
+                              version=python, locales=locales))
+        if after.startup_error is None and child.mode in (0, 1) and after.utf8_mode != child.mode:
+            options += ["-X", "utf8=%d" % child.mode]
+    return _Controls(environ, tuple(options))
 
 
 def _bootstrap_for_36(env, options, locales, child, notes):
@@ -146,22 +203,31 @@ def _bootstrap_for_36(env, options, locales, child, notes):
 
 
 # The -c command a rewritten 3.6 command line runs: it binds no name in __main__.
-_RUN_MAIN = "__import__('_utf8env_bootstrap').run_main()"
-BOOTSTRAP_ARGV = "UTF8ENV_ARGV"
+_RUN_COMMAND = "__import__('_utf8env_bootstrap').run_command()"
+BOOTSTRAP_CODE = "UTF8ENV_CODE"
 
 
-def _command_line_through_bootstrap(argv):
-    """In a locale that cannot decode it, 3.6 decodes its command line as ASCII before any
-    bootstrap runs ("Unable to decode the command from the command line"), where UTF-8
-    mode decodes it as UTF-8 (PEP 540). So the part after the interpreter options travels
-    as bytes in the environment, and the bootstrap runs it (-c, -m or a script) with a
-    UTF-8 sys.argv. An interactive session or `-` (stdin) is left as it is."""
-    rest = cmdline.parse(argv[1:], (3, 6)).rest
-    if not rest or rest[0] == "-":
+def _code_through_bootstrap(argv):
+    """3.6 decodes `-c CODE` with the locale's ASCII before any bootstrap runs, and refuses
+    non-ASCII code ("Unable to decode the command from the command line"), where UTF-8
+    mode decodes it as UTF-8 (PEP 540). So such code travels as bytes in the environment
+    and the bootstrap runs it in __main__. Nothing else is rewritten: the arguments, a
+    script or a -m module stay as 3.6 decodes them, consistent with the filesystem
+    encoding it keeps (os.fsencode(sys.argv[1]) gives back the bytes given)."""
+    line = cmdline.parse(argv[1:], (3, 6))
+    if line.command_at is None or line.rest[0] != "-c" or _is_ascii(line.rest[1]):
         return argv, {}
-    head = argv[:len(argv) - len(rest)]
-    words = " ".join(fsencode(arg).hex() or "-" for arg in rest)
-    return head + ["-c", _RUN_MAIN], {BOOTSTRAP_ARGV: words}
+    index, position = line.command_at
+    index += 1                                  # argv[0] was not parsed
+    word = argv[index]
+    bundled = [word[:position]] if position > 1 else []     # -Oc: -O stays
+    after = argv[index + (1 if position + 1 < len(word) else 2):]   # -cCODE or -c CODE
+    return (argv[:index] + bundled + ["-c", _RUN_COMMAND] + after,
+            {BOOTSTRAP_CODE: fsencode(line.rest[1]).hex()})
+
+
+def _is_ascii(text):
+    return all(ord(letter) < 128 for letter in text)
 
 
 def bootstrap_environment(environ, request):
@@ -198,23 +264,49 @@ def plan_command(command, switches, about_to_exec=False):
     from .environment import inherited
     environ = inherited()
     path = find_command(command[0], environ)
-    python = None
-    if looks_like_python(path):
-        from .interpreter import identify_cached
-        try:
-            python = identify_cached(path, environ).version
-        except InterpreterError as error:
-            if not about_to_exec:
-                raise
-            raise LauncherError(str(error))     # run's own failure: 125, never the command's 2
+    python, script, notes = _python_behind(path, environ)
     facts = locales.probe(environ, here=about_to_exec)
     launched = plan(environ, path, command, facts, python=python, policy=switches.policy,
                     utf8=switches.utf8, coercion_switch=switches.coercion,
-                    warning_switch=switches.warning)
+                    warning_switch=switches.warning, script=script)
     # utf8env's own interpreter (3.7+) has already printed its locale warnings, from the
     # same environment: the launcher does not print the same line a second time.
     printed = set(_own_startup_messages(environ, facts))
-    return launched._replace(messages=tuple(m for m in launched.messages if m not in printed))
+    return launched._replace(messages=tuple(m for m in launched.messages if m not in printed),
+                             notes=notes + launched.notes)
+
+
+def _python_behind(path, environ):
+    """(the version of the CPython `path` starts, or None; the PythonCommand when it is a
+    script; notes). Whatever cannot be identified as a CPython 3.6+ (a Python 2, a
+    program named python that does not answer) runs as any other program: with the
+    coercion, which is harmless to it, and nothing else. A Python newer than the newest
+    policy is planned by that policy (3.15): it coerces and chooses UTF-8 mode itself."""
+    from .interpreter import identify_cached, python_command
+    found = python_command(path)
+    if found is None:
+        return None, None, ()
+    interpreter, cacheable = found.interpreter, found.cacheable
+    if found.head:
+        try:
+            if "/" not in interpreter:          # #!/usr/bin/env python3
+                interpreter = find_command(interpreter, environ)
+        except (CommandNotFound, NotExecutable):
+            return None, None, ()
+        behind = python_command(interpreter)
+        cacheable = bool(behind and behind.cacheable)
+    try:
+        version = identify_cached(interpreter, environ, cacheable).version
+    except InterpreterError:
+        return None, None, ()
+    from .profiles import VERSIONS
+    if version in VERSIONS:
+        return version, (found if found.head else None), ()
+    major, _, minor = version.partition(".")
+    if (int(major), int(minor)) > tuple(int(part) for part in VERSIONS[-1].split(".")):
+        return VERSIONS[-1], (found if found.head else None), (
+            "Python %s is newer than utf8env's newest policy: planned as %s" % (version, VERSIONS[-1]),)
+    return None, None, ()
 
 
 def _own_startup_messages(environ, facts):
@@ -269,20 +361,6 @@ def _file_type(path, follow=True):
 
 def _join(folder, name):
     return folder + name if folder.endswith("/") else folder + "/" + name
-
-
-def looks_like_python(path):
-    """Only files named like a CPython are ever run to ask their version: running an
-    arbitrary command with -c to find out would be unsafe. A symbolic link (python3 ->
-    python3.11) counts by the name of the file it leads to."""
-    names = [path.rpartition("/")[2]]
-    if _file_type(path, follow=False) == _SYMLINK:
-        import os
-        names.append(os.path.basename(os.path.realpath(path)))
-    for name in names:
-        if name.startswith("python") and name[6:].replace(".", "").rstrip("mdu").isdigit() or name == "python":
-            return True
-    return False
 
 
 def execute(launch):

@@ -22,8 +22,8 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _VARIABLE = "UTF8ENV_BOOTSTRAP"
 _PYTHONPATH = "UTF8ENV_PYTHONPATH"
-_ARGV = "UTF8ENV_ARGV"
-_argv = None        # the command line the launcher passed as bytes (see run_main)
+_CODE = "UTF8ENV_CODE"
+_code = None        # the -c command the launcher passed as bytes (see run_command)
 _report = None      # what reconfigure.apply() did, for the curious
 
 
@@ -39,10 +39,10 @@ def _request():
     UTF8ENV_BOOTSTRAP is words such as "mode=1 open_errors=strict" (no JSON: importing json
     costs ~8 ms on 3.6, paid by every child); UTF8ENV_PYTHONPATH, when present, is the
     user's own PYTHONPATH."""
-    global _argv
+    global _code
     raw = os.environ.pop(_VARIABLE, None)
     original = os.environ.pop(_PYTHONPATH, None)
-    _argv = os.environ.pop(_ARGV, None)
+    _code = os.environ.pop(_CODE, None)
     if original is None:
         os.environ.pop("PYTHONPATH", None)
     else:
@@ -127,28 +127,40 @@ def _chain():
             sys.modules["sitecustomize"] = me
 
 
-def run_main():
-    """Run the command line the launcher passed in UTF8ENV_ARGV (hex words, one per
-    argument, "-" for an empty one): 3.6 could not decode it as UTF-8 itself. It is
-    called from `python3.6 -c "__import__('_utf8env_bootstrap').run_main()"`."""
-    args = [bytes.fromhex("" if word == "-" else word).decode("utf-8", "surrogateescape")
-            for word in (_argv or "").split()]
-    if not args:
-        raise SystemExit("utf8env: bootstrap: %s is missing: nothing to run" % _ARGV)
-    main = sys.modules["__main__"]
-    if args[0] == "-c":
-        sys.argv[:] = ["-c"] + args[2:]
-        exec(compile(args[1], "<string>", "exec"), main.__dict__)
-        return
-    import runpy
-    if args[0] == "-m":
-        sys.argv[:] = [args[1]] + args[2:]
-        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
-        return
-    sys.argv[:] = args
-    # `python3.6 script` puts the script's folder first on sys.path, `-c` put "".
-    sys.path[0] = os.path.dirname(os.path.abspath(args[0]))
-    runpy.run_path(args[0], run_name="__main__")
+def run_command():
+    """Run the -c command the launcher passed in UTF8ENV_CODE (hex: its bytes), decoded as
+    UTF-8 as PEP 540's UTF-8 mode decodes the command line, in __main__ as `python -c`
+    runs it; 3.6 refused to decode it itself. It is called from
+    `python3.6 -c "__import__('_utf8env_bootstrap').run_command()"`, so sys.argv is already
+    ['-c', ARGS...] as 3.6 decoded them. A traceback shows the command's frames only, as
+    without the launcher: the frames of this call are left out of it."""
+    if _code is None:
+        raise SystemExit("utf8env: bootstrap: %s is missing: nothing to run" % _CODE)
+    source = bytes.fromhex(_code).decode("utf-8", "surrogateescape")
+    try:
+        code = compile(source, "<string>", "exec")
+    except SyntaxError as error:
+        # As -c shows it: no traceback. The display reads the exception's own traceback.
+        sys.excepthook(type(error), error.with_traceback(None), None)
+        raise SystemExit(1)
+    except UnicodeEncodeError as error:
+        # What UTF-8 mode's Python says of a command holding undecodable bytes.
+        os.write(2, ("Unable to decode the command from the command line:\n%s: %s\n"
+                     % (type(error).__name__, error)).encode("utf-8", "backslashreplace"))
+        raise SystemExit(1)
+    previous = sys.excepthook
+
+    def excepthook(kind, value, tb):
+        start = tb
+        while start is not None and start.tb_frame.f_code is not code:
+            start = start.tb_next
+        if start is not None:       # the display reads the exception's own traceback
+            tb = start
+            value = value.with_traceback(start) if isinstance(value, BaseException) else value
+        previous(kind, value, tb)
+
+    sys.excepthook = excepthook
+    exec(code, sys.modules["__main__"].__dict__)
 
 
 sys.modules["_utf8env_bootstrap"] = sys.modules.get(__name__)
