@@ -90,3 +90,73 @@ def test_a_corrupt_cache_is_asked_again(tmp_path):
     store.write_bytes(b"\0".join([key, mtime, size, b"9.9", platform]) + b"\0")
     assert identify_cached(path, environ) == Identity("3.11", "linux")
     assert asked(log) == 2
+
+
+def _store(tmp_path):
+    return tmp_path / "home" / ".cache" / "utf8env" / "interpreters"
+
+
+def test_the_cache_folder_and_file_are_private_whatever_the_umask(tmp_path):
+    path, _ = fake(tmp_path, "3.9 linux")
+    old = os.umask(0)
+    try:
+        identify_cached(path, {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")})
+    finally:
+        os.umask(old)
+    store = _store(tmp_path)
+    assert (os.stat(str(store.parent)).st_mode & 0o777, os.stat(str(store)).st_mode & 0o777) == (
+        0o700, 0o600)
+    assert os.listdir(str(store.parent)) == ["interpreters"]     # no temporary left behind
+
+
+def test_a_planted_symlink_is_never_written_through(tmp_path):
+    path, _ = fake(tmp_path, "3.9 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    store = _store(tmp_path)
+    store.parent.mkdir(parents=True, mode=0o700)
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious\n")
+    store.symlink_to(victim)
+    assert identify_cached(path, environ) == Identity("3.9", "linux")
+    assert victim.read_bytes() == b"precious\n"
+    assert not store.is_symlink()           # replaced by a file of our own, by rename
+
+
+@pytest.mark.parametrize("mode", [0o666, 0o620])
+def test_a_cache_others_can_write_is_not_believed(tmp_path, mode):
+    path, log = fake(tmp_path, "3.9 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    identify_cached(path, environ)
+    store = _store(tmp_path)
+    key, mtime, size, _, platform = store.read_bytes().split(b"\0")[:5]
+    store.write_bytes(b"\0".join([key, mtime, size, b"3.6", platform]) + b"\0")   # faked
+    store.chmod(mode)
+    assert identify_cached(path, environ) == Identity("3.9", "linux")
+    assert asked(log) == 2
+
+
+def test_a_folder_others_can_write_gets_no_cache(tmp_path):
+    path, log = fake(tmp_path, "3.9 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    store = _store(tmp_path)
+    store.parent.mkdir(parents=True)
+    store.parent.chmod(0o777)
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert asked(log) == 2 and os.listdir(str(store.parent)) == []
+
+
+def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
+    import utf8env.interpreter as interpreter
+    monkeypatch.setattr(interpreter, "_TIMEOUT", 0.5)
+    marker = "utf8env-test-holder-%d" % os.getpid()
+    path, _ = fake(tmp_path, "3.9 linux")
+    with open(path, "a") as f:          # answer, exit, and leave a child holding stdout
+        f.write("sh -c 'sleep 60; true' %s &\n" % marker)
+    with pytest.raises(InterpreterError) as error:
+        identify(path, {"PATH": "/usr/bin:/bin"})
+    assert str(error.value) == ("interpreter %r: could not be run (no answer within 0.5 seconds); "
+                                "give --version X.Y to predict without running it" % path)
+    import subprocess
+    left = subprocess.run(["pgrep", "-f", marker], stdout=subprocess.PIPE).stdout
+    assert left == b""                  # the child was killed with its session

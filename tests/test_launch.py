@@ -349,3 +349,54 @@ def test_36_grandchild_inherits_the_coercion_not_the_utf8_mode(tmp_path):
     assert result.stdout == ("surrogateescape C.UTF-8\nstrict C.UTF-8 [] %s\n" % user).encode()
     # The user's sitecustomize ran in the child and in the grandchild.
     assert result.stderr == b"user sitecustomize\nuser sitecustomize\n"
+
+
+# -- What is a Python: names, #! lines, shims --------------------------------------------
+
+def test_a_pyenv_shim_is_the_version_the_command_will_see(tmp_path):
+    shims = os.path.join(interpreters.pyenv_root(), "shims")
+    env = dict(BASE, PATH=shims + ":/usr/bin:/bin", PYENV_ROOT=interpreters.pyenv_root(),
+               LANG="C", HOME=str(tmp_path))
+    show = "import sys; print(sys.version_info[:2], sys.stdout.encoding, sys.stdout.errors)"
+    for version, line in (("3.6.15", b"(3, 6) utf-8 surrogateescape\n"),
+                          ("3.13.0", b"(3, 13) utf-8 surrogateescape\n"),
+                          ("3.6.15", b"(3, 6) utf-8 surrogateescape\n")):
+        result = subprocess.run(UTF8ENV + ["run", "--", "python3", "-c", show],
+                                env=dict(env, PYENV_VERSION=version),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert (result.returncode, result.stdout, result.stderr) == (0, line, b"")
+
+
+@pytest.mark.parametrize("answer", [
+    "exit 3",                           # named python3, but does not answer the question
+    "echo 2.7 linux2; exit 0",          # a Python utf8env has no policy for
+])
+def test_a_python_it_cannot_model_runs_with_the_coercion_alone(tmp_path, answer):
+    fake = tmp_path / "python3"
+    fake.write_text('#!/bin/sh\ncase "$1" in -E) %s ;; esac\necho "run: $LC_CTYPE $*"\n' % answer)
+    fake.chmod(0o755)
+    result = run(["--", str(fake), "a", "b"], env={"HOME": str(tmp_path)})
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"run: C.UTF-8 a b\n", b"")
+
+
+def test_a_console_script_gets_utf8_mode_on_36_and_the_option_on_311(tmp_path):
+    for version, flags in (("3.6", "-"), ("3.11", "1")):
+        script = tmp_path / ("tool" + version)
+        script.write_text("#!%s\nimport sys\nprint('found: xxx\\udcff', getattr(sys.flags, "
+                          "'utf8_mode', '-'), sys.stdout.encoding, sys.argv[1:])\n"
+                          % PYENV[version].argv[0])
+        script.chmod(0o755)
+        result = run(["--utf8", "1", "--", str(script), "\xe9"], env={"LANG": "C"})
+        assert (result.returncode, result.stderr) == (0, b"")
+        assert result.stdout == ("found: xxx\udcff %s utf-8 ['\xe9']\n" % flags).encode(
+            "utf-8", "surrogateescape")
+
+
+def test_an_env_shebang_is_started_as_env_starts_it(tmp_path):
+    script = tmp_path / "tool"
+    script.write_text("#!/usr/bin/env python3.11\nimport sys\nprint(sys.flags.utf8_mode, sys.argv)\n")
+    script.chmod(0o755)
+    folder = os.path.dirname(PYENV["3.11"].argv[0])
+    result = run(["--utf8", "0", "--", str(script), "x"], env={"LANG": "C", "PATH": folder + ":/usr/bin:/bin"})
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, ("0 [%r, 'x']\n" % str(script)).encode(), b"")

@@ -100,7 +100,7 @@ def _from_shebang(start):
     return None
 
 
-_TIMEOUT = 30.0
+_TIMEOUT = 10.0         # a real interpreter answers in milliseconds; a shim in a second
 
 
 def identify(python, environ=None):
@@ -175,7 +175,7 @@ def _ask(argv, environ):
         process.stdout.close()
         process.stderr.close()
         process.wait()
-        raise _Refused("no answer within %d seconds" % _TIMEOUT)
+        raise _Refused("no answer within %g seconds" % _TIMEOUT)
     if process.returncode:
         lines = errors.decode("utf-8", "replace").strip().splitlines()
         raise _Refused("exit status %d%s" % (process.returncode, ": " + lines[-1] if lines else ""))
@@ -203,7 +203,8 @@ def identify_cached(path, environ, cacheable=True):
     store = _cache_file(environ)
     cache = _read_cache(store) if store else {}
     entry = cache.get(key)
-    if entry and entry[:2] == stamp and _is_version(entry[2]) and entry[3]:
+    if entry and entry[:2] == stamp and entry[2].partition(".")[0] in ("2", "3") \
+            and _is_version(entry[2]) and entry[3]:     # anything else: not ours, ask again
         return Identity(*entry[2:])
     identity = identify(path, environ)
     if store:
@@ -230,27 +231,81 @@ def _cache_file(environ):
 
 
 def _read_cache(store):
+    """The entries of the cache file, or {} for a cache that is not safe to believe: not a
+    regular file (a symlink is not followed), not this user's, or writable by others
+    (another user could fake versions), or not in the format."""
+    folder = store.rpartition("/")[0]
+    if not _private(folder, _DIRECTORY):
+        return {}
     try:
-        with open(store, "rb") as f:
-            fields = [fsdecode(item) for item in f.read().split(b"\0")[:-1]]
+        fd = system.open(store, system.O_RDONLY | _O_NOFOLLOW)
+    except (OSError, ValueError):
+        return {}
+    try:
+        if not _private_fd(fd, _REGULAR):
+            return {}
+        chunks = []
+        while True:
+            chunk = system.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
     except OSError:
         return {}
+    finally:
+        system.close(fd)
+    fields = [fsdecode(item) for item in b"".join(chunks).split(b"\0")[:-1]]
     if len(fields) % _ENTRY_FIELDS:
         return {}       # not ours, or cut short: start again
     return {fields[i]: tuple(fields[i + 1:i + _ENTRY_FIELDS])
             for i in range(0, len(fields), _ENTRY_FIELDS)}
 
 
+_O_NOFOLLOW = getattr(system, "O_NOFOLLOW", 0)
+_TYPE_MASK, _REGULAR, _DIRECTORY = 0o170000, 0o100000, 0o040000
+
+
+def _private(path, kind):
+    """`path` is a `kind` (not through a symlink), owned by this user, writable by no one else."""
+    try:
+        stat = system.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return _is_private(stat, kind)
+
+
+def _private_fd(fd, kind):
+    return _is_private(system.fstat(fd), kind)
+
+
+def _is_private(stat, kind):
+    return (stat.st_mode & _TYPE_MASK == kind and stat.st_uid == system.geteuid()
+            and not stat.st_mode & 0o022)
+
+
 def _write_cache(store, cache):
-    """Best effort and atomic: a cache that cannot be written only costs time."""
+    """Best effort and atomic: a cache that cannot be written only costs time. The file
+    is written to a new file of a random name, created exclusively (a planted symlink or
+    file is never written through), in a folder that only this user can change, and then
+    renamed over the old one."""
     import os
     data = b"".join(fsencode(item) + b"\0"
                     for key, entry in cache.items() for item in (key,) + tuple(entry))
+    folder = os.path.dirname(store)
     try:
-        os.makedirs(os.path.dirname(store), exist_ok=True)
-        temporary = "%s.%d" % (store, os.getpid())
-        with open(temporary, "wb") as f:
-            f.write(data)
-        os.replace(temporary, store)
+        if not os.path.lexists(folder):
+            os.makedirs(folder, mode=0o700)     # XDG: missing folders are made 0700
+            os.chmod(folder, 0o700)             # whatever the umask
+        if not _private(folder, _DIRECTORY):
+            return
+        temporary = "%s/.interpreters.%s" % (folder, os.urandom(8).hex())
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(temporary, store)
+        except OSError:
+            os.unlink(temporary)
+            raise
     except OSError:
         pass
