@@ -3,6 +3,7 @@ interpreters and real locale worlds: transparency (bytes, status, signals, pid),
 coercion for any command, Python 3.6 given what 3.7 has, nothing changed for 3.7+."""
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -52,7 +53,6 @@ def test_death_by_signal_is_seen_as_without_the_launcher(sig):
     through = run(["--", "sh", "-c", script])
     assert through.returncode == direct.returncode == -sig
     # and as a shell reports it: 128 + N
-    import shlex
     shell = subprocess.run(["sh", "-c", " ".join(map(shlex.quote, UTF8ENV)) +
                             " run -- sh -c 'kill -%d $$'; echo $?" % sig],
                            stdout=subprocess.PIPE, env=BASE)
@@ -400,3 +400,24 @@ def test_an_env_shebang_is_started_as_env_starts_it(tmp_path):
     result = run(["--utf8", "0", "--", str(script), "x"], env={"LANG": "C", "PATH": folder + ":/usr/bin:/bin"})
     assert (result.returncode, result.stdout, result.stderr) == (
         0, ("0 [%r, 'x']\n" % str(script)).encode(), b"")
+
+
+# -- Signals ----------------------------------------------------------------------------
+
+def _sig_lines(argv):
+    out = subprocess.run(argv, stdout=subprocess.PIPE, env=BASE).stdout.decode()
+    return [line for line in out.splitlines() if line.startswith(("SigIgn", "SigBlk"))]
+
+
+def test_signal_dispositions_and_mask_reach_the_command_as_without_the_launcher():
+    # CPython ignores SIGPIPE and SIGXFSZ for itself; exec would keep that.
+    direct = _sig_lines(["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"])
+    through = _sig_lines(UTF8ENV + ["run", "--", "grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"])
+    assert through == direct and len(direct) == 2
+
+
+def test_a_broken_pipe_ends_the_command_as_without_the_launcher():
+    script = "%s run -- yes | head -1; echo \"${PIPESTATUS[@]}\"" % " ".join(map(shlex.quote, UTF8ENV))
+    result = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=BASE)
+    assert (result.stdout, result.stderr) == (b"y\n141 0\n", b"")

@@ -21,6 +21,21 @@ except ImportError:                 # pragma: no cover - Windows
 
 _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
+# The SigIgn mask (hex, from /proc/self/status) this process had before CPython ignored
+# SIGPIPE and SIGXFSZ for itself; the bin/utf8env stub reads it and sets it here. None:
+# not known (started as `python -m utf8env`).
+ignored_at_start = None
+
+
+def was_ignored_at_start(number):
+    """Whether signal `number` was ignored when this process started; None if not known."""
+    if ignored_at_start is None:
+        return None
+    try:
+        return bool(int(ignored_at_start.strip(), 16) >> (number - 1) & 1)
+    except ValueError:
+        return None
+
 
 def fsencode(text):
     """os.fsencode() of a str: the bytes it stands for (surrogate escapes undone)."""

@@ -367,12 +367,32 @@ def execute(launch):
     """Replace this process by the planned command: same pid, same file descriptors.
     Returns only for a refused launch: the exit status."""
     for line in launch.messages:
-        system.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
+        try:
+            system.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
+        except OSError:
+            pass        # no stderr (closed): the command runs all the same
     if launch.refusal is not None:
         return launch.refusal
+    _restore_signals()
     try:
         system.execve(launch.path, list(launch.argv), launch.environ)
     except PermissionError:
         raise NotExecutable("command %r: permission denied" % launch.argv[0])
     except OSError as error:
         raise NotExecutable("command %r: cannot be executed (%s)" % (launch.argv[0], error.strerror))
+
+
+def _restore_signals():
+    """CPython ignores SIGPIPE and SIGXFSZ for itself at start-up (Python/pylifecycle.c
+    signal_install_handlers), and an exec keeps an ignored signal ignored: without this,
+    `utf8env run -- yes | head -1` would print "Broken pipe". Each gets back the
+    disposition this process received, as the stub read it, else the default that a
+    shell's command has. Handlers need nothing: exec resets them to the default itself;
+    the signal mask CPython leaves alone."""
+    import _signal
+    from .environment import was_ignored_at_start
+    for name in ("SIGPIPE", "SIGXFSZ"):
+        number = getattr(_signal, name, None)
+        if number is not None:
+            ignored = was_ignored_at_start(number)
+            _signal.signal(number, _signal.SIG_IGN if ignored else _signal.SIG_DFL)
