@@ -155,3 +155,56 @@ def test_explain_36_lists_what_the_launcher_adds_and_cannot_change():
                         "  UTF-8 mode on (bootstrap)\n")
     code, out, _ = utf8env("explain", "--json", "--version", "3.7", "--empty-env", "--locales", "C")
     assert json.loads(out)["launcher"] is None
+
+
+@pytest.mark.parametrize("variable, value", [("LANG", b"\xe9"), ("LC_CTYPE", b"en_US.\xff")])
+def test_an_undecodable_locale_name_is_a_missing_locale_as_for_the_real_interpreter(variable, value):
+    # glibc finds no locale of that name and stays in C; the prediction says the same as
+    # the real 3.11 started in that environment, and nothing crashes.
+    from utf8env.own_command import own_command
+    py311 = os.path.join(interpreters.pyenv_root(), "versions", "3.11.7", "bin", "python3.11")
+    environ = {b"PATH": b"/usr/bin:/bin", variable.encode(): value}
+    out = subprocess.run(own_command() + ["explain", "--json", py311], env=environ,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (out.returncode, out.stderr) == (0, b"")
+    predicted = json.loads(out.stdout.decode())
+    real = subprocess.run([py311, "-c", "import json, locale, os, sys; os.write(1, json.dumps("
+                           "[sys.flags.utf8_mode, sys.stdout.encoding, sys.stdout.errors, "
+                           "locale.setlocale(locale.LC_CTYPE), os.environ.get('LC_CTYPE')]).encode())"],
+                          env=environ, stdout=subprocess.PIPE)
+    assert json.loads(real.stdout.decode()) == [
+        predicted["utf8_mode"], predicted["stdout"]["encoding"], predicted["stdout"]["errors"],
+        predicted["lc_ctype"], predicted["coercion"]["environ"]["LC_CTYPE"]]
+    for command in (["run", "--", "true"], ["env"]):
+        result = subprocess.run(own_command() + command, env=environ, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        assert (result.returncode, result.stderr) == (0, b"")
+
+
+def _checkout_command(args, **redirects):
+    from utf8env.own_command import own_command
+    return subprocess.run(own_command() + list(args), env={"PATH": "/usr/bin:/bin"}, **redirects)
+
+
+def test_a_closed_stdout_is_one_line_and_status_1():
+    result = _checkout_command(["explain", "--version", "3.9"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, pass_fds=(), close_fds=True,
+                               preexec_fn=lambda: os.close(1))
+    assert (result.returncode, result.stderr) == (
+        1, b"utf8env: error: cannot write the output: standard output is closed\n")
+
+
+def test_a_full_disk_is_one_line_and_status_1():
+    with open("/dev/full", "wb") as full:
+        result = _checkout_command(["explain", "--version", "3.9"], stdout=full,
+                                   stderr=subprocess.PIPE)
+    assert (result.returncode, result.stderr) == (
+        1, b"utf8env: error: cannot write the output: No space left on device\n")
+
+
+@pytest.mark.parametrize("args, status", [(["run", "--", "no-such-command-x"], 127),
+                                          (["run", "--utf8", "2", "true"], 125),
+                                          (["explain", "--bogus"], 2)])
+def test_a_closed_stderr_keeps_the_status(args, status):
+    result = _checkout_command(args, stdout=subprocess.PIPE, preexec_fn=lambda: os.close(2))
+    assert (result.returncode, result.stdout) == (status, b"")

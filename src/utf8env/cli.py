@@ -119,8 +119,10 @@ def _explain(args, command):
                     argv0=python or "python%s" % target.version)
     decision = decide(inputs)
     launched = launch.what_run_adds(inputs, args.policy)
-    sys.stdout.write(report.to_json(decision, launched) + "\n" if args.json
-                     else report.to_text(decision, launched))
+    from .doctor import findings, render     # the verdict and fixes doctor gives the same case
+    found = findings.for_decision(inputs, decision)
+    _write(report.to_json(decision, launched, render.verdict_object(found)) + "\n"
+                     if args.json else report.to_text(decision, launched, render.verdict_lines(found)))
     return 0
 
 
@@ -180,7 +182,7 @@ def _env(args, command):
     from . import envformat, launch
     # No COMMAND: any program that is not a Python, i.e. the coercion alone.
     plan = launch.plan_command(command or ["sh"], _launch_switches(args))
-    sys.stdout.write(envformat.render(args.format, envformat.variables(plan, args.utf8), plan))
+    _write(envformat.render(args.format, envformat.variables(plan, args.utf8), plan))
     return 0
 
 
@@ -195,10 +197,67 @@ def _matrix(args, command):
     return run_matrix(args, command)
 
 
+def _readiness_spec():
+    from .readiness import FORMATS
+    from .readiness.suite import WORLD_NAMES
+    return Command(
+        name="readiness",
+        summary="Run a pytest suite twice in a non-UTF-8 locale world, UTF-8 mode off (today) "
+                "and on (Python 3.15), and list the tests that change and the call sites that "
+                "use the locale encoding.",
+        options=(
+            Option(("--python",), "python", "append", "a Python to run (repeatable; default: "
+                   "Python 3.15)", metavar="PATH", usage="[--python PATH]..."),
+            Option(("--world",), "world", "value", "a matrix environment set (default latin1)",
+                   metavar="NAME", usage="[--world NAME]", choices=WORLD_NAMES),
+            Option(("--format",), "format", "value", "the report format (default text)",
+                   metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
+                   default="text", choices=FORMATS),
+            Option(("--all",), "all", "flag", "also list stdlib and site-packages call sites",
+                   usage="[--all]"),
+            Option(("--timeout",), "timeout", "value", "the seconds each run may take (default "
+                   "900)", metavar="SECONDS", usage="[--timeout SECONDS]"),
+            HELP),
+        operands="-- pytest [ARGS...]")
+
+
+def _readiness(args, command):
+    from .readiness.cli import run as run_readiness
+    return run_readiness(args, command)
+
+
+def _doctor_spec():
+    return Command(
+        name="doctor",
+        summary="Say what breaks text in the place this runs in (an ssh session, cron, a "
+                "service, a container, CI) and the exact line to change there.",
+        options=(
+            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the "
+                   "README)", usage="[--json]"),
+            Option(("--save",), "save", "value", "also write this place's snapshot (the JSON "
+                   "object) to FILE", metavar="FILE", usage="[--save FILE]"),
+            Option(("--compare",), "compare", "value", "say what differs between the snapshot "
+                   "FILE and this place, and which difference explains a failure",
+                   metavar="FILE", usage="[--compare FILE]"),
+            Option(("--no-pythons",), "no_pythons", "flag", "do not look for interpreters "
+                   "(the locale and the context only)", usage=None),
+            HELP),
+        operands="[--no-pythons]")     # no operands: the last option ends the usage line
+
+
+def _doctor(args, command):
+    if command:
+        raise UsageError("doctor takes no operands (got %r): it diagnoses the place it runs "
+                         "in; usage: %s" % (command[0], usage(_doctor_spec())))
+    from .doctor.cli import run as run_doctor
+    return run_doctor(args)
+
+
 # (name, its declaration, its handler). env and matrix are declared on first use: their
 # format lists live with their renderers, which `run` and `explain` must not import.
 _COMMANDS = (("explain", lambda: _EXPLAIN, _explain), ("run", lambda: _RUN, _run),
-             ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix))
+             ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
+             ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
 
 
 def declaration(name):
@@ -236,21 +295,26 @@ def main(argv=None):
 
 def _dispatch(argv):
     if argv and argv[0] == "--version":
-        sys.stdout.write("utf8env %s\n" % __version__)
+        _write("utf8env %s\n" % __version__)
         return 0
     if not argv or argv[0] in ("-h", "--help"):
-        sys.stdout.write(_main_help())
+        _write(_main_help())
         return 0 if argv else 2
     for name, declare, handler in _COMMANDS:
         if name == argv[0]:
             spec = declare()
             args, operands = parse(spec, argv[1:])
             if args.help:
-                sys.stdout.write(help_text(spec))
+                _write(help_text(spec))
                 return 0
             return handler(args, operands)
     raise UsageError("unknown command %r: expected one of %s"
                      % (argv[0], ", ".join(sorted(name for name, _, _ in _COMMANDS))))
+
+
+def _write(text):
+    from .output import write       # not on run's path: run writes nothing to stdout
+    write(text)
 
 
 def _say_error(error):

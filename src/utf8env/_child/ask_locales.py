@@ -17,7 +17,10 @@ def ask(names):
     for name in names:
         try:
             _locale.setlocale(_locale.LC_CTYPE, name)
-        except _locale.Error:
+        except (_locale.Error, UnicodeError, ValueError):
+            # UnicodeError: a name holding undecodable bytes (LANG=$'\xe9'), which Python
+            # cannot pass; ValueError: an embedded NUL. glibc has no such locale either: a
+            # name it cannot find leaves it in C, as for any missing locale.
             continue
         out[name] = _locale.nl_langinfo(_locale.CODESET)
         _locale.setlocale(_locale.LC_CTYPE, "C")

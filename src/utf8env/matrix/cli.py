@@ -6,6 +6,7 @@ import sys
 import time
 
 from ..errors import UsageError
+from .. import output
 
 def _progress():
     """A callback printing one progress line on stderr once the run takes more than a
@@ -31,7 +32,7 @@ def _timeout(word):
         timeout = float(word)
     except ValueError:
         timeout = -1
-    if timeout <= 0:
+    if not 0 < timeout < float("inf"):      # also nan, inf and 1e400 (which is inf)
         raise UsageError("--timeout %r: expected a positive number of seconds" % word)
     return timeout
 
@@ -67,7 +68,7 @@ def _pep(options, pythons, timeout):
         envs = environments.pep_environments([p for p in pythons if p.version != "2.7"],
                                              py27[0] if py27 else None)
     result = pep.run_pep(envs, timeout=timeout, progress=_progress())
-    sys.stdout.write(report.render(result, options.format))
+    output.write(report.render(result, options.format))
     return 0
 
 
@@ -87,5 +88,5 @@ def _program(options, command, pythons, timeout):
     result = program.run_program(list(command), pythons,
                                  options.env_set or environments.DEFAULT_ENV_SETS, stdin,
                                  options.hostile_files, timeout=timeout, progress=_progress())
-    sys.stdout.write(report.render(result, options.format))
+    output.write(report.render(result, options.format))
     return 1 if result.problems else 0
