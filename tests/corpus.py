@@ -4,7 +4,7 @@ Every case runs twice: through utf8env.decide() in-process (tests/test_policy_co
 and through the real interpreter in the real locale world (tests/test_ground_truth.py).
 An expectation therefore states what CPython really does, never what the engine says.
 """
-from typing import NamedTuple
+from utf8env.records import Record, field
 
 WORLDS = ("installed", "no-locales", "en_US-only", "latin1", "gb18030")
 
@@ -25,14 +25,14 @@ FIELDS = ("utf8_mode", "filesystem", "stdin", "stdout", "stderr", "open",
           "stderr_messages", "exit_code")
 
 
-class Case(NamedTuple):
-    name: str        # unique id
-    world: str       # one of WORLDS
-    env: dict        # the complete environment of the interpreter (env -i semantics)
-    options: tuple   # interpreter options before "-c PROBE", e.g. ("-X", "utf8=0")
-    versions: str    # "3.7-3.13", "3.8+", "3.6", "all" (3.6 to 3.15)
-    expect: dict     # field -> expected value, only the fields this case asserts
-    source: str      # where the expectation comes from
+class Case(Record):
+    name = field()      # unique id
+    world = field()     # one of WORLDS
+    env = field()       # the complete environment of the interpreter (env -i semantics)
+    options = field()   # interpreter options before "-c PROBE", e.g. ("-X", "utf8=0")
+    versions = field()  # "3.7-3.13", "3.8+", "3.6", "all" (3.6 to 3.15)
+    expect = field()    # field -> expected value, only the fields this case asserts
+    source = field()    # where the expectation comes from
 
 
 def version_in(version, spec):
@@ -90,8 +90,8 @@ def _emit(out, name, world, env, options, source, expect_at, versions=VERSIONS):
     for low, high, expect in runs:
         spec = _spec(low, high)
         full_name = name if len(runs) == 1 else "%s/%s" % (name, spec)
-        out.append(Case(full_name, world, dict(env), tuple(options), spec,
-                        expect, source))
+        out.append(Case(name=full_name, world=world, env=dict(env), options=tuple(options),
+                        versions=spec, expect=expect, source=source))
 
 
 def _since(first, expect_at):
@@ -102,13 +102,6 @@ def _since(first, expect_at):
 # ---------------------------------------------------------------------------
 # Building blocks for expectations
 # ---------------------------------------------------------------------------
-
-# nl_langinfo(CODESET) of each locale name the worlds can resolve, and the
-# codec name CPython derives from it (encodings are compared normalised, so
-# these are the normalised spellings; raw CODESET strings are kept where
-# CPython returns them raw: open(), getpreferredencoding, getencoding).
-CODEC = {"ANSI_X3.4-1968": "ascii", "UTF-8": "utf-8", "ISO-8859-1": "iso8859-1",
-         "GB18030": "gb18030"}
 
 # The coercion targets present in each world, in CPython's order
 # (C.UTF-8, C.utf8, UTF-8); no world has a locale named "UTF-8".
@@ -123,11 +116,11 @@ TARGETS = {
 # A natural non-C locale of each world ("C" where there is none), used as the
 # parent environment of the test_utf8_mode ports.
 NATIVE = {
-    "installed": ("C.UTF-8", "UTF-8"),
-    "no-locales": ("C", "ANSI_X3.4-1968"),
-    "en_US-only": ("en_US.UTF-8", "UTF-8"),
-    "latin1": ("en_US.ISO-8859-1", "ISO-8859-1"),
-    "gb18030": ("zh_CN.GB18030", "GB18030"),
+    "installed": "C.UTF-8",
+    "no-locales": "C",
+    "en_US-only": "en_US.UTF-8",
+    "latin1": "en_US.ISO-8859-1",
+    "gb18030": "zh_CN.GB18030",
 }
 
 # Section 2 of the research report (W1 takes the target's name).
@@ -141,50 +134,95 @@ W2 = ("Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
       "C.utf8, or UTF-8 (if available) as alternative Unicode-compatible "
       "locales is recommended.")
 
-
-def fatal(v, message):
-    """The stderr lines of a pre-initialisation error (E1/E2); exit status 1."""
-    if v == "3.7":
-        return ["Fatal Python error: config_init_utf8_mode: " + message, ""]
-    return ["Fatal Python error: preconfig_init_utf8_mode: " + message,
-            "Python runtime state: preinitializing", ""]
-
-
 E1 = "invalid PYTHONUTF8 environment variable value"
 E2 = "invalid -X utf8 option value"
 
+# What the real interpreters print for E1/E2 (exit status 1), by version.
+FATAL = {
+    E1: {"3.7": ["Fatal Python error: config_init_utf8_mode: " + E1, ""],
+         "3.8+": ["Fatal Python error: preconfig_init_utf8_mode: " + E1,
+                  "Python runtime state: preinitializing", ""]},
+    E2: {"3.7": ["Fatal Python error: config_init_utf8_mode: " + E2, ""],
+         "3.8+": ["Fatal Python error: preconfig_init_utf8_mode: " + E2,
+                  "Python runtime state: preinitializing", ""]},
+}
 
-def stdio_errors(v, lc_ctype):
-    """stdin/stdout errors when neither UTF-8 mode nor PYTHONIOENCODING decides.
+# What the real interpreters report once started, per LC_CTYPE and UTF-8 mode (0/1),
+# by version: (filesystem, stdin and stdout, stderr, open() with no encoding,
+# locale.getpreferredencoding(False), locale.getencoding() or None before 3.11).
+# Stream encodings are compared normalised (codecs.lookup), so they are written in
+# that spelling; the other three are nl_langinfo(CODESET) or "utf-8" as CPython
+# returns them. test_ground_truth.py checks every row on the real interpreters.
+_SE, _BR, _ST = "surrogateescape", "backslashreplace", "strict"
+STARTED = {
+    # UTF-8 mode off: everything follows the locale's CODESET. stdio errors are
+    # surrogateescape in the C locale, and from 3.7 also in a coercion target
+    # such as an explicit C.UTF-8 (research B5).
+    ("C", 0): {
+        "3.6-3.10": (("ascii", _SE), ("ascii", _SE), ("ascii", _BR), ("ANSI_X3.4-1968", _ST),
+                     "ANSI_X3.4-1968", None),
+        "3.11+": (("ascii", _SE), ("ascii", _SE), ("ascii", _BR), ("ANSI_X3.4-1968", _ST),
+                  "ANSI_X3.4-1968", "ANSI_X3.4-1968")},
+    ("C.UTF-8", 0): {
+        "3.6": (("utf-8", _SE), ("utf-8", _ST), ("utf-8", _BR), ("UTF-8", _ST), "UTF-8", None),
+        "3.7-3.10": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("UTF-8", _ST), "UTF-8", None),
+        "3.11+": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("UTF-8", _ST), "UTF-8", "UTF-8")},
+    ("en_US.UTF-8", 0): {
+        "3.6-3.10": (("utf-8", _SE), ("utf-8", _ST), ("utf-8", _BR), ("UTF-8", _ST), "UTF-8", None),
+        "3.11+": (("utf-8", _SE), ("utf-8", _ST), ("utf-8", _BR), ("UTF-8", _ST), "UTF-8", "UTF-8")},
+    ("en_US.ISO-8859-1", 0): {
+        "3.6-3.10": (("iso8859-1", _SE), ("iso8859-1", _ST), ("iso8859-1", _BR),
+                     ("ISO-8859-1", _ST), "ISO-8859-1", None),
+        "3.11+": (("iso8859-1", _SE), ("iso8859-1", _ST), ("iso8859-1", _BR),
+                  ("ISO-8859-1", _ST), "ISO-8859-1", "ISO-8859-1")},
+    ("zh_CN.GB18030", 0): {
+        "3.6-3.10": (("gb18030", _SE), ("gb18030", _ST), ("gb18030", _BR),
+                     ("GB18030", _ST), "GB18030", None),
+        "3.11+": (("gb18030", _SE), ("gb18030", _ST), ("gb18030", _BR),
+                  ("GB18030", _ST), "GB18030", "GB18030")},
+    # UTF-8 mode on (3.7+): UTF-8 whatever the locale; only locale.getencoding()
+    # still reports the locale's CODESET.
+    ("C", 1): {
+        "3.7-3.10": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8", None),
+        "3.11+": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8",
+                  "ANSI_X3.4-1968")},
+    ("C.UTF-8", 1): {
+        "3.7-3.10": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8", None),
+        "3.11+": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8", "UTF-8")},
+    ("en_US.UTF-8", 1): {   # only PEP 686's cases start so
+        "3.15": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8", "UTF-8")},
+    ("en_US.ISO-8859-1", 1): {
+        "3.7-3.10": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8", None),
+        "3.11+": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8",
+                  "ISO-8859-1")},
+    ("zh_CN.GB18030", 1): {
+        "3.7-3.10": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8", None),
+        "3.11+": (("utf-8", _SE), ("utf-8", _SE), ("utf-8", _BR), ("utf-8", _ST), "utf-8",
+                  "GB18030")},
+}
 
-    3.6 gives surrogateescape only in the C locale; 3.7+ also for POSIX and
-    for the coercion targets (a plain string compare, so an explicit
-    LANG=C.UTF-8 counts).  Research B5.
-    """
-    if v == "3.6":
-        return "surrogateescape" if lc_ctype == "C" else "strict"
-    if lc_ctype in ("C", "POSIX", "C.UTF-8", "C.utf8", "UTF-8"):
-        return "surrogateescape"
-    return "strict"
+
+def at(table, v):
+    """The entry of a {version spec: value} table that covers version `v`."""
+    found = [value for spec, value in table.items() if version_in(v, spec)]
+    if len(found) != 1:
+        raise KeyError("%s: %d entries of %r cover it" % (v, len(found), sorted(table)))
+    return found[0]
 
 
-def _encoding_of_locale(v, codeset):
-    return codeset if _v(v) >= _v("3.11") else None
-
-
-def locale_mode(v, lc_ctype, codeset, environ=None, messages=()):
-    """UTF-8 mode off: everything follows the locale's CODESET."""
-    codec = CODEC[codeset]
-    errors = stdio_errors(v, lc_ctype)
+def started(v, lc_ctype, utf8, environ=None, messages=()):
+    """Every field of a start-up that completes: the STARTED row of (lc_ctype, utf8)
+    for version v, with what the case exports to a child and prints."""
+    filesystem, stdio, stderr, open_default, preferred, getencoding = at(STARTED[lc_ctype, utf8], v)
     return {
-        "utf8_mode": 0,
-        "filesystem": (codec, "surrogateescape"),
-        "stdin": (codec, errors),
-        "stdout": (codec, errors),
-        "stderr": (codec, "backslashreplace"),
-        "open": (codeset, "strict"),
-        "preferred_encoding": codeset,
-        "locale_encoding": _encoding_of_locale(v, codeset),
+        "utf8_mode": utf8,
+        "filesystem": filesystem,
+        "stdin": stdio,
+        "stdout": stdio,
+        "stderr": stderr,
+        "open": open_default,
+        "preferred_encoding": preferred,
+        "locale_encoding": getencoding,
         "lc_ctype": lc_ctype,
         "child_environ": dict(environ or {}),
         "stderr_messages": list(messages),
@@ -192,43 +230,27 @@ def locale_mode(v, lc_ctype, codeset, environ=None, messages=()):
     }
 
 
-def utf8_mode(v, lc_ctype, codeset, environ=None, messages=()):
-    """UTF-8 mode on: stdio and filesystem are UTF-8 whatever the locale;
-    locale.getencoding() (3.11+) still reports the locale's CODESET."""
-    return {
-        "utf8_mode": 1,
-        "filesystem": ("utf-8", "surrogateescape"),
-        "stdin": ("utf-8", "surrogateescape"),
-        "stdout": ("utf-8", "surrogateescape"),
-        "stderr": ("utf-8", "backslashreplace"),
-        "open": ("utf-8", "strict"),
-        "preferred_encoding": "utf-8",
-        "locale_encoding": _encoding_of_locale(v, codeset),
-        "lc_ctype": lc_ctype,
-        "child_environ": dict(environ or {}),
-        "stderr_messages": list(messages),
-        "exit_code": 0,
-    }
+def locale_mode(v, lc_ctype, environ=None, messages=()):
+    return started(v, lc_ctype, 0, environ, messages)
+
+
+def utf8_mode(v, lc_ctype, environ=None, messages=()):
+    return started(v, lc_ctype, 1, environ, messages)
 
 
 def c_locale(v, utf8, messages=()):
     """LC_CTYPE stays "C" (no coercion: disabled, LC_ALL set, or no target)."""
-    if utf8:
-        return utf8_mode(v, "C", "ANSI_X3.4-1968", messages=messages)
-    return locale_mode(v, "C", "ANSI_X3.4-1968", messages=messages)
+    return started(v, "C", 1 if utf8 else 0, messages=messages)
 
 
 def coerced(v, target, utf8, messages=()):
-    """PEP 538: LC_CTYPE=<target> is exported and used.  UTF-8 mode, when on,
-    was decided on the C locale before the coercion, so both happen."""
-    environ = {"LC_CTYPE": target}
-    if utf8:
-        return utf8_mode(v, target, "UTF-8", environ, messages)
-    return locale_mode(v, target, "UTF-8", environ, messages)
+    """PEP 538: LC_CTYPE=<target> is exported (W1: "LC_CTYPE coerced to") and used.
+    UTF-8 mode, when on, was decided on the C locale before the coercion."""
+    return started(v, target, 1 if utf8 else 0, {"LC_CTYPE": target}, messages)
 
 
 def failure(v, message):
-    return {"stderr_messages": fatal(v, message), "exit_code": 1}
+    return {"stderr_messages": at(FATAL[message], v), "exit_code": 1}
 
 
 def only(expect, *fields):
@@ -244,11 +266,6 @@ def with_stdio(expect, encoding, errors):
     expect["stdout"] = (encoding, errors)
     expect["stderr"] = (encoding, "backslashreplace")
     return expect
-
-
-def pep686(v):
-    """3.15 turns UTF-8 mode on by default in every locale (PEP 686)."""
-    return _v(v) >= _v("3.15")
 
 
 # ---------------------------------------------------------------------------
@@ -378,7 +395,7 @@ def _c_locale_coercion_cases(out):
     # in the worlds that have another locale.  The child is a plain
     # "python -c" with the parent's environment.
     for world in ("en_US-only", "latin1", "gb18030"):
-        lc_ctype = NATIVE[world][0]
+        lc_ctype = NATIVE[world]
         _emit(out, "c_locale_coercion/test_PYTHONCOERCECLOCALE_set_to_one/" + world,
               world, {"LANG": lc_ctype, "PYTHONCOERCECLOCALE": "1"}, (),
               _COERCION_SRC + "test_PYTHONCOERCECLOCALE_set_to_one",
@@ -408,7 +425,7 @@ _UTF8_XOPTION_WORLDS = ("installed", "latin1")
 
 
 def _utf8_env(world, **extra):
-    env = dict(_UTF8_DEFAULT_ENV, LANG=NATIVE[world][0])
+    env = dict(_UTF8_DEFAULT_ENV, LANG=NATIVE[world])
     env.update(extra)
     return env
 
@@ -422,7 +439,7 @@ def _utf8_mode_cases(out):
     for world in WORLDS:
         locale_free = world in _UTF8_LOCALE_FREE_WORLDS
         xoption = world in _UTF8_XOPTION_WORLDS
-        is_c = NATIVE[world][0] == "C"
+        is_c = NATIVE[world] == "C"
         if locale_free:
             for loc in ("C", "POSIX"):
                 _utf8_case(out, "test_posix_locale", "LC_ALL=" + loc, world,
@@ -447,7 +464,7 @@ def _utf8_mode_cases(out):
             # the PEP 686 default (on)
             _utf8_case(out, "test_env_var", "-E ignores PYTHONUTF8=1", world,
                        _utf8_env(world, PYTHONUTF8="1"), ("-E",),
-                       lambda v: {"utf8_mode": 1 if pep686(v) else 0, "exit_code": 0})
+                       lambda v: {"utf8_mode": at({"3.7-3.14": 0, "3.15": 1}, v), "exit_code": 0})
         _utf8_case(out, "test_env_var", "PYTHONUTF8=xxx", world,
                    _utf8_env(world, PYTHONUTF8="xxx"), (),
                    lambda v: failure(v, E1))
@@ -545,8 +562,8 @@ def _no_coercion(v, messages=()):
 def _c_utf8(v, utf8=False):
     """An explicit C.UTF-8 locale (a target, so surrogateescape in 3.7+)."""
     if utf8 and v != "3.6":
-        return utf8_mode(v, "C.UTF-8", "UTF-8")
-    return locale_mode(v, "C.UTF-8", "UTF-8")
+        return utf8_mode(v, "C.UTF-8")
+    return locale_mode(v, "C.UTF-8")
 
 
 def _research_matrix(out):
@@ -578,12 +595,12 @@ def _research_matrix(out):
     _research(out, "O", I, {"LANG": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"},
               ("-E",), _auto)
     _research(out, "P", "en_US-only", {"LANG": "en_US.UTF-8"}, (),
-              lambda v: locale_mode(v, "en_US.UTF-8", "UTF-8"))
+              lambda v: locale_mode(v, "en_US.UTF-8"))
     _research(out, "Q", "latin1", {"LANG": "en_US.ISO-8859-1"}, (),
-              lambda v: locale_mode(v, "en_US.ISO-8859-1", "ISO-8859-1"))
+              lambda v: locale_mode(v, "en_US.ISO-8859-1"))
     _research(out, "R", "latin1", {"LANG": "en_US.ISO-8859-1", "PYTHONUTF8": "1"}, (),
-              lambda v: locale_mode(v, "en_US.ISO-8859-1", "ISO-8859-1") if v == "3.6"
-              else utf8_mode(v, "en_US.ISO-8859-1", "ISO-8859-1"))
+              lambda v: locale_mode(v, "en_US.ISO-8859-1") if v == "3.6"
+              else utf8_mode(v, "en_US.ISO-8859-1"))
     # no target in the empty world: LC_CTYPE stays C, W2 instead of W1
     _research(out, "S", "no-locales", {"LANG": "C", "PYTHONCOERCECLOCALE": "warn"}, (),
               lambda v: _no_coercion(v, [W2] if v != "3.6" else []))
@@ -595,10 +612,10 @@ def _research_matrix(out):
     _research(out, "H", "en_US-only", {"LANG": "C", "PYTHONCOERCECLOCALE": "warn"}, (),
               lambda v: _no_coercion(v, [W2] if v != "3.6" else []), "en_US-only")
     _research(out, "Q", "gb18030", {"LANG": "zh_CN.GB18030"}, (),
-              lambda v: locale_mode(v, "zh_CN.GB18030", "GB18030"), "gb18030")
+              lambda v: locale_mode(v, "zh_CN.GB18030"), "gb18030")
     _research(out, "R", "gb18030", {"LANG": "zh_CN.GB18030", "PYTHONUTF8": "1"}, (),
-              lambda v: locale_mode(v, "zh_CN.GB18030", "GB18030") if v == "3.6"
-              else utf8_mode(v, "zh_CN.GB18030", "GB18030"), "gb18030")
+              lambda v: locale_mode(v, "zh_CN.GB18030") if v == "3.6"
+              else utf8_mode(v, "zh_CN.GB18030"), "gb18030")
     # en_US.UTF-8 is not a coercion target (it was only in a PEP 538 draft)
     _research(out, "Q", "latin1", {"LANG": "en_US.ISO-8859-1", "LC_ALL": "C"}, (),
               _no_coercion, "LC_ALL=C beats LANG")
@@ -725,7 +742,7 @@ def _ioencoding_cases(out):
                                              "replace")),
         (":replace", c0, fixed("ascii", "replace")),
         # ":" alone sets nothing: 3.6 then picks strict outside the C locale
-        (":", u8, lambda v: with_stdio({}, "utf-8", stdio_errors(v, "C.UTF-8"))),
+        (":", u8, lambda v: only(locale_mode(v, "C.UTF-8"), *_IO)),
         (":", c, lambda v: with_stdio({}, "ascii" if v == "3.6" else "utf-8",
                                       "surrogateescape")),
         ("utf-8:", u8, fixed("utf-8", "strict")),
@@ -735,7 +752,7 @@ def _ioencoding_cases(out):
         ("latin-1:strict:extra", u8, fixed("iso8859-1", "strict:extra")),
         # an unknown handler is accepted; it would fail at the first error
         ("latin1:bogus_handler", u8, fixed("iso8859-1", "bogus_handler")),
-        ("", u8, lambda v: with_stdio({}, "utf-8", stdio_errors(v, "C.UTF-8"))),
+        ("", u8, lambda v: only(locale_mode(v, "C.UTF-8"), *_IO)),
         # utf-8 mode with an encoding part: strict, not surrogateescape
         ("latin1", dict(c, PYTHONUTF8="1"), fixed("iso8859-1", "strict")),
     ]
@@ -795,9 +812,9 @@ def _pep686_c_locale(out, world):
     _pep686(out, "LC_ALL=C PYTHONCOERCECLOCALE=warn", world,
             {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "warn"}, (), c_locale(v, True, [W2]))
     # the values are still parsed strictly
-    _pep686(out, "PYTHONUTF8=xxx", world, {"LANG": NATIVE[world][0], "PYTHONUTF8": "xxx"},
+    _pep686(out, "PYTHONUTF8=xxx", world, {"LANG": NATIVE[world], "PYTHONUTF8": "xxx"},
             (), failure(v, E1))
-    _pep686(out, "-X utf8=strict", world, {"LANG": NATIVE[world][0]},
+    _pep686(out, "-X utf8=strict", world, {"LANG": NATIVE[world]},
             ("-X", "utf8=strict"), failure(v, E2))
 
 
@@ -829,13 +846,13 @@ def _pep686_cases(out):
         _pep686(out, "no locale variables", world, {}, (), _c_start(world, True))
         if world in ("installed", "no-locales"):
             _pep686_c_locale(out, world)
-        lc_ctype, codeset = NATIVE[world]
+        lc_ctype = NATIVE[world]
         if lc_ctype == "C":
             continue
         # A real non-C locale: 3.14 gave UTF-8 mode 0 here.
         native = {"LANG": lc_ctype}
-        on = utf8_mode(v, lc_ctype, codeset)
-        off = locale_mode(v, lc_ctype, codeset)
+        on = utf8_mode(v, lc_ctype)
+        off = locale_mode(v, lc_ctype)
         _pep686(out, "LANG=native", world, native, (), on)
         _pep686(out, "LANG=native PYTHONUTF8=0", world, dict(native, PYTHONUTF8="0"),
                 (), off)
@@ -847,7 +864,7 @@ def _pep686_cases(out):
             _pep686_precedence(out, world, native, on, off)
 
 
-def cases() -> list:
+def cases():
     out = []
     _c_locale_coercion_cases(out)
     _utf8_mode_cases(out)

@@ -10,7 +10,8 @@ import pytest
 
 import corpus
 import sweep
-from support import groundtruth, interpreters, worlds
+from support import groundtruth
+from utf8env.matrix import discovery as interpreters, worlds
 
 VERSIONS = [interp.version for interp in interpreters.interpreters()]
 

@@ -23,3 +23,21 @@ def test_engine_meets_corpus(case, version):
     observed = groundtruth.predicted(decision)
     assert groundtruth.differences(case.expect, observed,
                                    complete_stderr=decision.stderr_complete) == []
+
+
+def test_every_row_of_the_version_tables_is_checked(monkeypatch):
+    """A row of corpus.STARTED or corpus.FATAL that no case uses would be data the
+    ground truth never checks against the real interpreters."""
+    used = set()
+    lookup = corpus.at
+
+    def at(table, version):
+        used.update((id(table), spec) for spec in table if corpus.version_in(version, spec))
+        return lookup(table, version)
+
+    monkeypatch.setattr(corpus, "at", at)
+    corpus.cases()
+    rows = {(id(table), spec): (key, spec)
+            for tables in (corpus.STARTED, corpus.FATAL) for key, table in tables.items()
+            for spec in table}
+    assert sorted(rows[row] for row in set(rows) - used) == []

@@ -2,10 +2,12 @@
 decide() returns a complete Decision, never raises, and is deterministic."""
 import json
 
+import pytest
+
 from hypothesis import given, settings, strategies as st
 
 import utf8env
-from utf8env import profiles, report
+from utf8env import errors, profiles, report
 
 NAMES = ["LC_ALL", "LC_CTYPE", "LANG", "LC_MESSAGES", "PYTHONUTF8", "PYTHONCOERCECLOCALE",
          "PYTHONIOENCODING", "PYTHONLEGACYWINDOWSFSENCODING", "LOCPATH", "HOME"]
@@ -50,3 +52,14 @@ def test_decide_is_total_and_deterministic(given_inputs):
         assert decision.stderr_messages
     json.dumps(report.to_json_object(decision))
     report.to_text(decision)
+
+
+@pytest.mark.parametrize("given", [dict(version="2.7"), dict(policy="pep999-draft"),
+                                   dict(platform="plan9")])
+def test_inputs_it_cannot_model_are_usage_errors(given):
+    with pytest.raises(utf8env.InvalidInput) as raised:
+        utf8env.decide(utf8env.Inputs(environ={}, **given))
+    # One error tree (errors.py): cli.main reports it with status 2; still a ValueError
+    # for callers that caught that before.
+    assert isinstance(raised.value, errors.UsageError) and isinstance(raised.value, ValueError)
+    assert raised.value.exit_code == 2

@@ -5,6 +5,7 @@ PEP 538 draft (seed 002) coercion under pep538-draft."""
 import pytest
 
 import utf8env
+from utf8env._child.textnames import codec_name
 
 LOCALES = utf8env.LocaleFacts({"C.UTF-8": "UTF-8", "C.utf8": "UTF-8",
                                "en_US.ISO-8859-1": "ISO-8859-1"}, "ANSI_X3.4-1968")
@@ -39,8 +40,7 @@ def same(actual, expected, locale, function=None):
     encoding = locale if expected[0] == "locale" else expected[0]
     if function == "open" and encoding == "mbcs":     # open() names the code page itself
         encoding = "cp1252"
-    return (utf8env.policy.codec_name(actual.encoding), actual.errors) == \
-        (utf8env.policy.codec_name(encoding), expected[1])
+    return (codec_name(actual.encoding), actual.errors) == (codec_name(encoding), expected[1])
 
 
 def decide(environ, args=(), version="3.7", policy="pep540-draft", **more):

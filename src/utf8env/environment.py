@@ -27,6 +27,12 @@ _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 ignored_at_start = None
 
 
+# The variables the stub kept aside from utf8env's own interpreter (it moved each NAME to
+# UTF8ENV_HIDDEN_NAME): inherited() gives them back, so the command gets them unchanged.
+kept_aside = ()
+_KEPT_PREFIX = "UTF8ENV_HIDDEN_"
+
+
 def was_ignored_at_start(number):
     """Whether signal `number` was ignored when this process started; None if not known."""
     if ignored_at_start is None:
@@ -61,4 +67,8 @@ def inherited():
         name, sep, value = entry.partition(b"=")
         if sep and name:
             environ.setdefault(fsdecode(name), fsdecode(value))
+    for name in kept_aside:
+        value = environ.pop(_KEPT_PREFIX + name, None)
+        if value is not None:
+            environ[name] = value
     return environ

@@ -13,7 +13,7 @@ import sys
 
 from ._child import ask_locales
 from .environment import fsdecode, fsencode, system
-from .policy import _LOCALE_VARIABLES, LocaleFacts
+from .policy import LOCALE_VARIABLES, LocaleFacts
 
 # Every name a profile may try as a coercion target (shipped and drafts).
 _TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8")
@@ -30,7 +30,7 @@ def child_program():
 def candidate_names(environ):
     """The names worth asking about: the coercion targets and the locale variables' values."""
     names = ["C"]
-    for name in _TARGET_NAMES + tuple(environ.get(v) for v in _LOCALE_VARIABLES):
+    for name in _TARGET_NAMES + tuple(environ.get(v) for v in LOCALE_VARIABLES):
         if name and name not in names and name not in ("POSIX",):
             names.append(name)
     return names

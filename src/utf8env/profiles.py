@@ -8,8 +8,8 @@ drafted".
 from .records import Record, field
 
 VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
-DRAFTS = ("pep538-draft", "pep540-draft")
-POLICIES = VERSIONS + DRAFTS
+_DRAFTS = ("pep538-draft", "pep540-draft")
+POLICIES = VERSIONS + _DRAFTS
 PLATFORMS = ("linux", "android", "darwin", "freebsd", "openbsd", "netbsd", "sunos",
              "aix", "cygwin", "win32")
 
@@ -19,18 +19,18 @@ SHIPPED_LEGACY_WARNING = (
     "encoding), which may cause Unicode compatibility problems. Using C.UTF-8, "
     "C.utf8, or UTF-8 (if available) as alternative Unicode-compatible locales is "
     "recommended.")
-SHIPPED_COERCION_WARNING = (
+_SHIPPED_COERCION_WARNING = (
     "Python detected LC_CTYPE=C: LC_CTYPE coerced to {target} (set another locale "
     "or PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).")
 # Seed 002 (PEP 538 draft of 2017-01-07), "Specification": one text per kind of target.
-DRAFT_LEGACY_WARNING = (
+_DRAFT_LEGACY_WARNING = (
     "Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
     "encoding), which may cause Unicode compatibility problems. Using C.UTF-8 "
     "(if available) as an alternative Unicode-compatible locale is recommended.")
-DRAFT_COERCION_WARNING_LANG_LC_ALL = (
+_DRAFT_COERCION_WARNING_LANG_LC_ALL = (
     "Python detected LC_CTYPE=C, LC_ALL & LANG set to {target} (set "
     "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
-DRAFT_COERCION_WARNING_LC_CTYPE = (
+_DRAFT_COERCION_WARNING_LC_CTYPE = (
     "Python detected LC_CTYPE=C, LC_CTYPE set to {target} (set "
     "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
 
@@ -43,18 +43,18 @@ def platform_name(platform):
     return platform
 
 
-class Target(Record):
+class _Target(Record):
     locale = field()            # the name passed to setlocale(LC_CTYPE, ...)
     sets = field()              # the environment variables the coercion exports
     warning = field()           # the coercion warning, with {target}
 
 
-_SHIPPED_TARGETS = tuple(Target(name, ("LC_CTYPE",), SHIPPED_COERCION_WARNING)
+_SHIPPED_TARGETS = tuple(_Target(name, ("LC_CTYPE",), _SHIPPED_COERCION_WARNING)
                          for name in ("C.UTF-8", "C.utf8", "UTF-8"))
 _DRAFT_TARGETS = (
-    Target("C.UTF-8", ("LANG", "LC_ALL"), DRAFT_COERCION_WARNING_LANG_LC_ALL),
-    Target("C.utf8", ("LANG", "LC_ALL"), DRAFT_COERCION_WARNING_LANG_LC_ALL),
-    Target("en_US.UTF-8", ("LC_CTYPE",), DRAFT_COERCION_WARNING_LC_CTYPE),
+    _Target("C.UTF-8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
+    _Target("C.utf8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
+    _Target("en_US.UTF-8", ("LC_CTYPE",), _DRAFT_COERCION_WARNING_LC_CTYPE),
 )
 
 
@@ -139,7 +139,7 @@ def profile(policy, version):
             policy=policy, source="PEP 538 draft (seed 002) on CPython %s" % version,
             coercion=True, targets=_DRAFT_TARGETS, warn_by_default=True,
             coercion_env_ignores_E=True, lc_all_blocks_coercion=False,
-            legacy_warning=DRAFT_LEGACY_WARNING)
+            legacy_warning=_DRAFT_LEGACY_WARNING)
     if policy == "pep540-draft":
         # Seed 006 (PEP 540 v2): a strict UTF-8 mode, and open() with surrogateescape
         # in UTF-8 mode (the "Encoding and error handler" annex).

@@ -4,27 +4,17 @@ One batch per world: every case x every interpreter goes to worlds.run() at once
 world's mounts are made once and the interpreters start in parallel. Results are kept
 for the whole test session (see tests/conftest.py).
 """
-import codecs
 import json
 import os
-from typing import Dict, List, NamedTuple
 
 import utf8env
 from utf8env import locales, probe
+from utf8env._child.textnames import codec_name
 
-from . import interpreters, worlds
+from utf8env.matrix import discovery as interpreters, worlds
 
 ENCODING_FIELDS = ("filesystem", "stdin", "stdout", "stderr", "open")
 NAME_FIELDS = ("preferred_encoding", "locale_encoding")
-
-
-class Run(NamedTuple):
-    """One interpreter run: what went in, what the real interpreter did."""
-    version: str
-    world: str
-    env: dict
-    options: tuple
-    observed: dict      # fields as in tests/corpus.py FIELDS
 
 
 def ask_libc_code():
@@ -114,19 +104,12 @@ def predicted(decision):
 
 
 def normal(field, value):
-    """Values as compared: encoding names after codecs.lookup()."""
+    """Values as compared: encoding names as codecs.lookup() names them."""
     if field in ENCODING_FIELDS and value is not None:
-        return (_codec(value[0]), value[1])
+        return (codec_name(value[0]), value[1])
     if field in NAME_FIELDS and value is not None:
-        return _codec(value)
+        return codec_name(value)
     return value
-
-
-def _codec(name):
-    try:
-        return codecs.lookup(name).name
-    except (LookupError, TypeError):
-        return name
 
 
 def differences(expected, observed, complete_stderr=True):
