@@ -21,9 +21,10 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
 _LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.options", "utf8env.errors", "utf8env.records",
              "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
              "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
+             "utf8env.interpreter",         # reads the command's #! line: is it a Python?
              "utf8env._child.textnames", "_locale",
              "_operator"}       # records.py's field accessor on 3.6 and 3.7 (no _tuplegetter)
-_FOR_A_PYTHON = {"utf8env.interpreter"}
+_FOR_A_PYTHON = set()         # a known interpreter: the cache answers, nothing more loads
 
 
 def _imports(python, command, env):
