@@ -421,3 +421,13 @@ def test_a_broken_pipe_ends_the_command_as_without_the_launcher():
     result = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=BASE)
     assert (result.stdout, result.stderr) == (b"y\n141 0\n", b"")
+
+
+def test_a_colon_in_the_install_path_never_reaches_pythonpath(monkeypatch):
+    monkeypatch.setattr(launch, "BOOTSTRAP_DIR", "/opt/a:b/utf8env/_child/bootstrap")
+    facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
+    p = launch.plan({"LANG": "C"}, "/usr/bin/python3.6", ["python3.6", "x.py"], facts, python="3.6")
+    assert (p.bootstrap, "PYTHONPATH" in p.environ, p.environ["LC_CTYPE"]) == (False, False, "C.UTF-8")
+    assert p.notes == ("utf8env is installed in '/opt/a:b/utf8env/_child/bootstrap', whose colon "
+                       "PYTHONPATH cannot carry: the bootstrap is not injected, the child runs "
+                       "without UTF-8 mode",)

@@ -102,6 +102,13 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
         options += controls.options
     else:
         request, filesystem = _bootstrap_for_36(env, args, locales, child, notes)
+    if request and ":" in BOOTSTRAP_DIR:
+        # PYTHONPATH splits at colons: such a folder cannot be put on it, and a part of
+        # it would be a folder the child imports from.
+        notes.append("utf8env is installed in %r, whose colon PYTHONPATH cannot carry: the "
+                     "bootstrap is not injected, the child runs without %s"
+                     % (BOOTSTRAP_DIR, "UTF-8 mode" if child.mode else "the surrogateescape of PEP 538"))
+        request = None
     if request:
         env.update(bootstrap_environment(environ, request))
     path, argv = _with_options(path, argv, script, options)
