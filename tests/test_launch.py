@@ -431,3 +431,25 @@ def test_a_colon_in_the_install_path_never_reaches_pythonpath(monkeypatch):
     assert p.notes == ("utf8env is installed in '/opt/a:b/utf8env/_child/bootstrap', whose colon "
                        "PYTHONPATH cannot carry: the bootstrap is not injected, the child runs "
                        "without UTF-8 mode",)
+
+
+SHOW = ("import locale, os, sys; print(sys.flags.utf8_mode, locale.setlocale(locale.LC_CTYPE), "
+        "os.environ.get('LC_CTYPE'), os.environ.get('LC_ALL'), os.environ.get('PYTHONCOERCECLOCALE'))")
+_COERCED = (b"Python detected LC_CTYPE=C: LC_CTYPE coerced to C.UTF-8 (set another locale or "
+            b"PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).\n")
+
+
+@pytest.mark.parametrize("switches, env, out, err", [
+    ([], {"PYTHONCOERCECLOCALE": "warn"}, b"1 C.UTF-8 C.UTF-8 None warn\n", _COERCED),
+    (["--no-coercion"], {}, b"1 C None None 0\n", b""),
+    (["--no-coercion"], {"PYTHONCOERCECLOCALE": "warn"}, b"1 C None None 0\n", b""),
+    (["--no-warning"], {"PYTHONCOERCECLOCALE": "warn"}, b"1 C.UTF-8 C.UTF-8 None 1\n", b""),
+    (["--no-warning"], {}, b"1 C.UTF-8 C.UTF-8 None None\n", b""),     # nothing to silence
+    (["--policy", "pep538-draft"], {}, b"1 C.UTF-8 None C.UTF-8 None\n",
+     b"Python detected LC_CTYPE=C, LC_ALL & LANG set to C.UTF-8 (set PYTHONCOERCECLOCALE=0 to "
+     b"disable this locale coercion behaviour).\n"),
+])
+def test_switches_mean_what_they_say_for_a_37_plus_child(switches, env, out, err):
+    # Each through the child's own controls: its UTF-8 mode (on in LANG=C) is never lost.
+    result = run(switches + ["--", PYENV["3.11"].argv[0], "-c", SHOW], env=dict(env, LANG="C"))
+    assert (result.returncode, result.stdout, result.stderr) == (0, out, err)
