@@ -316,6 +316,54 @@ def test_program_json_keys(program_run):
             assert set(w) == {"file", "line", "message"}
 
 
+def test_program_text_is_a_grid_with_a_legend_that_fits_100_columns(program_run):
+    r = program_run("open_without_encoding.py")
+    text = report.render(r, "text")
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert lines[2:6] == [
+        "python  c-legacy               utf8-locale  utf8-mode",
+        "======  =====================  ===========  =========",
+        "3.6     UnicodeEncodeError     ok           ok",
+        "3.12    UnicodeEncodeError w1  ok w1        ok w1"]
+    for es in environments.ENV_SETS:
+        if es.name in SETS:
+            assert "  %s: %s" % (es.name, es.description) in lines
+    assert "  3.6 c-legacy, 3.12 c-legacy: off (-X utf8=0)" in lines      # PEP 686 keeps it off
+    assert "  3.6 utf8-mode, 3.12 utf8-mode: on already" in lines
+    flat = " ".join(line.strip() for line in lines)
+    assert ("open_without_encoding.py:2 \u2014 2 cells: UnicodeEncodeError: 'ascii' codec can't "
+            "encode character '\\xe9' in position 3: ordinal not in range(128) 3.6 c-legacy, "
+            "3.12 c-legacy ") in flat                      # grouped by call site, once
+    assert lines[-1] == "6 cells, 2 with a problem"
+
+
+def _program_cell(status, stderr, exit=1):
+    return results.ProgramCell(python="3.12", interpreter=[], env_set="c-locale", status=status,
+                               exit=exit, unicode_error=None, where=None, encoding_warnings=[],
+                               utf8_mode_changes=None, stdout="b''", stderr=stderr, files={},
+                               seconds=0.1)
+
+
+def test_every_failure_says_its_exception_line():
+    click = ("Traceback (most recent call last):\n  File \"/x/cli.py\", line 9, in <module>\n"
+             "    main()\nRuntimeError: Click will abort further execution because Python was "
+             "configured to use ASCII as encoding for the environment.\n")
+    assert report.failure_line(_program_cell("exit 1", click)).startswith(
+        "RuntimeError: Click will abort further execution")
+    assert report.failure_line(_program_cell("exit 1", "bad config: x.ini\n")) == "bad config: x.ini"
+    assert report.failure_line(_program_cell("exit 3", "")) == "exit 1"
+    assert report.failure_line(_program_cell("ok", "noise\n", 0)) is None
+
+
+def test_pep_differences_in_plain_words():
+    assert report.plain("3.6 X: produced b'a', a iso8859-1 reader expects None") == (
+        "3.6 X: produced b'a': the intended text has no iso8859-1 form, so a iso8859-1 reader "
+        "shows mojibake whatever is written")
+    assert report.plain("produced b'a', a utf-8 reader expects b'b'") == (
+        "produced b'a', a utf-8 reader expects b'b'")
+
+
 def test_print_of_a_surrogate_fails_only_in_the_utf8_locale(program_run):
     r = program_run("print_surrogate.py", hostile=True)
     assert failing(r) == {("3.6", "utf8-locale"), ("3.12", "utf8-locale")}

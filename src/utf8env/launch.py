@@ -17,8 +17,8 @@ from .records import Record, field
 # Paths are POSIX paths here: the launcher is the exec() half of PEP 538's main().
 _HERE = __file__.rpartition("/")[0]
 BOOTSTRAP_DIR = (_HERE if _HERE.startswith("/") else system.getcwd() + "/" + _HERE) + "/_child/bootstrap"
-BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
-BOOTSTRAP_PYTHONPATH = "UTF8ENV_PYTHONPATH"
+_BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
+_BOOTSTRAP_PYTHONPATH = "UTF8ENV_PYTHONPATH"
 # The rules of the coercion the launcher applies itself: CPython 3.7+ as shipped (every
 # 3.7-3.15 coerces alike), or the PEP 538 draft.
 _COERCION_VERSION = "3.7"
@@ -211,7 +211,7 @@ def _bootstrap_for_36(env, options, locales, child, notes):
 
 # The -c command a rewritten 3.6 command line runs: it binds no name in __main__.
 _RUN_COMMAND = "__import__('_utf8env_bootstrap').run_command()"
-BOOTSTRAP_CODE = "UTF8ENV_CODE"
+_BOOTSTRAP_CODE = "UTF8ENV_CODE"
 
 
 def _code_through_bootstrap(argv):
@@ -230,7 +230,7 @@ def _code_through_bootstrap(argv):
     bundled = [word[:position]] if position > 1 else []     # -Oc: -O stays
     after = argv[index + (1 if position + 1 < len(word) else 2):]   # -cCODE or -c CODE
     return (argv[:index] + bundled + ["-c", _RUN_COMMAND] + after,
-            {BOOTSTRAP_CODE: fsencode(line.rest[1]).hex()})
+            {_BOOTSTRAP_CODE: fsencode(line.rest[1]).hex()})
 
 
 def _is_ascii(text):
@@ -244,10 +244,10 @@ def bootstrap_environment(environ, request):
     original = environ.get("PYTHONPATH")
     changes = {
         "PYTHONPATH": BOOTSTRAP_DIR + (":" + original if original else ""),
-        BOOTSTRAP_VARIABLE: request,
+        _BOOTSTRAP_VARIABLE: request,
     }
     if original is not None:
-        changes[BOOTSTRAP_PYTHONPATH] = original
+        changes[_BOOTSTRAP_PYTHONPATH] = original
     return changes
 
 

@@ -35,7 +35,7 @@ class Command(Record):
 HELP = Option(("-h", "--help"), "help", "flag", "show this help and exit", usage=None)
 
 
-class Parsed(object):
+class _Parsed(object):
     """The parsed options, one attribute per option's dest."""
     def __init__(self, command):
         for option in command.options:
@@ -88,10 +88,10 @@ def _label(option):
 
 
 def parse(command, argv):
-    """(Parsed options, operands): the operands start at the first word that is not an
+    """(the parsed options, operands): the operands start at the first word that is not an
     option of `command`, or after "--". Raises command.error for bad input."""
     by_name = {name: option for option in command.options for name in option.names}
-    parsed = Parsed(command)
+    parsed = _Parsed(command)
     seen = {}
     index = 0
     words = list(argv)

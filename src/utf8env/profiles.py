@@ -1,6 +1,6 @@
 """The data that differs between CPython versions and the seeds' drafts.
 
-A Profile is a flat record: policy.py holds the rules, this module only says which
+A _Profile is a flat record: policy.py holds the rules, this module only says which
 variant of each rule a version uses. A draft ("pep538-draft", "pep540-draft") is an
 overlay on the profile of the target version: "this Python, had the PEP shipped as
 drafted".
@@ -58,7 +58,7 @@ _DRAFT_TARGETS = (
 )
 
 
-class Profile(Record):
+class _Profile(Record):
     policy = field()                # "3.9", "pep538-draft", ...
     version = field()               # the interpreter the profile describes
     source = field()                # what the rules of this profile were read from
@@ -88,7 +88,7 @@ class Profile(Record):
 def _released(minor):
     version = (3, minor)
     after_pep538 = minor >= 7
-    return Profile(
+    return _Profile(
         policy="3.%d" % minor,
         version=version,
         source="CPython 3.%d as released" % minor,

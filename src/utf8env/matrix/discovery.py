@@ -15,7 +15,7 @@ from ..interpreter import identify
 from ..profiles import VERSIONS
 from ..records import Record, field
 
-__all__ = ["VERSIONS", "Interpreter", "debian_root", "debian_ready", "pyenv_root",
+__all__ = ["VERSIONS", "Interpreter", "debian_root", "pyenv_root",
            "interpreters", "missing", "python27", "roots", "named"]
 
 
@@ -29,7 +29,7 @@ def debian_root():
     return os.environ.get("UTF8ENV_DEBIAN_ROOT", "/var/cache/utf8env/debian-sid")
 
 
-def debian_ready():
+def _debian_ready():
     return os.path.isfile(os.path.join(debian_root(), ".utf8env-ready"))
 
 
@@ -67,7 +67,7 @@ def _pyenv(version):
 
 def _debian(version):
     root = debian_root()
-    if debian_ready() and os.access(os.path.join(root, "usr/bin/python" + version), os.X_OK):
+    if _debian_ready() and os.access(os.path.join(root, "usr/bin/python" + version), os.X_OK):
         # Absolute chroot path: jobs run with exactly their env, often without PATH.
         chroot = shutil.which("chroot") or "/usr/sbin/chroot"
         return Interpreter(version, [chroot, root, "/usr/bin/python" + version], root)
@@ -85,7 +85,7 @@ def _scan():
             # Said to users of an installed utf8env too: what they can do without the
             # repository that builds the chroot.
             why = "not in pyenv ({}/versions)".format(pyenv_root())
-            if not debian_ready():
+            if not _debian_ready():
                 why += " and no Debian chroot at {} (UTF8ENV_DEBIAN_ROOT)".format(debian_root())
             else:
                 why += " nor in the Debian chroot {}".format(debian_root())

@@ -5,7 +5,7 @@ from . import discovery
 from ..records import Record, field
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
-LATIN1 = "LANG=en_US.ISO-8859-1"
+_LATIN1 = "LANG=en_US.ISO-8859-1"
 GB18030 = "LANG=zh_CN.GB18030"
 
 
@@ -59,7 +59,7 @@ def pep_environments(found=None, py27=None):
     legacy = (("utf8_mode", 0), ("stdout", "ascii"))
     utf8 = (("utf8_mode", 1), ("stdout", "utf-8"))
     out = []
-    locales = (("installed", "LANG=C", "utf-8"), ("latin1", LATIN1, "iso8859-1"),
+    locales = (("installed", "LANG=C", "utf-8"), ("latin1", _LATIN1, "iso8859-1"),
                ("gb18030", GB18030, "gb18030"))
     if py27:
         for world, v, enc in (("installed", "LANG=C.UTF-8", "utf-8"),) + locales:

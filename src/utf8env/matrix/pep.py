@@ -18,7 +18,7 @@ COLUMNS = ("exception", "mojibake")
 
 # What each check job prints: the configuration the interpreter really runs with
 # (Python 2 syntax too). The legacy rows are only legacy when this says so. Codec names
-# are normalised by _child/textnames.py, whose source goes first (check_program()).
+# are normalised by _child/textnames.py, whose source goes first (_check_program()).
 _TEXTNAMES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "_child", "textnames.py")
 _CHECK = r"""
@@ -34,7 +34,7 @@ print(json.dumps({"utf8_mode": getattr(sys.flags, "utf8_mode", 0),
 """
 
 
-def check_program():
+def _check_program():
     """The `python -c` program of the configuration check (2.7 and 3.6+)."""
     with open(_TEXTNAMES, encoding="utf-8") as f:
         return f.read() + _CHECK
@@ -165,7 +165,7 @@ def run_pep(environments=None, scenarios=None, workers=None, timeout=DEFAULT_TIM
     if not envs:
         raise UsageError("matrix: no interpreter found to run (pyenv versions, or --python PATH)")
     started = time.monotonic()
-    check = check_program()
+    check = _check_program()
     cache = _cells.Cell("/")     # the launcher cells' cache folder, removed with the cells
     cells, jobs, plan = [cache], [], []
     try:
@@ -195,10 +195,10 @@ def run_pep(environments=None, scenarios=None, workers=None, timeout=DEFAULT_TIM
         seen, problem = checks.get(c.environment, (None, None))
         if problem:
             results[i] = c._replace(error="environment not as declared: " + problem)
-    return summarize(envs, chosen, results, checks, wall, runs, workers)
+    return _summarize(envs, chosen, results, checks, wall, runs, workers)
 
 
-def summarize(envs, chosen, results, checks, wall, runs, workers):
+def _summarize(envs, chosen, results, checks, wall, runs, workers):
     rows = [r for r in _scenarios.ROWS if any(e.row == r for e in envs)]
     tables = []
     for s in chosen:

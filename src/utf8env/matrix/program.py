@@ -14,11 +14,11 @@ from .results import SCHEMA, EncodingWarning, ProgramCell, ProgramResult, Timing
 from .worlds import Job
 from ..errors import UsageError
 
-HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
+_HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
 _ENCODING_WARNING = re.compile(rb"^(.*?):(\d+): EncodingWarning: (.*)$", re.M)
 
 
-def resolve_command(command):
+def _resolve_command(command):
     if not command:
         raise UsageError("matrix: empty COMMAND")
     path = command[0]
@@ -30,7 +30,7 @@ def resolve_command(command):
     return [os.path.abspath(path)] + list(command[1:])
 
 
-def chosen_sets(names):
+def _chosen_sets(names):
     """The EnvSet of each name; UsageError for an unknown one."""
     sets = []
     for name in names:
@@ -44,10 +44,10 @@ def chosen_sets(names):
 def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=False,
                 workers=None, timeout=DEFAULT_TIMEOUT, progress=None):
     """Run the user's command under pythons x env_sets; a ProgramResult."""
-    command = resolve_command(command)
-    sets = chosen_sets(env_sets)
+    command = _resolve_command(command)
+    sets = _chosen_sets(env_sets)
     if hostile and not stdin:
-        stdin = HOSTILE_STDIN
+        stdin = _HOSTILE_STDIN
     plan, jobs, dirs = [], [], []
     started = time.monotonic()
     try:

@@ -3,6 +3,7 @@ PEP's value beside each measured one, then the agreement table), Markdown, one
 self-contained HTML page, JSON. Never decides anything: every value comes from the result."""
 import html
 import json
+import re
 
 from .pep import COLUMNS, agreement_counts
 from . import FORMATS  # noqa: F401 (the formats render() knows)
@@ -35,15 +36,26 @@ def _cell(entry, col):
     return got + want + _mark(entry, col)
 
 
+_NO_FORM = re.compile(r", a (\S+) reader expects None$")
+
+
+def plain(why):
+    """A difference's evidence in plain words (pep.py words it for the JSON)."""
+    return _NO_FORM.sub(lambda m: ": the intended text has no %s form, so a %s reader shows "
+                        "mojibake whatever is written" % (m.group(1), m.group(1)), why)
+
+
 def differences(result):
-    """[(scenario, row, column, pep, measured, why)] for every cell that differs."""
+    """[(scenario, row, column, pep, measured, why)] for every cell that differs; `why`
+    in plain words."""
     out = []
     for t in result.tables:
         for r in t.rows:
             for col in COLUMNS:
                 a = getattr(r.agreement, col)
                 if a and not a.agree:
-                    out.append((t.scenario, r.row, col, getattr(r.pep, col), getattr(r, col), a.why))
+                    out.append((t.scenario, r.row, col, getattr(r.pep, col), getattr(r, col),
+                                plain(a.why)))
     return out
 
 
@@ -181,7 +193,7 @@ def _html_cell(entry, col):
     a = getattr(entry.agreement, col)
     if a is not None and not a.agree:
         cls += " differ"
-    why = "" if a is None or a.agree else "<p>%s</p>" % _e(a.why)
+    why = "" if a is None or a.agree else "<p>%s</p>" % _e(plain(a.why))
     return ('<td class="%s" data-scenario-col="%s"><details><summary>%s</summary>%s%s</details></td>'
             % (cls, col, _e(_cell(entry, col)), why, _evidence(entry.cells, col)))
 
@@ -220,6 +232,80 @@ def _html(result):
 
 # -- the user's own program --------------------------------------------------------
 
+# What each world's libc has, for the engine's prediction of the "3.15" column
+# (worlds.py builds these folders).
+_WORLD_LOCALES = {"installed": "C.UTF-8,C.utf8", "en_US-only": "en_US.UTF-8",
+                  "latin1": "C.UTF-8,C.utf8,en_US.ISO-8859-1",
+                  "gb18030": "C.UTF-8,C.utf8,zh_CN.GB18030", "no-locales": None}
+_TRACEBACK_END = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure)"
+                            r"\b.*|[A-Za-z_][\w.]*Error)$")
+
+
+def pep686(env_set):
+    """What Python 3.15 (PEP 686) decides for UTF-8 mode in `env_set`: (mode, source),
+    from the engine (utf8env.policy.decide), never re-derived here."""
+    from ..locale_model import modelled
+    from ..policy import Inputs, LocaleFacts, decide
+    names = _WORLD_LOCALES.get(env_set.world)
+    facts = modelled(names) if names else LocaleFacts({})
+    args = {"0": ("-X", "utf8=0"), "1": ("-X", "utf8")}.get(env_set.utf8, ())
+    d = decide(Inputs(environ=dict(env_set.variables), args=args, version="3.15",
+                      platform="linux", locales=facts))
+    return d.utf8_mode, d.reasons["utf8_mode"].source
+
+
+def failure_line(cell):
+    """The line that says why a cell failed: a traceback's exception line (any exception:
+    a click RuntimeError, a UnicodeError), else the last line on stderr (a SystemExit
+    message), else "exit N"; None for a cell that is ok."""
+    if cell.status == "ok":
+        return None
+    if cell.status == "timeout":
+        return "timed out"
+    lines = [l for l in (cell.stderr or "").splitlines() if l.strip()]
+    if "Traceback (most recent call last):" in lines or any(l.startswith("Traceback") for l in lines):
+        for line in reversed(lines):
+            if _TRACEBACK_END.match(line.strip()):
+                return line.strip()
+    if lines:
+        return lines[-1].strip()
+    return "exit %s" % cell.exit
+
+
+def _where_line(cell):
+    """file:line of a cell's failure (the last traceback frame), or None."""
+    if cell.where:
+        return cell.where
+    from .cells import where
+    return where((cell.stderr or "").encode("utf-8", "surrogateescape")) if cell.status != "ok" else None
+
+
+def _short(cell):
+    if cell.status == "ok":
+        return "ok"
+    if cell.status == "timeout":
+        return "timeout"
+    line = failure_line(cell) or ""
+    name = line.split(":", 1)[0]
+    return name if _TRACEBACK_END.match(name) and " " not in name else cell.status
+
+
+def _grid_cell(cell):
+    text = _short(cell)
+    if cell.encoding_warnings:
+        text += " w%d" % len(cell.encoding_warnings)
+    return text
+
+
+def _pep686_text(cell, env_set):
+    mode, source = pep686(env_set)
+    if not mode:
+        return "off (%s)" % source
+    if env_set.utf8 == "1":
+        return "on already"
+    return "on: " + (cell.utf8_mode_changes or "no change") if cell.python != "2.7" else "-"
+
+
 def _program_rows(result):
     body = []
     for c in result.cells:
@@ -230,15 +316,65 @@ def _program_rows(result):
             "changes with UTF-8 mode"], body
 
 
-def _program_text(result):
-    head, body = _program_rows(result)
-    out = ["utf8env matrix -- " + " ".join(result.command), _table_text(head, body)]
+def _by(result):
+    return {(c.python, c.env_set): c for c in result.cells}
+
+
+def findings(result):
+    """[(file:line, what, [cell names])]: the failures and EncodingWarnings of every
+    cell, grouped by the place in the code, most cells first."""
+    groups = {}
     for c in result.cells:
-        if c.unicode_error:
-            out.append("%s %s: %s at %s" % (c.python, c.env_set, c.unicode_error, c.where))
+        name = "%s %s" % (c.python, c.env_set)
+        line = failure_line(c)
+        if line:
+            groups.setdefault((_where_line(c) or "?", line), []).append(name)
         for w in c.encoding_warnings or ():
-            out.append("%s %s: EncodingWarning at %s:%s" % (c.python, c.env_set, w.file, w.line))
-    out.append("%d cells, %d with a problem" % (len(result.cells), result.problems))
+            groups.setdefault(("%s:%s" % (w.file, w.line), "EncodingWarning: " + w.message),
+                              []).append(name)
+    return sorted(((where, what, names) for (where, what), names in groups.items()),
+                  key=lambda g: (-len(g[2]), g[0], g[1]))
+
+
+def _program_text(result, columns=None):
+    from .. import pages
+    columns = columns or pages.width()
+    sets = list(result.env_sets)
+    by = _by(result)
+    pythons = []
+    for c in result.cells:
+        if c.python not in pythons:
+            pythons.append(c.python)
+    out = ["utf8env matrix -- " + " ".join(result.command), ""]
+    head = ["python"] + [es.name for es in sets]
+    body = [[py] + [_grid_cell(by[(py, es.name)]) if (py, es.name) in by else "-" for es in sets]
+            for py in pythons]
+    out += [pages.table(head, body, columns), ""]
+    out.append("Environment sets:")
+    for es in sets:
+        out += pages.wrap("%s: %s" % (es.name, es.description), columns, "  ", "    ")
+    out += pages.wrap("A cell: ok, the exception that ended the run (or exit N), wN: N "
+                      "EncodingWarnings.", columns, "  ", "    ")
+    out.append("")
+    out.append("Python 3.15 (PEP 686: UTF-8 mode on by default; still off with -X utf8=0):")
+    said = {}
+    for es in sets:
+        for py in pythons:
+            c = by.get((py, es.name))
+            if c is not None and py != "2.7":
+                said.setdefault(_pep686_text(c, es), []).append("%s %s" % (py, es.name))
+    for text, names in said.items():
+        out += pages.wrap("%s: %s" % (", ".join(names), text), columns, "  ", "    ")
+    groups = findings(result)
+    if groups:
+        out.append("")
+        out.append("Findings, by place in the code:")
+        for where, what, names in groups:
+            out += pages.wrap("%s \u2014 %s: %s" % (where, pages.plural(len(names), "cell"), what),
+                              columns, "  ", "    ")
+            out += pages.wrap(", ".join(names), columns, "    ", "    ")
+    out.append("")
+    out.append("%s, %d with a problem" % (pages.plural(len(result.cells), "cell"), result.problems))
     return "\n".join(out) + "\n"
 
 

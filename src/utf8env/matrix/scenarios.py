@@ -10,16 +10,16 @@ from ..records import Record, field
 
 # The PEP's row names, then the rows it could not have (what shipped after it).
 PEP_ROWS = ("Python 2", "Python 3", "Python 3.5, POSIX locale", "UTF-8 mode", "UTF-8 Strict mode")
-EXTRA_ROWS = ("3.7+ C locale, as shipped", "3.7+ C locale, coercion and UTF-8 mode off",
+_EXTRA_ROWS = ("3.7+ C locale, as shipped", "3.7+ C locale, coercion and UTF-8 mode off",
               "3.15 default (PEP 686)", "no locale installed")
-ROWS = PEP_ROWS + EXTRA_ROWS
+ROWS = PEP_ROWS + _EXTRA_ROWS
 
 HOSTILE_NAME = b"xxx\xff"           # PEP 540: "the byte 0xFF is invalid in UTF-8"
-REPLACE_INPUT = b"I like apple pie \xff\n"
-REPLACE_OUTPUT = b"I like orange pie \xff\n"
-LEGACY_BYTES = "apple caf\u00e9\n".encode("latin-1")   # what the bytes producer writes
-EURO = "euro: \u20ac\n"
-PYTHONIC = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"    # PEP 538: print("ℙƴ☂ℌøἤ")
+_REPLACE_INPUT = b"I like apple pie \xff\n"
+_REPLACE_OUTPUT = b"I like orange pie \xff\n"
+_LEGACY_BYTES = "apple caf\u00e9\n".encode("latin-1")   # what the bytes producer writes
+_EURO_TEXT = "euro: \u20ac\n"
+_PYTHONIC = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"    # PEP 538: print("ℙƴ☂ℌøἤ")
 
 
 class Scenario(Record):
@@ -30,7 +30,7 @@ class Scenario(Record):
     consumer = field()         # "terminal", "file", "bytes" (cat), "python", "iconv-gb18030"
     meant = field()            # the text the consumer should get (str), or the bytes for `replace`
     mojibake = field()         # the definition, in words (the README's)
-    classify = field()         # classify(scenario, Evidence) -> Verdict: the definition, as code
+    classify = field()         # classify(scenario, Evidence) -> _Verdict: the definition, as code
     published = field()        # (Exception?, Mojibake?) per PEP_ROWS, each True/False/None
     program = field(None)      # Python 3 source, the PEP's words (None: `command`, or no Python producer)
     program2 = field(None)     # the same for Python 2 (unicode literal where the PEP means text)
@@ -49,7 +49,7 @@ class Evidence(Record):
     version = field()          # the interpreter's "X.Y"
 
 
-class Verdict(Record):
+class _Verdict(Record):
     produced = field()         # the bytes the consumer got (None: nothing to show)
     expected = field()         # the bytes it should have got (None: none in its encoding)
     mojibake = field()
@@ -70,7 +70,7 @@ def _shown_wrong(produced, meant, encoding):
         return True
 
 
-def text_in(data, encoding):
+def _text_in(data, encoding):
     """`data` decoded with `encoding`, or None where it does not decode."""
     try:
         return data.decode(encoding)
@@ -87,15 +87,15 @@ def _encoded(text, encoding):
 
 def _shown_text(s, ev):
     """The consumer (a terminal, cat's file, iconv) decodes stdout strictly."""
-    return Verdict(produced=ev.stdout, expected=_encoded(s.meant, ev.encoding),
+    return _Verdict(produced=ev.stdout, expected=_encoded(s.meant, ev.encoding),
                    mojibake=_shown_wrong(ev.stdout, s.meant, ev.encoding))
 
 
 def _listing(s, ev, produced):
     """b'xxx\\xff' listed: right only as the name decoded in the consumer's encoding."""
-    name = text_in(s.meant, ev.encoding)
+    name = _text_in(s.meant, ev.encoding)
     meant = None if name is None else name + "\n"
-    return Verdict(produced=produced, expected=s.meant + b"\n",
+    return _Verdict(produced=produced, expected=s.meant + b"\n",
                    mojibake=_shown_wrong(produced, meant, ev.encoding))
 
 
@@ -110,14 +110,14 @@ def _listed_in_file(s, ev):
 def _replaced(s, ev):
     """The bytes must come back with only the word replaced, and still decode."""
     produced = ev.stdout
-    mojibake = bool(produced) and (produced != s.meant or text_in(produced, ev.encoding) is None)
-    return Verdict(produced=produced, expected=s.meant, mojibake=mojibake)
+    mojibake = bool(produced) and (produced != s.meant or _text_in(produced, ev.encoding) is None)
+    return _Verdict(produced=produced, expected=s.meant, mojibake=mojibake)
 
 
 def _consumer_read(s, ev):
     """The PEP's Python consumer reports what it decoded (read.txt, its ascii())."""
     import ast
-    expected = _encoded(s.meant, ev.encoding) if s.producer == "python" else LEGACY_BYTES
+    expected = _encoded(s.meant, ev.encoding) if s.producer == "python" else _LEGACY_BYTES
     report = ev.files.get("read.txt")
     read = None
     if report:
@@ -126,13 +126,13 @@ def _consumer_read(s, ev):
         except (ValueError, SyntaxError, UnicodeDecodeError):
             read = None
     if isinstance(read, str) and ev.version == "2.7":
-        read = text_in(read.encode("latin-1"), ev.encoding)   # Python 2 read bytes: in its locale
+        read = _text_in(read.encode("latin-1"), ev.encoding)   # Python 2 read bytes: in its locale
         mojibake = read != s.meant
     else:   # no report: the consumer did not get to the end
         mojibake = report is not None and read != s.meant
     if not ev.stdout:   # the consumer cannot misread what the producer never wrote
         mojibake = False
-    return Verdict(produced=ev.stdout, expected=expected, mojibake=mojibake)
+    return _Verdict(produced=ev.stdout, expected=expected, mojibake=mojibake)
 
 
 # -- the scenarios ----------------------------------------------------------------------
@@ -175,20 +175,20 @@ SCENARIOS = (
     Scenario(
         name="euro", title="Display Unicode characters into stdout", source="PEP 540",
         program=_EURO, program2=_EURO_2, producer="python", consumer="terminal",
-        meant=EURO, classify=_shown_text,
+        meant=_EURO_TEXT, classify=_shown_text,
         mojibake="stdout does not decode (strictly, in the terminal's encoding) to 'euro: \u20ac\\n'",
         published=((Y, N), (Y, N), (Y, N), (N, Y), (N, Y))),
     Scenario(
         name="replace", title="Replace a word in a text", source="PEP 540",
         program=_REPLACE, program2=_REPLACE, producer="python", consumer="terminal",
-        stdin=REPLACE_INPUT, meant=REPLACE_OUTPUT, classify=_replaced,
+        stdin=_REPLACE_INPUT, meant=_REPLACE_OUTPUT, classify=_replaced,
         mojibake="stdout is not the input bytes with apple replaced by orange, or it does not "
                  "decode in the terminal's encoding (the input's 0xFF is invalid UTF-8)",
         published=((N, Y), (Y, N), (N, Y), (N, Y), (Y, N))),
     Scenario(
         name="py-to-bytes", title="Python producer, Bytes consumer", source="PEP 540",
         program=_EURO, program2=_EURO_2, producer="python", consumer="bytes",
-        meant=EURO, classify=_shown_text,
+        meant=_EURO_TEXT, classify=_shown_text,
         mojibake="what cat stores does not decode, in the environment's encoding, to 'euro: \u20ac\\n'",
         published=((Y, N), (Y, N), (Y, N), (N, Y), (N, Y))),
     Scenario(
@@ -201,14 +201,14 @@ SCENARIOS = (
     Scenario(
         name="py-to-py", title="Python producer, Python consumer", source="PEP 540",
         program=_EURO, program2=_EURO_2, producer="python", consumer="python",
-        meant=EURO, classify=_consumer_read,
+        meant=_EURO_TEXT, classify=_consumer_read,
         mojibake="the text the consumer read is not 'euro: \u20ac\\n'",
         published=((Y, N), (Y, N), (Y, N), (N, N), (N, N))),
     Scenario(
         name="pep538", title="print(\"\u2119\u01b4\u2602\u210c\u00f8\u1f24\") in a container",
         source="PEP 538",
-        command=("-c", 'print("%s")' % PYTHONIC), command2=("-c", 'print(u"%s")' % PYTHONIC),
-        producer="python", consumer="terminal", meant=PYTHONIC + "\n", classify=_shown_text,
+        command=("-c", 'print("%s")' % _PYTHONIC), command2=("-c", 'print(u"%s")' % _PYTHONIC),
+        producer="python", consumer="terminal", meant=_PYTHONIC + "\n", classify=_shown_text,
         mojibake="stdout does not decode, in the terminal's encoding, to the six characters",
         # Seed 002 "Motivation": fails in the POSIX locale of a container, works under
         # C.UTF-8 and locally (a UTF-8 locale). Nothing about Python 2 or the UTF-8 modes.
@@ -216,7 +216,7 @@ SCENARIOS = (
     Scenario(
         name="gb18030", title="A GB-18030 terminal (iconv -f gb18030 -t utf8)", source="PEP 540",
         program=_EURO, program2=_EURO_2, producer="python", consumer="iconv-gb18030",
-        terminal="gb18030", meant=EURO, classify=_shown_text,
+        terminal="gb18030", meant=_EURO_TEXT, classify=_shown_text,
         mojibake="stdout does not decode as GB-18030 to 'euro: \u20ac\\n' (iconv's own output "
                  "is kept as evidence)",
         # PEP 540 under "Display Unicode characters": the UTF-8 modes "always encode the
@@ -226,10 +226,10 @@ SCENARIOS = (
 BY_NAME = {s.name: s for s in SCENARIOS}
 
 # scenario -> row -> (Exception?, Mojibake?)
-PEP_TABLES = {s.name: dict(zip(PEP_ROWS, s.published)) for s in SCENARIOS}
+_PEP_TABLES = {s.name: dict(zip(PEP_ROWS, s.published)) for s in SCENARIOS}
 
 
 def pep_value(scenario, row):
     """(exception, mojibake) published for this cell, each True/False/None; None when the
     row is not one of the PEP's."""
-    return PEP_TABLES.get(scenario, {}).get(row)
+    return _PEP_TABLES.get(scenario, {}).get(row)

@@ -21,7 +21,7 @@ from functools import lru_cache
 from ..errors import WorldError
 from ..records import Record, field
 
-__all__ = ["WORLDS", "WorldError", "Job", "Result", "Run", "cache_dir", "available", "prepare",
+__all__ = ["WORLDS", "WorldError", "Job", "Result", "Run", "available", "prepare",
            "world_dir", "run", "run_batches"]
 
 WORLDS = ("installed", "no-locales", "en_US-only", "latin1", "gb18030")
@@ -72,7 +72,7 @@ class Run(Record):
     timed_out = field(False)  # killed because it outlived its timeout
 
 
-def cache_dir():
+def _cache_dir():
     return os.path.join(os.environ.get("UTF8ENV_CACHE", "/var/cache/utf8env"), "worlds")
 
 
@@ -98,7 +98,7 @@ def _root_dir(root):
     st = os.stat(os.path.join(root, "usr/bin/localedef"))
     digest = hashlib.sha1("{}\0{}\0{}".format(root, st.st_size, st.st_mtime_ns).encode()).hexdigest()
     name = "host" if root == "/" else root.strip("/").replace("/", "_")
-    return os.path.join(cache_dir(), "{}-{}".format(name, digest[:10]))
+    return os.path.join(_cache_dir(), "{}-{}".format(name, digest[:10]))
 
 
 def _compile(root, name, out):
@@ -157,8 +157,8 @@ def prepare(roots):
     todo = [r for r in roots if not os.path.isfile(os.path.join(_root_dir(r), ".ready"))]
     if not todo:
         return
-    os.makedirs(cache_dir(), exist_ok=True)
-    with open(os.path.join(cache_dir(), ".lock"), "w") as lock:
+    os.makedirs(_cache_dir(), exist_ok=True)
+    with open(os.path.join(_cache_dir(), ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for root in todo:
             final = _root_dir(root)

@@ -1,0 +1,16 @@
+"""`utf8env readiness`: is a test suite ready for Python 3.15's UTF-8 mode (PEP 686)?
+
+    plugin.py     the pytest plugin (entry point pytest11 "utf8env"): inert unless
+                  `pytest --utf8env`; records every EncodingWarning with its call site
+    recorder.py   what the plugin does once asked (imported only then)
+    junit.py      per-test outcomes read back from pytest's --junitxml
+    suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
+    compare.py    what changes between them, per test and per call site, with the fixes
+    results.py    the records; as_json() at the JSON boundary
+    formats.py    text / markdown / github / junit / json pages of a result
+    cli.py        run(options, command) -> exit status (utf8env/cli.py parses)
+Not on the launcher's path: `utf8env run` imports nothing of this.
+"""
+
+# The report formats: the command line offers them (utf8env/cli.py), formats.py renders them.
+FORMATS = ("text", "markdown", "github", "junit", "json")

@@ -1,0 +1,77 @@
+"""`utf8env readiness`: run(options, command) -> exit status: 0 ready (no test changes
+with UTF-8 mode), 1 findings. utf8env/cli.py declares and parses the options; this
+checks what only readiness knows and raises UsageError for bad input."""
+import os
+import sys
+import time
+
+from ..errors import UsageError
+
+
+def pytest_args(command):
+    """The arguments after `pytest` (or `python -m pytest`) in COMMAND."""
+    words = list(command)
+    if words[:1] in (["pytest"], ["py.test"]):
+        return words[1:]
+    if len(words) >= 3 and os.path.basename(words[0]).startswith("python") and words[1:3] == ["-m", "pytest"]:
+        return words[3:]
+    raise UsageError("readiness: COMMAND %r: expected pytest ARGS... (it runs as PYTHON -m "
+                     "pytest ARGS... under each --python)" % " ".join(words[:3]))
+
+
+def _timeout(word):
+    from .suite import DEFAULT_TIMEOUT
+    if word is None:
+        return DEFAULT_TIMEOUT
+    try:
+        timeout = float(word)
+    except ValueError:
+        timeout = -1
+    if timeout <= 0:
+        raise UsageError("--timeout %r: expected a positive number of seconds" % word)
+    return timeout
+
+
+def _pythons(named):
+    from ..matrix import discovery
+    from .suite import default_pythons
+    pythons = discovery.named(named) if named else default_pythons(discovery.interpreters())
+    for p in pythons:
+        if p.version == "2.7":
+            raise UsageError("--python %r: Python 2.7 has no UTF-8 mode" % p.argv[-1])
+    return pythons
+
+
+def run(options, command):
+    from ..matrix import worlds
+    from . import compare, formats, suite
+    if not command:
+        raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
+    args = pytest_args(command)
+    world = options.world or suite.DEFAULT_WORLD
+    suite.env_set(world)
+    timeout = _timeout(options.timeout)
+    ok, why = worlds.available()
+    if not ok:
+        raise UsageError("readiness: " + why)
+    pythons = _pythons(options.python)
+    started = time.monotonic()
+    planned, folders = suite.plan(os.getcwd(), pythons, world, args, dict(os.environ), timeout)
+    try:
+        runs, workers = suite.execute(planned, world)
+        result = compare.compare(args, world, planned, runs, workers,
+                                 time.monotonic() - started, show_all=options.all)
+    finally:
+        for folder in folders:
+            folder.remove()
+    from .. import pages
+    page = formats.render(result, options.format, pages.width())
+    if options.format == "github":
+        summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary:
+            with open(summary, "a", encoding="utf-8") as f:
+                f.write(formats.markdown(result))
+        else:
+            page += "\n" + formats.markdown(result)
+    sys.stdout.write(page)
+    return 0 if result.ready else 1

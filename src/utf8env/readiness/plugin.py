@@ -1,0 +1,31 @@
+"""The pytest plugin of `utf8env readiness` (entry point pytest11 "utf8env").
+
+Inert unless asked: loaded into every pytest run of an environment where utf8env is
+installed, it only declares its options; `pytest --utf8env` (or --utf8env-json PATH)
+registers the recorder (recorder.py), which records every EncodingWarning (PEP 597) with
+its call site, the tests that hit it and a count, and writes a summary at the end.
+
+EncodingWarning is only raised when the interpreter was started with
+`-X warn_default_encoding` or PYTHONWARNDEFAULTENCODING=1 (3.10+); otherwise the
+summary says how to turn it on. Imports nothing but the standard library at load time.
+"""
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("utf8env", "utf8env: readiness for Python 3.15's UTF-8 mode")
+    group.addoption("--utf8env", action="store_true", dest="utf8env", default=False,
+                    help="record every EncodingWarning with its call site and the tests that "
+                         "hit it; summary at the end (needs -X warn_default_encoding)")
+    group.addoption("--utf8env-all", action="store_true", dest="utf8env_all", default=False,
+                    help="with --utf8env: also show call sites in the standard library and "
+                         "site-packages")
+    group.addoption("--utf8env-json", action="store", dest="utf8env_json", default=None,
+                    metavar="PATH", help="with or without --utf8env: write the record as JSON "
+                                         "to PATH (\"schema\": 1)")
+
+
+def pytest_configure(config):
+    if not (config.getoption("utf8env") or config.getoption("utf8env_json")):
+        return
+    from . import recorder
+    recorder.activate(config)

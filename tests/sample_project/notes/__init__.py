@@ -1,0 +1,1 @@
+"""Notes kept in text files, as many programs do: with the locale's encoding."""
