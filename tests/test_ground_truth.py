@@ -54,6 +54,17 @@ def _needs_worlds():
         pytest.skip(reason)
 
 
+@pytest.mark.parametrize("world", corpus.WORLDS)
+def test_every_interpreter_reports_every_case_of_the_world(world):
+    # Runs the world's whole batch (every case on every interpreter, in parallel), so that
+    # --durations charges it here and not to whichever comparison happens to come first.
+    # Each run either reports its configuration or says on stderr why it did not start.
+    cases, _, observed = world_runs(world)
+    silent = [(version, cases[index]) for (version, index), seen in sorted(observed.items())
+              if "utf8_mode" not in seen and not seen["stderr_messages"]]
+    assert silent == [] and len(observed) == len(cases) * len(VERSIONS)
+
+
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("world", corpus.WORLDS)
 def test_sweep_agrees_with_real_interpreter(world, version):
