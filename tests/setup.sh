@@ -5,9 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install -q -e '.[test]'
+# pytest-xdist: tests/test_readiness.py checks the pytest plugin under xdist too.
+python3 -m pip install -q pytest-xdist
 if ! command -v debootstrap >/dev/null || [ ! -d /usr/share/i18n/locales ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap locales >/dev/null
 fi
 command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+# doctor's ssh tests run a real sshd on 127.0.0.1 (tests/support/sshd.py); --no-install-recommends
+# and no service start: the tests start and stop their own server.
+[ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null; }
+# tests/test_envformat.py runs what `utf8env env` prints through fish and systemd-analyze.
+command -v fish >/dev/null && command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fish systemd >/dev/null; }
 bash tests/support/build_debian_pythons.sh

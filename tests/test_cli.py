@@ -40,6 +40,13 @@ stderr              utf-8/backslashreplace  LANG=C: stderr uses the stdout encod
 open()              UTF-8/strict            LANG=C: UTF-8 mode
 preferred encoding  UTF-8                   LANG=C: UTF-8 mode
 child processes     LC_CTYPE=C.UTF-8        coercion: the coerced locale is exported to every child process
+
+1 problem
+
+warning LC_CTYPE is the C locale (LANG=C): ASCII for every program but Python 3.7+, which coerces it
+        - LANG=C (from the shell's startup files or the program that started this one)
+        fix: ~/.profile:
+            export LANG=C.UTF-8
 """
 
 
@@ -120,7 +127,7 @@ def test_interpreter_version_found_by_running_it():
     (["explain", "--locales", "C.UTF-8,"], "utf8env: error: --locales 'C.UTF-8,': expected "
                                           "NAME[=CODESET],... such as C.UTF-8,en_US.ISO-8859-1\n"),
     (["explain", "--frobnicate"], "utf8env: error: unrecognized arguments: --frobnicate\n"),
-    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of env, explain, matrix, run\n"),
+    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of doctor, env, explain, matrix, readiness, run\n"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):
     code, out, err = utf8env(*args)
@@ -151,8 +158,8 @@ def test_explain_36_lists_what_the_launcher_adds_and_cannot_change():
                   "the locale (LC_CTYPE C), and no UTF-8 locale could be set"]}
     code, out, _ = utf8env("explain", "--version", "3.6", "--empty-env", "--env", "LANG=C",
                            "--locales", "C.UTF-8")
-    assert out.endswith("\nthrough `utf8env run`:\n  the launcher sets LC_CTYPE=C.UTF-8\n"
-                        "  UTF-8 mode on (bootstrap)\n")
+    assert "\nthrough `utf8env run`:\n  the launcher sets LC_CTYPE=C.UTF-8\n" \
+           "  UTF-8 mode on (bootstrap)\n\n3 problems\n" in out     # then doctor's verdict
     code, out, _ = utf8env("explain", "--json", "--version", "3.7", "--empty-env", "--locales", "C")
     assert json.loads(out)["launcher"] is None
 

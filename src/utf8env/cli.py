@@ -62,15 +62,23 @@ _RUN = Command(
 
 def _env_spec():
     from .envformat import FORMATS
+    # The target is described as explain describes it: the same options, declared once.
+    target = {option.dest: option for option in _EXPLAIN.options}
     return Command(
         name="env",
-        summary="Print the variables `utf8env run` would set, for a shell, a Dockerfile, a systemd "
-                "unit or a GitHub Actions workflow.",
+        summary="Print what makes a target start COMMAND (without one: any program) as `utf8env "
+                "run` would, for a shell, a Dockerfile, a systemd unit, a crontab or a GitHub "
+                "Actions step; where no variable can, the line that starts it through `run`.",
         options=(Option(("--format",), "format", "value", "the output format (default sh)",
                         metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
                         default="sh", choices=FORMATS),
-                 _UTF8._replace(usage="[--utf8 0|1]"), _LAUNCH_POLICY,
-                 _NO_COERCION._replace(usage=None), _NO_WARNING._replace(usage=None), HELP),
+                 _UTF8, _LAUNCH_POLICY, _NO_COERCION._replace(usage=None),
+                 _NO_WARNING._replace(usage=None), target["empty_env"], target["env"],
+                 target["locales"],
+                 target["version"]._replace(help="COMMAND starts CPython X.Y (%s ... %s): it is "
+                                            "neither looked up nor run" % (VERSIONS[0], VERSIONS[-1]),
+                                            choices=VERSIONS, expected="one of %s" % ", ".join(VERSIONS)),
+                 HELP),
         operands="[--] [COMMAND [ARGS...]]")
 
 
@@ -177,13 +185,52 @@ def _run(args, command):
 
 
 def _env(args, command):
-    if args.utf8 == "strict":
-        raise UsageError("--utf8 strict: no variable gives the strict mode; use utf8env run")
-    from . import envformat, launch
-    # No COMMAND: any program that is not a Python, i.e. the coercion alone.
-    plan = launch.plan_command(command or ["sh"], _launch_switches(args))
-    _write(envformat.render(args.format, envformat.variables(plan, args.utf8), plan))
-    return 0
+    from . import envformat, locale_model
+    environ = _environment(args)
+    if args.locales is not None:
+        facts = locale_model.modelled(args.locales)
+    else:
+        from . import locales
+        facts = locales.probe(environ)
+    target = _env_target(command, args.version, environ)
+    advice = envformat.advise(environ, facts, target, _launch_switches(args))
+    _write_bytes(envformat.render(args.format, advice))
+    return advice.status
+
+
+def _env_target(command, version, environ):
+    """The envformat.Target: COMMAND as `run` would find and identify it in `environ`, or
+    with --version the CPython it starts, neither looked up nor run."""
+    from .envformat import Target
+    if not command:
+        if version is not None:
+            raise UsageError("--version %s: give the COMMAND that starts it" % version)
+        return Target()
+    if version is not None:
+        return Target(tuple(command), command[0], version)
+    from . import launch
+    from .errors import CommandNotFound
+    try:
+        path = launch.find_command(command[0], environ)
+    except CommandNotFound as error:
+        raise CommandNotFound("%s here (for a command of another machine or image, give "
+                              "--version X.Y if it starts a CPython)" % error)
+    python, script, notes = launch._python_behind(path, environ)
+    return Target(tuple(command), path, python, script, tuple(notes))
+
+
+def _write_bytes(data):
+    """_write for bytes: what env prints reaches stdout byte for byte (values may hold
+    bytes no codec of this process's stdout would write back)."""
+    stream = sys.stdout
+    if stream is not None and hasattr(stream, "buffer"):
+        try:
+            stream.flush()
+            stream.buffer.write(data)
+        except (OSError, ValueError):
+            pass        # _write meets the same error when it flushes, and reports it
+        data = b""
+    _write(data.decode("utf-8", "surrogateescape"))
 
 
 def _launch_switches(args):

@@ -14,11 +14,12 @@ def _launcher(launched):
             "environ": dict(launched.set_environ), "notes": list(launched.notes)}
 
 
-def to_json_object(decision, launched=None):
+def to_json_object(decision, launched=None, verdict=None):
     """The documented "schema": 1 object (README, "JSON schema"); `launched` is the
-    launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add)."""
+    launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add); `verdict`, the
+    "verdict", "problems" and "findings" keys of doctor's findings for the case."""
     d = decision
-    return {
+    return dict({
         "schema": SCHEMA,
         "python": d.python,
         "platform": d.platform,
@@ -46,12 +47,12 @@ def to_json_object(decision, launched=None):
         "reasons": {key: {"source": r.source, "detail": r.detail}
                     for key, r in sorted(d.reasons.items())},
         "launcher": _launcher(launched),
-    }
+    }, **(verdict or {}))
 
 
-def to_json(decision, launched=None):
+def to_json(decision, launched=None, verdict=None):
     import json
-    return json.dumps(to_json_object(decision, launched), indent=2, sort_keys=False)
+    return json.dumps(to_json_object(decision, launched, verdict), indent=2, sort_keys=False)
 
 
 _ROWS = (
@@ -88,8 +89,9 @@ def _value(decision, key):
     return value
 
 
-def to_text(decision, launched=None):
-    """A table: setting, value, and the input that decided it with why."""
+def to_text(decision, launched=None, verdict_lines=()):
+    """A table: setting, value, and the input that decided it with why; then
+    `verdict_lines` (doctor's verdict and fixes for the case, rendered by doctor)."""
     d = decision
     rows = []
     for key, label in _ROWS:
@@ -116,6 +118,8 @@ def to_text(decision, launched=None):
         lines.append("  UTF-8 mode %s" % ({0: "off", 1: "on (bootstrap)", "strict": "strict (bootstrap)"}
                                          .get(launched.utf8_mode, launched.utf8_mode)))
         lines += ["  cannot: " + _text(note) for note in launched.notes]
+    if verdict_lines:
+        lines += [""] + list(verdict_lines)
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,17 @@
+"""`utf8env doctor`: what is wrong with text in the place this process runs in, and the
+exact line to change there.
+
+Three steps, each its own module, read -> decide -> write as everywhere in utf8env:
+- place.py gathers the facts of this place (its environment, the few /etc and /proc
+  files that say where it is, the real libc's answer about the locale names in play, the
+  Pythons it can find and their identities); the only impure part;
+- contexts.py, locale_state.py, pythons.py (its predict half) and findings.py decide,
+  from those facts alone, where this is, what LC_CTYPE becomes, what each Python does
+  (every prediction comes from utf8env.policy.decide: no rule is re-derived here) and
+  what is wrong; fixes.py writes the fix for the context found;
+- render.py and snapshot.py write the text, the JSON ("schema": 1) and the snapshots
+  that `--save` and `--compare` exchange.
+
+`utf8env explain` ends with the verdict of findings.for_decision(): the same findings
+module, without a place.
+"""

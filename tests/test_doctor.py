@@ -1,0 +1,534 @@
+"""`utf8env doctor` in real contexts: a cron job's environment, LC_ALL=C over a good LANG,
+a systemd service's, a container marker in a private mount namespace, CI, the five real
+locale worlds (with every Python's prediction checked against its live configuration),
+glibc's name spellings checked by experiment, here-vs-there snapshots, hostile input,
+and the JSON keys, exactly. The real sshd is tests/test_doctor_ssh.py."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from utf8env import locales, probe
+from utf8env.doctor import findings as doctor_findings, place as doctor_place
+from utf8env.matrix import discovery, worlds
+from utf8env.own_command import own_command
+
+from support import groundtruth
+
+DOCKER = os.path.exists("/.dockerenv")
+PYENV_ROOT = discovery.pyenv_root()
+
+
+def doctor(*args, env, python=None, wrap=()):
+    result = subprocess.run(list(wrap) + own_command(python) + ["doctor"] + list(args), env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    return result.returncode, result.stdout, result.stderr
+
+
+def cron_env(**more):
+    """What cron(8) gives a job (crontab(5)): SHELL, PATH, HOME, LOGNAME; no TERM."""
+    env = {"SHELL": "/bin/sh", "PATH": "/usr/bin:/bin", "HOME": os.environ["HOME"],
+           "LOGNAME": "root"}
+    env.update(more)
+    return env
+
+
+def _container_line():
+    return ["  container  Docker container: /.dockerenv exists"] if DOCKER else []
+
+
+# -- the command line ----------------------------------------------------------------------
+
+def test_help_lists_every_option():
+    code, out, err = doctor("--help", env=cron_env())
+    assert (code, err) == (0, b"")
+    assert out.decode() == """\
+usage: utf8env doctor [--json] [--save FILE] [--compare FILE] [--no-pythons]
+
+Say what breaks text in the place this runs in (an ssh session, cron, a
+service, a container, CI) and the exact line to change there.
+
+options:
+  --json          one JSON object ("schema": 1; keys in the README)
+  --save FILE     also write this place's snapshot (the JSON object) to FILE
+  --compare FILE  say what differs between the snapshot FILE and this place,
+                  and which difference explains a failure
+  --no-pythons    do not look for interpreters (the locale and the context
+                  only)
+  -h, --help      show this help and exit
+"""
+
+
+def test_bad_input_gets_one_line_and_status_2(tmp_path):
+    not_json = tmp_path / "not.json"
+    not_json.write_bytes(b"\xff{")
+    other = tmp_path / "other.json"
+    other.write_text('{"schema": 1, "python": "3.11"}')
+    cases = [
+        (["--frobnicate"], "utf8env: error: unrecognized arguments: --frobnicate\n"),
+        (["--save"], "utf8env: error: argument --save: expected one argument\n"),
+        (["--json=yes"], "utf8env: error: argument --json: ignored explicit argument 'yes'\n"),
+        (["somewhere"], "utf8env: error: doctor takes no operands (got 'somewhere'): it diagnoses "
+                        "the place it runs in; usage: utf8env doctor [--json] [--save FILE] "
+                        "[--compare FILE] [--no-pythons]\n"),
+        (["--compare", str(tmp_path / "missing.json")],
+         "utf8env: error: --compare %s: cannot read it (No such file or directory)\n"
+         % (tmp_path / "missing.json")),
+        (["--compare", str(not_json)],
+         "utf8env: error: --compare %s: not a utf8env doctor snapshot (expected the JSON object "
+         "`utf8env doctor --save FILE` writes, \"schema\": 1)\n" % not_json),
+        (["--compare", str(other)],
+         "utf8env: error: --compare %s: not a utf8env doctor snapshot (expected the JSON object "
+         "`utf8env doctor --save FILE` writes, \"schema\": 1)\n" % other),
+        (["--no-pythons", "--save", str(tmp_path / "no-such-dir" / "s.json")],
+         "utf8env: error: --save %s: cannot write it (No such file or directory)\n"
+         % (tmp_path / "no-such-dir" / "s.json")),
+    ]
+    for args, message in cases:
+        code, out, err = doctor(*args, env=cron_env())
+        assert (code, out, err.decode()) == (2, b"", message), args
+
+
+# -- contexts ------------------------------------------------------------------------------
+
+def test_cron_environment_and_its_fix():
+    code, out, err = doctor("--no-pythons", env=cron_env())
+    assert (code, err) == (1, b"")
+    assert out.decode().splitlines() == [
+        "1 problem",
+        "",
+        "warning LC_CTYPE is the C locale (no locale variable is set (LC_ALL, LC_CTYPE, LANG)): "
+        "ASCII for every program but Python 3.7+, which coerces it",
+        "        - no locale variable is set (LC_ALL, LC_CTYPE, LANG)",
+        "        - cron(8) gives a job only SHELL, PATH, HOME and LOGNAME (and, on Debian, what "
+        "pam_env reads from /etc/environment and /etc/default/locale)",
+        "        fix: the crontab (crontab -e), above the job's line:",
+        "            LANG=C.UTF-8",
+        "",
+        "where:",
+        "  cron       cron-like environment (no cron process seen): the environment cron(8) "
+        "gives a job: PATH=/usr/bin:/bin, SHELL=/bin/sh, LOGNAME, HOME, no TERM, nothing else",
+    ] + _container_line() + [
+        "  shell      not a terminal: terminal: none of stdin, stdout, stderr; TERM unset",
+        "",
+        "locale:",
+        "  variables  no locale variable set",
+        "  LC_CTYPE   C (ANSI_X3.4-1968)",
+        "  UTF-8      C.UTF-8",
+        "",
+        "pythons:",
+        "  none found",
+    ]
+    # The fix, applied (the crontab's line), makes the finding go away.
+    code, out, err = doctor("--no-pythons", env=cron_env(LANG="C.UTF-8"))
+    assert (code, err, out.decode().splitlines()[0]) == (0, b"", "ok")
+
+
+def test_a_real_cron_parent_is_named(tmp_path):
+    # The process tree of a cron job: a parent named CRON (Debian's cron renames the copy
+    # that runs a job, cron(8)), the job's /bin/sh, then the command.
+    cron = tmp_path / "CRON"
+    os.symlink("/bin/sh", str(cron))
+    command = " ".join("'%s'" % a for a in own_command() + ["doctor", "--json", "--no-pythons"])
+    result = subprocess.run([str(cron), "-c", command + "; true"], env=cron_env(),
+                            stdout=subprocess.PIPE)
+    data = json.loads(result.stdout)
+    [context] = [c for c in data["contexts"] if c["name"] == "cron"]
+    assert context["summary"] == "cron job"
+    assert context["evidence"][0].endswith("(CRON) is an ancestor")
+
+
+def test_lc_all_c_over_a_good_lang():
+    code, out, err = doctor("--json", "--no-pythons", env=cron_env(LC_ALL="C", LANG="C.UTF-8", TERM="xterm"))
+    data = json.loads(out)
+    assert (code, err) == (1, b"")
+    [finding] = data["findings"]
+    assert finding["code"] == "lc-all-overrides"
+    assert finding["title"] == "LC_ALL=C overrides LANG=C.UTF-8: every program gets the C locale (ASCII)"
+    primary = "container" if DOCKER else "shell"
+    assert finding["fixes"] == [{
+        "where": "the Dockerfile (or docker run -e NAME=VALUE)", "context": "container",
+        "lines": ["ENV LC_ALL="]} if DOCKER else {
+        "where": "~/.profile", "context": "shell", "lines": ["unset LC_ALL"]}]
+    assert data["locale"]["decided_by"] == "LC_ALL" and data["locale"]["lc_ctype"] == "C"
+    assert primary in [c["name"] for c in data["contexts"]]
+
+
+def test_systemd_service_environment():
+    env = cron_env(INVOCATION_ID="0123456789abcdef0123456789abcdef", JOURNAL_STREAM="8:12345")
+    code, out, _ = doctor("--json", "--no-pythons", env=env)
+    data = json.loads(out)
+    assert data["contexts"][0] == {
+        "name": "systemd", "summary": "systemd service",
+        "evidence": ["INVOCATION_ID=0123456789abcdef0123456789abcdef", "JOURNAL_STREAM=8:12345"]}
+    assert [f["fixes"] for f in data["findings"]] == [[{
+        "where": "a drop-in: systemctl edit UNIT.service (then systemctl restart UNIT.service)",
+        "context": "systemd", "lines": ["[Service]", "Environment=LANG=C.UTF-8"]}]]
+
+
+def test_systemd_unit_and_locale_files_from_a_root(tmp_path):
+    (tmp_path / "etc" / "default").mkdir(parents=True)
+    (tmp_path / "etc" / "default" / "locale").write_text('LANG="en_US.UTF-8"\n')
+    (tmp_path / "proc" / "self").mkdir(parents=True)
+    (tmp_path / "proc" / "self" / "cgroup").write_text("0::/system.slice/web.service\n")
+    (tmp_path / "proc" / "self" / "stat").write_text("1 (python3) R 0\n")
+    env = {"INVOCATION_ID": "ab" * 16, "PATH": "/usr/bin:/bin"}
+    found = doctor_place.gather(env, root=str(tmp_path), pythons=False)
+    diagnosis = doctor_findings.diagnose(found)
+    context = diagnosis.contexts[0]
+    assert (context.name, context.summary, context.evidence) == (
+        "systemd", "systemd service web.service",
+        ("INVOCATION_ID=" + "ab" * 16, "/proc/self/cgroup: /system.slice/web.service"))
+    [finding] = diagnosis.findings
+    assert "/etc/default/locale sets LANG=en_US.UTF-8; this service's environment does not " \
+           "have it unless the unit sets it (systemd.exec(5) Environment=)" in finding.evidence
+    assert [(f.where, f.lines) for f in finding.fixes] == [
+        ("a drop-in: systemctl edit web.service (then systemctl restart web.service)",
+         ("[Service]", "Environment=LANG=C.UTF-8"))]
+
+
+def _need_namespaces():
+    ok, why = worlds.available()
+    if not ok:
+        pytest.skip(why)
+
+
+def test_container_marker_in_a_private_mount_namespace():
+    _need_namespaces()
+    wrap = ["unshare", "--mount", "sh", "-c", 'mount --make-rprivate / && mount -t tmpfs none /run '
+            '&& : > /run/.containerenv && exec "$@"', "sh"]
+    code, out, _ = doctor("--json", "--no-pythons", env=cron_env(LANG="C.UTF-8"), wrap=wrap)
+    data = json.loads(out)
+    [context] = [c for c in data["contexts"] if c["name"] == "container"]
+    assert context["summary"] == "Podman container"
+    assert context["evidence"] == (["/.dockerenv exists"] if DOCKER else []) + ["/run/.containerenv exists"]
+    # Outside the namespace, the marker is not there.
+    code, out, _ = doctor("--json", "--no-pythons", env=cron_env(LANG="C.UTF-8"))
+    assert "/run/.containerenv exists" not in out.decode()
+
+
+def test_ci_environment_gets_a_workflow_fix():
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ["HOME"], "CI": "true", "GITHUB_ACTIONS": "true"}
+    code, out, _ = doctor("--json", "--no-pythons", env=env)
+    data = json.loads(out)
+    assert data["contexts"][0] == {"name": "ci", "summary": "GitHub Actions",
+                                   "evidence": ["GITHUB_ACTIONS=true"]}
+    assert data["findings"][0]["fixes"] == [{
+        "where": "the workflow (or the job): GitHub Actions env:", "context": "ci",
+        "lines": ["env:", '  LANG: "C.UTF-8"']}]
+
+
+# -- glibc's spellings, by experiment --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def locpath(tmp_path_factory):
+    if not shutil.which("localedef"):
+        pytest.skip("localedef not installed")
+    folder = tmp_path_factory.mktemp("locpath")
+    subprocess.run(["localedef", "-c", "-i", "en_US", "-f", "UTF-8", str(folder / "en_US.utf8")],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert (folder / "en_US.utf8" / "LC_CTYPE").is_file()
+    return str(folder)
+
+
+def test_glibc_spellings_as_the_comments_say(locpath):
+    names = ["en_US.UTF-8", "en_US.utf-8", "en_US.UTF8", "en_US.utf8", "en_US.UTF-8@euro",
+             "en_us.UTF-8", "EN_US.UTF-8", "en_US", "en_US.Utf_8", "UTF-8", "C.UTF-8", "C.utf-8",
+             "C.UTF8", "C.utf8", "c.utf8"]
+    facts = locales.probe({"LOCPATH": locpath}, names)
+    assert sorted(facts.codesets) == sorted(["en_US.UTF-8", "en_US.utf-8", "en_US.UTF8", "en_US.utf8",
+                                             "en_US.UTF-8@euro", "C.UTF-8", "C.utf-8", "C.UTF8", "C.utf8"])
+    assert set(facts.codesets.values()) == {"UTF-8"}
+
+
+def test_a_misspelled_locale_names_the_spelling_that_exists(locpath):
+    env = cron_env(LOCPATH=locpath, LANG="en_us.UTF-8")
+    code, out, _ = doctor("--json", "--no-pythons", env=env)
+    [finding] = json.loads(out)["findings"]
+    assert finding["title"] == (
+        "LANG=en_us.UTF-8 is not a locale here, but en_US.UTF-8 is (glibc compares the language "
+        "and territory case-sensitively, the codeset without case or '-'): LC_CTYPE falls back "
+        "to C (ASCII)")
+    assert finding["fixes"][0]["lines"] == ["LANG=en_US.UTF-8"]
+    for spelling in ("en_US.utf-8", "en_US.UTF8", "en_US.utf8"):
+        code, out, _ = doctor("--json", "--no-pythons", env=cron_env(LOCPATH=locpath, LANG=spelling))
+        data = json.loads(out)
+        assert (code, data["findings"], data["locale"]["lc_ctype"]) == (0, [], spelling)
+
+
+def test_a_missing_utf8_locale_while_c_utf8_exists():
+    code, out, _ = doctor("--json", "--no-pythons", env=cron_env(LANG="de_DE.UTF-8"))
+    [finding] = json.loads(out)["findings"]
+    assert finding["title"] == ("LANG=de_DE.UTF-8 names a locale this system does not have "
+                                "(C.UTF-8 is installed): LC_CTYPE falls back to C (ASCII)")
+    assert finding["fixes"] == [
+        {"where": "the crontab (crontab -e), above the job's line", "context": "cron",
+         "lines": ["LANG=C.UTF-8"]},
+        {"where": "install de_DE.UTF-8 on this system (debian)", "context": "install",
+         "lines": ["apt-get install -y locales",
+                   "sed -i 's/^# *de_DE\\.UTF-8 UTF-8$/de_DE.UTF-8 UTF-8/' /etc/locale.gen",
+                   "locale-gen"]}]
+
+
+def test_the_install_fix_makes_the_locale_exist(locpath, tmp_path):
+    """The install fix's line for /etc/locale.gen names what localedef builds: the name
+    doctor complained about is then accepted (LOCPATH stands in for /usr/lib/locale)."""
+    from utf8env.doctor import fixes
+    line = fixes.locale_gen_line("de_DE.UTF-8")
+    name, charmap = line.split()
+    assert line == "de_DE.UTF-8 UTF-8"
+    subprocess.run(["localedef", "-c", "-i", name.partition(".")[0], "-f", charmap,
+                    str(tmp_path / "de_DE.utf8")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    code, out, _ = doctor("--json", "--no-pythons",
+                          env=cron_env(LOCPATH=str(tmp_path), LANG="de_DE.UTF-8"))
+    assert (code, json.loads(out)["findings"]) == (0, [])
+
+
+# -- here against there --------------------------------------------------------------------
+
+def test_save_and_compare_a_shell_and_a_cron_job(tmp_path):
+    snapshot = tmp_path / "shell.json"
+    shell = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": os.environ["HOME"], "SHELL": "/bin/bash",
+             "TERM": "xterm-256color", "LANG": "C.UTF-8", "LOGNAME": "root"}
+    code, out, err = doctor("--save", str(snapshot), env=shell)
+    assert (code, err) == (0, b"")
+    saved = json.loads(snapshot.read_text())
+    assert saved["schema"] == 1 and saved["verdict"] == "ok" and saved["environ"]["LANG"] == "C.UTF-8"
+    code, out, err = doctor("--compare", str(snapshot), env=cron_env())
+    assert (code, err) == (1, b"")
+    text = out.decode()
+    tail = text[text.index("\ncompared with"):]
+    assert tail == """
+compared with %s (there) and this place (here):
+  LANG      there: C.UTF-8
+            here:  (unset)
+  PATH      there: /usr/local/bin:/usr/bin:/bin
+            here:  /usr/bin:/bin
+  SHELL     there: /bin/bash
+            here:  /bin/sh
+  TERM      there: xterm-256color
+            here:  (unset)
+  contexts  there: %s
+            here:  %s
+  LC_CTYPE  there: C.UTF-8
+            here:  C
+  codeset   there: UTF-8
+            here:  ANSI_X3.4-1968
+  verdict   there: ok
+            here:  1 problem
+  problems  there: 0
+            here:  1
+explains: LANG (there C.UTF-8, here (unset)): with the value it has there, this place has 0 problems instead of 1
+""" % (snapshot, "container, shell" if DOCKER else "shell",
+       "cron, container, shell" if DOCKER else "cron, shell")
+    code, out, _ = doctor("--json", "--compare", str(snapshot), env=cron_env())
+    compared = json.loads(out)["compare"]
+    assert set(compared) == {"file", "differences", "explains"}
+    assert compared["explains"] == [{"what": "LANG", "there": "C.UTF-8", "here": None,
+                                     "problems_here": 1, "problems_with_it": 0}]
+
+
+# -- hostile input -------------------------------------------------------------------------
+
+def _hostile(env, wrap=(), python=None):
+    for args in (("--json",), ()):
+        result = subprocess.run(list(wrap) + own_command(python) + ["doctor"] + list(args),
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert result.returncode in (0, 1) and result.stderr == b"", result.stderr[-2000:]
+        if args:
+            data = json.loads(result.stdout)
+            assert data["schema"] == 1
+        else:
+            assert result.stdout.splitlines()[0] in (b"ok",) or result.stdout.split(b"\n")[0].endswith(
+                (b"problem", b"problems"))
+    return result
+
+
+def test_undecodable_bytes_in_variables():
+    env = {b"PATH": b"/usr/bin:/bin", b"HOME": os.fsencode(os.environ["HOME"]),
+           b"LANG": b"en_US.\xff", b"LC_\xfe": b"x", b"PYTHONIOENCODING": b"\xff",
+           b"SSH_CONNECTION": b"\xff 1 \xfe 22", b"\xff": b"\xfe"}
+    result = subprocess.run(own_command() + ["doctor", "--json"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (result.returncode, result.stderr) == (1, b"")
+    data = json.loads(result.stdout)
+    assert data["environ"]["LANG"] == "en_US.\udcff"
+    assert [m["value"] for m in data["locale"]["missing"] if m["variable"] == "LANG"] == ["en_US.\udcff"]
+    text = subprocess.run(own_command() + ["doctor"], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+    assert text.stderr == b"" and b"LANG=en_US.\\xff names a locale" in text.stdout
+
+
+def test_a_hundred_thousand_variables():
+    env = cron_env(LANG="C.UTF-8")
+    env.update(("V%05d" % i, "") for i in range(100000))     # 800 kB: under ARG_MAX
+    _hostile(env)
+
+
+def test_unreadable_etc_files_and_no_proc(tmp_path):
+    """As nobody (root reads any file), in a mount namespace where /proc is an empty tmpfs,
+    /etc/default/locale and sshd_config are root's alone and /etc/os-release is a FIFO."""
+    _need_namespaces()
+    if not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("no /usr/bin/python3 for the unprivileged run")
+    secret = tmp_path / "secret"
+    secret.write_text("LANG=C.UTF-8\n")
+    os.chmod(str(secret), 0o600)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(str(fifo))
+    home = tmp_path / "home"
+    home.mkdir()
+    os.chmod(str(home), 0o777)
+    os.chmod(str(tmp_path), 0o755)
+    script = ('mount --make-rprivate / && mount --bind "$1" /etc/default/locale && '
+              'mount --bind "$1" /etc/ssh/sshd_config && mount --bind "$2" /etc/os-release && '
+              'mount -t tmpfs none /proc && shift 2 && exec setpriv --reuid=65534 --regid=65534 '
+              '--clear-groups "$@"')
+    wrap = ["unshare", "--mount", "sh", "-c", script, "sh", str(secret), str(fifo)]
+    env = cron_env(HOME=str(home), SSH_CONNECTION="10.0.0.1 5 10.0.0.2 22", LANG="de_DE.UTF-8")
+    _hostile(env, wrap=wrap, python="/usr/bin/python3")
+    code, out, err = doctor("--json", env=env, wrap=wrap, python="/usr/bin/python3")
+    data = json.loads(out)
+    [finding] = [f for f in data["findings"] if f["code"] == "locale-missing"]
+    # No sshd_config to read: the origin is said to be likely, not confirmed.
+    assert ("LANG=de_DE.UTF-8 (most likely sent by the ssh client: Debian's and macOS's ssh_config "
+            "have SendEnv LANG LC_*; the server's sshd_config could not be read to confirm)"
+            in finding["evidence"])
+    # No /proc: the environment is os.environ, which this 3.11 has coerced (PEP 538).
+    [note] = [f for f in data["findings"] if f["code"] == "no-proc"]
+    assert note["evidence"] == ["LC_CTYPE=C.UTF-8 may be this Python's own locale coercion "
+                                "(PEP 538); the value it replaced cannot be known"]
+    assert data["distribution"] is None and data["contexts"][0]["name"] == "ssh"
+
+
+# -- JSON keys -----------------------------------------------------------------------------
+
+def test_json_keys_exactly():
+    env = cron_env(LC_CTYPE="UTF-8", PYENV_ROOT=PYENV_ROOT)
+    code, out, _ = doctor("--json", env=env)
+    data = json.loads(out)
+    assert set(data) == {"schema", "verdict", "problems", "findings", "contexts", "locale",
+                         "pythons", "tools", "distribution", "environ"}
+    assert set(data["locale"]) == {"variables", "decided_by", "lc_ctype", "codeset", "missing",
+                                   "utf8_locale", "available"}
+    assert set(data["locale"]["missing"][0]) == {"variable", "value", "spellings", "utf8_variants"}
+    for finding in data["findings"]:
+        assert set(finding) == {"code", "severity", "title", "evidence", "fixes"}
+        for fix in finding["fixes"]:
+            assert set(fix) == {"where", "context", "lines"}
+    for context in data["contexts"]:
+        assert set(context) == {"name", "summary", "evidence"}
+    assert [set(t) for t in data["tools"]] == [{"name", "message", "when"}] * 2
+    predicted = [p for p in data["pythons"] if p["prediction"]]
+    assert predicted
+    for python in data["pythons"]:
+        assert set(python) == {"path", "version", "sources", "commands", "identified", "error",
+                               "prediction"}
+    for python in predicted:
+        assert set(python["prediction"]) == {
+            "startup_error", "utf8_mode", "lc_ctype", "filesystem", "stdin", "stdout", "stderr",
+            "open", "preferred_encoding", "print", "names", "open_write", "pep686"}
+    assert data["schema"] == 1 and data["verdict"] == "%d problems" % data["problems"]
+
+
+# -- the explain side: one findings module -------------------------------------------------
+
+def test_explain_ends_with_the_same_verdict_and_fix_lines():
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ["HOME"]}
+    result = subprocess.run(own_command() + ["explain", "--version", "3.11", "--empty-env", "--env",
+                                             "LC_CTYPE=UTF-8", "--locales", "C.UTF-8"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    text = result.stdout.decode()
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert text.endswith("""
+1 problem
+
+warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale: glibc has none by that name: LC_CTYPE falls back to C (ASCII)
+        - LC_CTYPE=UTF-8 (from the shell's startup files or the program that started this one)
+        - LC_CTYPE decides LC_CTYPE (LC_ALL > LC_CTYPE > LANG); setlocale() refuses it, so LC_CTYPE is C
+        - perl prints 'perl: warning: Setting locale failed.' at every start
+        - bash prints 'bash: warning: setlocale: LC_CTYPE: cannot change locale (UTF-8)' when a script or rc file assigns LC_CTYPE
+        fix: ~/.profile:
+            export LC_CTYPE=C.UTF-8
+""")
+    result = subprocess.run(own_command() + ["explain", "--json", "--version", "3.6", "--empty-env",
+                                             "--env", "LANG=C", "--locales", "C.UTF-8"],
+                            env=env, stdout=subprocess.PIPE)
+    data = json.loads(result.stdout)
+    assert (data["verdict"], [f["code"] for f in data["findings"]]) == (
+        "3 problems", ["print-fails", "open-fails", "c-locale", "pep686"])
+    assert data["findings"][0]["title"] == 'print("\u00e9") raises UnicodeEncodeError on Python 3.6'
+
+
+# -- the five worlds: doctor's predictions against the live interpreters ----------------------
+
+_WORLD_CASES = (
+    ("installed", {"LC_CTYPE": "UTF-8"}, "C", ("locale-missing",)),
+    ("installed", {"LC_ALL": "C", "LANG": "C.UTF-8"}, "C", ("lc-all-overrides",)),
+    ("no-locales", {}, "C", ("c-locale",)),
+    ("en_US-only", {"LANG": "en_US.UTF-8"}, "en_US.UTF-8", ()),
+    ("latin1", {"LANG": "en_US.ISO-8859-1"}, "en_US.ISO-8859-1", ("legacy-codeset",)),
+    ("gb18030", {"LANG": "zh_CN.GB18030"}, "zh_CN.GB18030", ("legacy-codeset",)),
+)
+
+
+@pytest.fixture(scope="module")
+def world_runs(tmp_path_factory):
+    _need_namespaces()
+    home = str(tmp_path_factory.mktemp("worlds-home"))
+    base = {"PATH": "/usr/bin:/bin", "HOME": home, "PYENV_ROOT": PYENV_ROOT,
+            "XDG_CACHE_HOME": home + "/.cache"}
+    batches = [(world, [worlds.Job(own_command() + ["doctor", "--json"], dict(base, **env))])
+               for world, env, _, _ in _WORLD_CASES]
+    doctored = [json.loads(runs[0].stdout) for runs in worlds.run_batches(batches, ["/"])]
+    # Then every Python doctor predicted, run for real in the same world and environment.
+    batches, keys = [], []
+    for (world, env, _, _), data in zip(_WORLD_CASES, doctored):
+        jobs = []
+        for python in data["pythons"]:
+            if python["prediction"]:
+                jobs.append(worlds.Job(probe.command([python["path"]]), dict(base, **env)))
+                keys.append((world, tuple(sorted(env.items())), python["path"]))
+        batches.append((world, jobs))
+    live = {}
+    flat = [run for runs in worlds.run_batches(batches, ["/"]) for run in runs]
+    for key, run in zip(keys, flat):
+        live[key] = probe.parse(run.stdout)
+    return doctored, live
+
+
+@pytest.mark.parametrize("case", range(len(_WORLD_CASES)))
+def test_worlds_locale_and_findings(world_runs, case):
+    world, env, lc_ctype, codes = _WORLD_CASES[case]
+    data = world_runs[0][case]
+    assert data["locale"]["lc_ctype"] == lc_ctype
+    assert tuple(f["code"] for f in data["findings"] if f["severity"] != "note"
+                 and f["code"] not in ("print-fails", "open-fails")) == codes
+    expected_utf8 = {"installed": "C.UTF-8", "no-locales": None, "en_US-only": "en_US.UTF-8",
+                     "latin1": "C.UTF-8", "gb18030": "C.UTF-8"}[world]
+    assert data["locale"]["utf8_locale"] == expected_utf8
+
+
+@pytest.mark.parametrize("case", range(len(_WORLD_CASES)))
+def test_worlds_every_prediction_agrees_with_the_live_interpreter(world_runs, case):
+    world, env, _, _ = _WORLD_CASES[case]
+    doctored, live = world_runs
+    checked = 0
+    for python in doctored[case]["pythons"]:
+        predicted = python["prediction"]
+        if not predicted:
+            continue
+        observed = live[(world, tuple(sorted(env.items())), python["path"])]
+        assert observed is not None, python["path"]
+        for field in ("filesystem", "stdin", "stdout", "stderr", "open"):
+            want = (predicted[field]["encoding"], predicted[field]["errors"])
+            assert groundtruth.normal(field, want) == groundtruth.normal(field, tuple(observed[field])), \
+                (python["path"], field)
+        assert predicted["utf8_mode"] == observed["utf8_mode"]
+        assert predicted["lc_ctype"] == observed["lc_ctype"]
+        assert groundtruth.normal("preferred_encoding", predicted["preferred_encoding"]) == \
+            groundtruth.normal("preferred_encoding", observed["preferred_encoding"])
+        checked += 1
+    assert checked >= 1
