@@ -62,15 +62,14 @@ def _fork_is_safe():
 
 def _ask_here(environ, names):
     import _locale
-    saved_environ = _c_environment()
+    saved = _c_environment().get(_LOCPATH)
     saved_locale = _locale.setlocale(_locale.LC_CTYPE)
-    target = _as_bytes(environ)
     try:
-        _adopt_environment(target, saved_environ)
+        _adopt_locpath(_locpath_of(environ))
         return ask_locales.ask(names)
     finally:
         _locale.setlocale(_locale.LC_CTYPE, saved_locale)
-        _adopt_environment(saved_environ, target)
+        _adopt_locpath(saved)
 
 
 def _ask_in_fork(environ, names):
@@ -80,7 +79,7 @@ def _ask_in_fork(environ, names):
         status = 1
         try:
             system.close(read_end)
-            _adopt_environment(_as_bytes(environ), _c_environment())
+            _adopt_locpath(_locpath_of(environ))
             data = _encode(ask_locales.ask(names))
             while data:
                 data = data[system.write(write_end, data):]
@@ -112,8 +111,16 @@ def _decode(data):
     return dict(zip(fields[0::2], fields[1::2]))
 
 
-def _as_bytes(environ):
-    return {fsencode(name): fsencode(value) for name, value in environ.items()}
+# setlocale() with an explicit name, which is all the question asks, reads one variable of
+# the environment: LOCPATH, the folder glibc looks in before its own (glibc
+# locale/findlocale.c). Only it is adopted: a copy of a whole environment of 100,000
+# variables, one putenv() at a time, would take seconds.
+_LOCPATH = b"LOCPATH"
+
+
+def _locpath_of(environ):
+    value = environ.get("LOCPATH")
+    return None if value is None else fsencode(value)
 
 
 def _c_environment():
@@ -123,22 +130,20 @@ def _c_environment():
     return dict(os.environb if os is not None else system.environ)
 
 
-def _adopt_environment(target, current):
-    """Turn the C environment `current` into `target` (both {bytes: bytes}): glibc reads
-    LOCPATH there. Through os.environ when os is imported, so that it stays true."""
+def _adopt_locpath(value):
+    """Set (bytes) or remove (None) LOCPATH in the C environment, where glibc reads it;
+    through os.environ when os is imported, so that it stays true."""
     os = sys.modules.get("os")
-    put = os.environb.__setitem__ if os is not None else system.putenv
-    unset = os.environb.__delitem__ if os is not None else system.unsetenv
-    for name in current:
-        if name not in target:
-            unset(name)
-    for name, value in target.items():
-        if current.get(name) == value:
-            continue
-        try:
-            put(name, value)
-        except (ValueError, OSError):   # a name glibc cannot hold ("A=B"): no locale meaning
-            pass
+    try:
+        if value is None:
+            if os is not None:
+                os.environb.pop(_LOCPATH, None)
+            else:
+                system.unsetenv(_LOCPATH)
+        else:
+            (os.environb.__setitem__ if os is not None else system.putenv)(_LOCPATH, value)
+    except (ValueError, OSError):       # a value glibc cannot hold (a NUL): not a folder
+        pass
 
 
 def _ask_in_interpreter(environ, names):
