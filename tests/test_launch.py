@@ -172,37 +172,6 @@ def test_pep538_example_works_on_36_through_the_launcher(world):
     assert (result.returncode, result.stdout, result.stderr) == (0, PYRAMID.encode() + b"\n", b"")
 
 
-@pytest.mark.parametrize("form, expected", [
-    ("sh", b"export LC_CTYPE=C.UTF-8\nexport PYTHONUTF8=1\n"),
-    ("fish", b"set -gx LC_CTYPE C.UTF-8\nset -gx PYTHONUTF8 1\n"),
-    ("dockerfile", b"ENV LC_CTYPE=C.UTF-8\nENV PYTHONUTF8=1\n"),
-    ("systemd", b"Environment=LC_CTYPE=C.UTF-8\nEnvironment=PYTHONUTF8=1\n"),
-    ("github-actions", b'env:\n  LC_CTYPE: "C.UTF-8"\n  PYTHONUTF8: "1"\n'),
-])
-def test_env_command_every_format(form, expected):
-    out = subprocess.run(UTF8ENV + ["env", "--format", form, "--utf8", "1"], env=BASE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")
-
-
-def test_env_command_formats():
-    out = subprocess.run(UTF8ENV + ["env", "--format", "dockerfile", "--", "sh"], env=BASE,
-                         stdout=subprocess.PIPE).stdout
-    assert out == b"ENV LC_CTYPE=C.UTF-8\n"
-    out = subprocess.run(UTF8ENV + ["env", "--format", "github-actions", "--utf8", "1", "--", "sh"],
-                         env=BASE, stdout=subprocess.PIPE).stdout
-    assert out == b'env:\n  LC_CTYPE: "C.UTF-8"\n  PYTHONUTF8: "1"\n'
-    out = subprocess.run(UTF8ENV + ["env", "--", PYENV["3.12"].argv[0]], env=BASE,
-                         stdout=subprocess.PIPE).stdout
-    assert out == b"# utf8env: nothing to set: Python 3.12 coerces the C locale and picks UTF-8 mode by itself\n"
-    out = subprocess.run(UTF8ENV + ["env", "--format", "sh", "--", "sh"], env=dict(BASE, LANG="C.UTF-8"),
-                         stdout=subprocess.PIPE).stdout
-    assert out == b"# utf8env: nothing to set: nothing to coerce: the locale is not the legacy C locale\n"
-    out = subprocess.run(UTF8ENV + ["env"], env=dict(BASE, LC_ALL="C"), stdout=subprocess.PIPE).stdout
-    assert out == (b"# utf8env: nothing to set: a non-empty LC_ALL is an explicit choice: CPython "
-                   b"never overrides it\n")
-
-
 def _corpus_envs(world):
     seen = []
     for case in corpus.cases():

@@ -215,7 +215,7 @@ def _env_target(command, version, environ):
     except CommandNotFound as error:
         raise CommandNotFound("%s here (for a command of another machine or image, give "
                               "--version X.Y if it starts a CPython)" % error)
-    python, script, notes = launch._python_behind(path, environ)
+    python, script, notes = launch.python_behind(path, environ)
     return Target(tuple(command), path, python, script, tuple(notes))
 
 

@@ -271,7 +271,7 @@ def plan_command(command, switches, about_to_exec=False):
     from .environment import inherited
     environ = inherited()
     path = find_command(command[0], environ)
-    python, script, notes = _python_behind(path, environ)
+    python, script, notes = python_behind(path, environ)
     facts = locales.probe(environ, here=about_to_exec)
     launched = plan(environ, path, command, facts, python=python, policy=switches.policy,
                     utf8=switches.utf8, coercion_switch=switches.coercion,
@@ -283,7 +283,7 @@ def plan_command(command, switches, about_to_exec=False):
                              notes=notes + launched.notes)
 
 
-def _python_behind(path, environ):
+def python_behind(path, environ):
     """(the version of the CPython `path` starts, or None; the PythonCommand when it is a
     script; notes). Whatever cannot be identified as a CPython 3.6+ (a Python 2, a
     program named python that does not answer) runs as any other program: with the
