@@ -18,3 +18,8 @@ command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=nonint
 # tests/test_envformat.py runs what `utf8env env` prints through fish and systemd-analyze.
 command -v fish >/dev/null && command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fish systemd >/dev/null; }
 bash tests/support/build_debian_pythons.sh
+# Test-only wheels that tests/test_no_regression.py installs into the venvs it makes:
+# click 7 (a console script of the corpus), setuptools, pip (the chroot's 3.15 has none).
+mkdir -p /var/cache/utf8env/wheels
+python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/wheels \
+  click==7.1.2 setuptools pip

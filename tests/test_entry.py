@@ -6,16 +6,25 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from support import install
 from utf8env.matrix import discovery as interpreters, worlds
 
+sys.path.insert(0, install.TOOLS)
+import build_backend  # noqa: E402
+
 PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
 VERSIONS = [v for v in ("3.6", "3.13") if v in PYENV]
 SITE_MARK = b"site ran\n"
 BASE = {"PATH": "/usr/bin:/bin", "LANG": "C"}
+SRC = os.path.join(install.ROOT, "src")
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +32,18 @@ def wheel(tmp_path_factory):
     return install.build_wheel(str(tmp_path_factory.mktemp("wheel")))
 
 
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory):
+    return install.build_sdist(str(tmp_path_factory.mktemp("sdist")))
+
+
 def _venv(wheel, folder, version):
     bin_folder = install.venv_with(wheel, folder, PYENV[version].argv[0])
+    _mark_site(folder)
+    return bin_folder
+
+
+def _mark_site(folder):
     # A .pth file that shows whether site ran: site executes its import lines (once, though
     # a 3.6 venv's lib64 link shows site the same folder twice).
     (packages,) = [os.path.join(root, "site-packages") for root, dirs, _ in
@@ -32,12 +51,15 @@ def _venv(wheel, folder, version):
     with open(os.path.join(packages, "zz_site_mark.pth"), "w") as f:
         f.write("import os, sys; hasattr(sys, 'site_mark') or "
                 "(os.write(2, b'site ran\\n'), setattr(sys, 'site_mark', 1))\n")
-    return bin_folder
 
 
 @pytest.fixture(scope="module", params=VERSIONS)
-def venv(request, wheel, tmp_path_factory):
-    return _venv(wheel, str(tmp_path_factory.mktemp("venv" + request.param)), request.param)
+def venv(request, installs):
+    """The bin folder of the install matrix's venv of that version (the wheel installed
+    last), with the site mark."""
+    folder = _get(installs, request.param, "pip")["venv"]
+    _mark_site(folder)
+    return os.path.join(folder, "bin")
 
 
 def run(command, env=None, **kw):
@@ -196,3 +218,337 @@ def test_a_companion_in_the_sh_form_starts_the_usual_way(venv, tmp_path):
     companion.chmod(0o755)
     result = run([str(elsewhere / "utf8env"), "run", "--", "echo", "sh form"])
     assert (result.returncode, result.stdout, result.stderr) == (0, b"sh form\n", SITE_MARK)
+
+
+# -- the build backend ------------------------------------------------------------------
+
+def _expected_package_files(root=install.ROOT):
+    """Every file under src/utf8env but caches: what the wheel must hold (paths in it)."""
+    found = set()
+    for folder, dirs, names in os.walk(os.path.join(root, "src", "utf8env")):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found.update(os.path.relpath(os.path.join(folder, n), os.path.join(root, "src"))
+                     for n in names if not n.endswith((".pyc", ".pyo")))
+    return found
+
+
+CHILD_FILES = {"utf8env/_child/" + name for name in (
+    "__init__.py", "bootstrap/sitecustomize.py", "reconfigure.py", "probe.py", "textnames.py",
+    "ask_locales.py", "world_runner.py")}
+
+
+def _snapshot(tmp_path):
+    """A copy of the checkout, so that every build of a test sees the same files (others
+    may be editing the checkout meanwhile)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(install.ROOT, str(tree), ignore=shutil.ignore_patterns(".git"))
+    return str(tree)
+
+
+def _build(tree, hook, folder):
+    """tree/tools/build_backend.py's `hook` run into `folder` (made): the built file's path."""
+    os.makedirs(folder)
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import build_backend; "
+            "print(getattr(build_backend, sys.argv[2])(sys.argv[3]))")
+    out = subprocess.run([sys.executable, "-I", "-c", code, os.path.join(tree, "tools"), hook,
+                          folder], check=True, stdout=subprocess.PIPE, universal_newlines=True)
+    return os.path.join(folder, out.stdout.strip())
+
+
+def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
+    tree = _snapshot(tmp_path)
+    wheel = _build(tree, "build_wheel", str(tmp_path / "wheel"))
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        modes = {i.filename: i.external_attr >> 16 for i in z.infolist()}
+        metadata = z.read("utf8env-%s.dist-info/METADATA" % build_backend.package_version())
+        entry_points = z.read("utf8env-%s.dist-info/entry_points.txt"
+                              % build_backend.package_version())
+    version = build_backend.package_version()
+    data, info = "utf8env-%s.data/scripts/" % version, "utf8env-%s.dist-info/" % version
+    assert os.path.basename(wheel) == "utf8env-%s-py3-none-any.whl" % version
+    assert len(names) == len(set(names))
+    assert set(names) == _expected_package_files(tree) | {
+        data + "utf8env", data + ".utf8env.py",
+        info + "METADATA", info + "WHEEL", info + "entry_points.txt", info + "RECORD"}
+    assert CHILD_FILES <= set(names)
+    assert modes[data + "utf8env"] == modes[data + ".utf8env.py"] == 0o100755
+    # The metadata is pyproject.toml's, as tomllib reads it (where there is one).
+    tomllib = pytest.importorskip("tomllib")
+    with open(os.path.join(tree, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)["project"]
+    head = metadata.split(b"\n\n", 1)[0].decode("utf-8").splitlines()
+    extras = []
+    for extra, requirements in sorted(project["optional-dependencies"].items()):
+        extras.append("Provides-Extra: " + extra)
+        for r in requirements:
+            name, _, marker = r.partition(";")
+            extras.append('Requires-Dist: %s; %sextra == "%s"' % (
+                name.strip(), "(%s) and " % marker.strip() if marker else "", extra))
+    assert head == (["Metadata-Version: 2.1", "Name: utf8env", "Version: " + version,
+                     "Summary: " + project["description"], "License: MIT"]
+                    + ["Classifier: " + c for c in project["classifiers"]]
+                    + ["Requires-Python: >=3.6"] + extras
+                    + ["Description-Content-Type: text/markdown"])
+    with open(os.path.join(tree, "README.md"), "rb") as f:
+        assert metadata.split(b"\n\n", 1)[1] == f.read()
+    assert entry_points.decode("utf-8") == "".join(
+        "[%s]\n%s\n" % (group, "".join("%s = %s\n" % kv for kv in sorted(points.items())))
+        for group, points in sorted(project.get("entry-points", {}).items()))
+
+
+def test_the_backends_toml_reader_reads_pyproject_as_tomllib_does():
+    tomllib = pytest.importorskip("tomllib")
+    with open(os.path.join(install.ROOT, "pyproject.toml"), "rb") as f:
+        text = f.read().decode("utf-8")
+    assert build_backend.loads_toml(text) == tomllib.loads(text)
+    tricky = ('a = [ # c\n  "x\\u00e9\\"",\n  \'y\\z\', # d\n]\n[t."q.k".u]\nv = { w = 1, x = true }\n'
+              "z = -3\n")
+    assert build_backend.loads_toml(tricky) == tomllib.loads(tricky)
+    for bad in ('a = """x"""\n', "[[t]]\n", "a = 1.5\n", "a = 1\na = 2\n", "a = 1 b\n"):
+        with pytest.raises(ValueError):
+            build_backend.loads_toml(bad)
+
+
+def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it(tmp_path):
+    tree = _snapshot(tmp_path)
+    clean = _build(tree, "build_wheel", str(tmp_path / "clean"))
+    # What builds and editors leave behind.
+    for stale in ("build/lib/utf8env/gone.py", "src/utf8env/__pycache__/gone.cpython-36.pyc",
+                  "src/utf8env.egg-info/SOURCES.txt", "src/utf8env/_child/gone.pyc"):
+        os.makedirs(os.path.dirname(os.path.join(tree, stale)), exist_ok=True)
+        with open(os.path.join(tree, stale), "w") as f:
+            f.write("stale\n")
+    with open(clean, "rb") as f:
+        clean = f.read()
+    with open(_build(tree, "build_wheel", str(tmp_path / "stale")), "rb") as f:
+        assert f.read() == clean        # byte for byte: reproducible too
+    # The sdist: PKG-INFO, the backend, setup.py, the package; its wheel is the same wheel.
+    sdist = _build(tree, "build_sdist", str(tmp_path / "sdist"))
+    with tarfile.open(sdist) as tar:
+        names = tar.getnames()
+        tar.extractall(str(tmp_path / "unpacked"))
+    base = os.path.basename(sdist)[:-len(".tar.gz")]
+    assert {base + "/" + n for n in ("PKG-INFO", "pyproject.toml", "setup.py", "README.md",
+                                     "tools/build_backend.py", "scripts/utf8env",
+                                     "scripts/.utf8env.py")} <= set(names)
+    assert {n for n in names if n.startswith(base + "/src/")} == {
+        base + "/src/" + n for n in _expected_package_files(tree)}
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc") or "/build/" in n]
+    rebuilt = _build(str(tmp_path / "unpacked" / base), "build_wheel", str(tmp_path / "again"))
+    with open(rebuilt, "rb") as f:
+        assert f.read() == clean
+
+
+# -- installed on every interpreter, from source and from the wheel, by pip and pipx ------
+
+INSTALL_VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
+EVERY = {i.version: i for i in interpreters.interpreters() if i.version in INSTALL_VERSIONS}
+PIPX = {"3.6": "pipx<1.1", "3.13": "pipx"}      # pipx 1.0 is the last to run on 3.6
+EDITABLE = {"3.13": [("editable", install.ROOT)]}   # PEP 660, as tests/setup.sh installs
+PRETTY = "\u2119\u01b4\u2602\u210c\xf8\u1f24"
+SHOW = "import sys; print(sys.stdout.encoding.lower(), sys.stdout.errors); print(%r)" % PRETTY
+EXPLAIN = ["explain", "--version", "3.9", "--empty-env"]
+FROM_SOURCE = ("import sys; sys.path.insert(0, sys.argv.pop(1)); from utf8env.cli import main; "
+               "sys.exit(main())")
+
+
+class Place(object):
+    """Where an interpreter runs: this machine, or the Debian chroot (paths inside it)."""
+
+    def __init__(self, interpreter, work):
+        self.root, self.python = interpreter.root, interpreter.argv[-1]
+        self.prefix, self.work = interpreter.argv[:-1], work
+
+    def inside(self, path):
+        return path if self.root == "/" else "/" + os.path.relpath(path, self.root)
+
+    def run(self, argv, env, check=True):
+        proc = subprocess.run(self.prefix + argv, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=300)
+        if check and proc.returncode:
+            raise AssertionError("%s: status %d\n%s" % (argv, proc.returncode,
+                                                        proc.stderr.decode(errors="replace")))
+        return proc
+
+
+def _commands(place, bin_folder, env):
+    """The installed command's answers: --version, explain, run."""
+    utf8env = place.inside(os.path.join(bin_folder, "utf8env"))
+    out = {}
+    for key, args in (("version", ["--version"]), ("explain", EXPLAIN),
+                      ("run", ["run", "--", place.python, "-c", SHOW])):
+        proc = place.run([utf8env] + args, env, check=False)
+        out[key] = (proc.returncode, proc.stdout, proc.stderr)
+    return out
+
+
+def _installed(site_packages):
+    found = set()
+    for folder, dirs, names in os.walk(os.path.join(site_packages, "utf8env")):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        found.update(os.path.relpath(os.path.join(folder, n), site_packages) for n in names)
+    return found
+
+
+def _site_packages(venv):
+    (lib,) = os.listdir(os.path.join(venv, "lib"))
+    return os.path.join(venv, "lib", lib, "site-packages")
+
+
+def _pip_flow(place, env, steps):
+    """One venv, with each of `steps` ((method, what to install)) in turn, uninstalled
+    before the next; what each gave. The last stays (the wheel: the venv fixture's)."""
+    venv = os.path.join(place.work, "venv")
+    place.run([place.python, "-m", "venv", place.inside(venv)], env)
+    python = place.inside(os.path.join(venv, "bin", "python"))
+    seen = {"python": python, "venv": venv, "left": {}}
+    for number, (method, what) in enumerate(steps):
+        if number:
+            place.run([python, "-m", "pip", "uninstall", "--yes", "utf8env"], env)
+            seen["left"][method] = sorted(
+                name for name in ("bin/utf8env", "bin/.utf8env.py") if os.path.lexists(
+                    os.path.join(venv, name))) + sorted(_installed(_site_packages(venv)))
+        editable = ["-e"] if method == "editable" else []
+        place.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                   "--no-compile"] + editable + [place.inside(what)], env)
+        with open(os.path.join(venv, "bin", ".utf8env.py"), "rb") as f:
+            shebang = f.readline()
+        seen[method] = dict(_commands(place, os.path.join(venv, "bin"), env), shebang=shebang,
+                            files=_installed(_site_packages(venv)))
+        if method == "editable":
+            seen[method]["file"] = place.run(
+                [python, "-c", "import utf8env; print(utf8env.__file__)"], env).stdout
+    return seen
+
+
+def _pipx_flow(place, env, spec):
+    """pipx, itself installed from PyPI into a venv of this interpreter, installs the
+    checkout (offline); the command is its link in PIPX_BIN_DIR."""
+    tools = os.path.join(place.work, "pipx-venv")
+    place.run([place.python, "-m", "venv", tools], env)
+    python = os.path.join(tools, "bin", "python")
+    if spec == "pipx<1.1":
+        # The README's two steps: pip 18.1 (a new 3.6 venv's) has no resolver for pipx's
+        # dependencies; 21.3.1 is the last pip for 3.6.
+        place.run([python, "-m", "pip", "install", "--quiet", "pip==21.3.1"], env)
+    place.run([python, "-m", "pip", "install", "--quiet", spec], env)
+    home, bin_folder = os.path.join(place.work, "pipx-home"), os.path.join(place.work, "pipx-bin")
+    pipx_env = dict(env, PIPX_HOME=home, PIPX_BIN_DIR=bin_folder,
+                    PIPX_MAN_DIR=os.path.join(place.work, "pipx-man"))
+    place.run([python, "-m", "pipx", "install", "--pip-args=--no-index", install.ROOT], pipx_env)
+    venv = os.path.join(home, "venvs", "utf8env")
+    return dict(_commands(place, bin_folder, env), files=_installed(_site_packages(venv)),
+                link=os.path.realpath(os.path.join(bin_folder, "utf8env")),
+                venv=venv)
+
+
+def _reference(place, env, src):
+    proc = place.run([place.python, "-I", "-S", "-c", FROM_SOURCE, place.inside(src)] + EXPLAIN,
+                     env, check=False)
+    return (proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture(scope="module")
+def installs(wheel, sdist, tmp_path_factory):
+    """Every install of the matrix, in parallel threads: {(version, method): what it gave}."""
+    jobs, cleanup = {}, []
+
+    def place_for(version, name):
+        interpreter = EVERY[version]
+        if interpreter.root == "/":
+            work = str(tmp_path_factory.mktemp("%s-%s" % (name, version)))
+        else:   # inside the chroot, which sees only its own files
+            work = tempfile.mkdtemp(prefix="utf8env-test-", dir=os.path.join(interpreter.root, "tmp"))
+            cleanup.append(work)
+        place = Place(interpreter, work)
+        home = os.path.join(work, "home")
+        os.mkdir(home)
+        env = install.pip_environ({"PATH": "/usr/bin:/bin", "LANG": "C"},
+                                  HOME=place.inside(home))
+        return place, env
+
+    def pip_job(version):
+        place, env = place_for(version, "pip")
+        wheel_at, source, src = wheel, install.ROOT, SRC
+        if place.root != "/":
+            wheel_at = shutil.copy(wheel, place.work)
+            source = shutil.copy(sdist, place.work)
+            src = shutil.copytree(SRC, os.path.join(place.work, "src"),
+                                  ignore=shutil.ignore_patterns("__pycache__"))
+        steps = [("source", source)] + EDITABLE.get(version, []) + [("wheel", wheel_at)]
+        seen = _pip_flow(place, env, steps)
+        seen["reference"] = _reference(place, env, src)
+        return seen
+
+    def pipx_job(version):
+        place, env = place_for(version, "pipx")
+        seen = _pipx_flow(place, env, PIPX[version])
+        seen["reference"] = _reference(place, env, SRC)
+        return seen
+
+    for version in EVERY:
+        jobs[version, "pip"] = (pip_job, version)
+    for version in PIPX:
+        if version in EVERY:
+            jobs[version, "pipx"] = (pipx_job, version)
+    try:
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            futures = {key: pool.submit(*job) for key, job in jobs.items()}
+            yield {key: _outcome(future) for key, future in futures.items()}
+    finally:
+        for work in cleanup:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _outcome(future):
+    try:
+        return future.result()
+    except Exception as error:      # reported by the test of that install
+        return error
+
+
+def _version_line():
+    return ("utf8env %s\n" % build_backend.package_version()).encode("ascii")
+
+
+def _assert_commands(seen):
+    assert seen["version"] == (0, _version_line(), b"")
+    assert seen["explain"] == seen["reference"]
+    assert seen["explain"][1].startswith(b"Python 3.9 on linux, policy 3.9\n")
+    assert seen["run"] == (0, b"utf-8 surrogateescape\n" + (PRETTY + "\n").encode("utf-8"), b"")
+
+
+def _get(installs, version, method):
+    if version not in EVERY:
+        pytest.skip("no Python %s here (pyenv, or the Debian chroot: tests/setup.sh)" % version)
+    seen = installs[version, method]
+    if isinstance(seen, Exception):
+        raise seen
+    return seen
+
+
+@pytest.mark.parametrize("version", INSTALL_VERSIONS)
+def test_pip_installs_the_source_and_the_wheel_and_uninstalls(installs, version):
+    seen = _get(installs, version, "pip")
+    expected = _expected_package_files()
+    for method in ("source", "wheel"):
+        assert seen[method]["files"] == expected, method
+        assert seen[method]["shebang"] == b"#!" + seen["python"].encode() + b"\n", method
+        _assert_commands(dict(seen[method], reference=seen["reference"]))
+    assert seen["left"] == {"wheel": [], **({"editable": []} if version in EDITABLE else {})}
+
+
+@pytest.mark.parametrize("version", sorted(PIPX))
+def test_pipx_installs_the_checkout(installs, version):
+    seen = _get(installs, version, "pipx")
+    assert seen["files"] == _expected_package_files()
+    assert seen["link"] == os.path.join(seen["venv"], "bin", "utf8env")
+    _assert_commands(seen)
+
+
+def test_an_editable_install_runs_the_checkout(installs):
+    seen = _get(installs, "3.13", "pip")["editable"]
+    assert seen["file"] == (os.path.join(SRC, "utf8env", "__init__.py") + "\n").encode()
+    assert seen["files"] == set()       # the package stays in the checkout
+    _assert_commands(dict(seen, reference=_get(installs, "3.13", "pip")["reference"]))

@@ -6,9 +6,8 @@ PYTHON* variables never count. Children of one test start in parallel.
 """
 import json
 import os
-import shutil
 import subprocess
-import tempfile
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
@@ -34,7 +33,7 @@ class Child(NamedTuple):
     version: str
     code: str
     env: dict
-    stdin: bytes = b""
+    stdin: object = b""       # bytes through a pipe, or the path of a file
     cwd: str = None
     pythonpath: str = SRC     # None: no PYTHONPATH at all
 
@@ -45,9 +44,17 @@ def run(children):
         env = dict(child.env)
         if child.pythonpath is not None:
             env["PYTHONPATH"] = child.pythonpath
-        proc = subprocess.run(INTERPS[child.version].argv + ["-c", child.code], env=env,
-                              input=child.stdin, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, cwd=child.cwd, timeout=60)
+        if isinstance(child.stdin, bytes):
+            stdin = {"input": child.stdin}
+        else:       # a path: stdin is that file, seekable
+            stdin = {"stdin": open(str(child.stdin), "rb")}
+        try:
+            proc = subprocess.run(INTERPS[child.version].argv + ["-c", child.code], env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  cwd=child.cwd, timeout=60, **stdin)
+        finally:
+            if "stdin" in stdin:
+                stdin["stdin"].close()
         return worlds.Result(proc.returncode, proc.stdout, proc.stderr)
     with ThreadPoolExecutor(max_workers=min(4 * (os.cpu_count() or 1), len(children) or 1)) as pool:
         return list(pool.map(one, children))
@@ -72,11 +79,9 @@ def need(*versions):
 
 
 @pytest.fixture
-def undecodable_dir():
-    path = tempfile.mkdtemp(prefix="utf8env-runtime-")
-    open(os.path.join(os.fsencode(path), UNDECODABLE), "w").close()
-    yield path
-    shutil.rmtree(path)
+def undecodable_dir(tmp_path):
+    open(os.path.join(os.fsencode(str(tmp_path)), UNDECODABLE), "w").close()
+    return str(tmp_path)
 
 
 # What a child reports about its streams, on fd 2 (stdout stays exact).
@@ -127,7 +132,7 @@ tell(stdin_read=sys.stdin.read(), report=report)
 
 
 def test_enable_everywhere_in_the_legacy_c_locale():
-    """3.7+ reconfigure in place; the 3.6 rewrap; open() and getpreferredencoding()."""
+    """3.7+ reconfigure in place, 3.6 re-initialises in place; open() and getpreferredencoding()."""
     code = STREAMS + r'''
 import locale
 print("before")
@@ -207,6 +212,190 @@ def test_enable_refuses_unknown_modes():
             runtime.enable(mode)
 
 
+# -- enable() loses nothing ----------------------------------------------------------
+
+def _legacy_name(version):
+    """The name of the C locale's encoding as a stream reports it: 3.8+ normalise it
+    (initconfig.c config_get_codec_name), 3.6 and 3.7 keep nl_langinfo's."""
+    return "ANSI_X3.4-1968" if version in ("3.6", "3.7") else "ascii"
+
+
+PARTIAL = r"""
+import json, os, sys
+%s
+from utf8env import runtime
+report = runtime.enable()
+rest = sys.stdin.read()
+os.write(1, json.dumps([first, rest, report["cannot"].get("stdin"), report["changed"].get("stdin"),
+                        [sys.stdin.encoding, sys.stdin.errors]]).encode("ascii"))
+"""
+STDIN = b"one\ntw\xc3\xa9 \xff\nthree\n"
+AS_ASCII = STDIN.decode("ascii", "surrogateescape")
+AS_UTF8 = STDIN.decode("utf-8", "surrogateescape")
+
+
+@pytest.mark.parametrize("read, first, source, kept", [
+    # A pipe cannot seek back over the text decoded ahead: stdin keeps its encoding, and
+    # the rest reads exactly as it would have without enable().
+    ("first = sys.stdin.readline()", "one\n", "pipe", True),
+    ("first = sys.stdin.read(2)", "on", "pipe", True),
+    ("first = next(iter(sys.stdin))", "one\n", "pipe", True),
+    # A file can: the rest is decoded with the new encoding from the first unread byte.
+    ("first = sys.stdin.readline()", "one\n", "file", False),
+    ("first = sys.stdin.read(2)", "on", "file", False),
+    # Nothing waits: all read, or nothing yet.
+    ("first = sys.stdin.read()", AS_ASCII, "pipe", False),
+    ("first = ''", "", "pipe", False),
+], ids=["readline-pipe", "read2-pipe", "next-pipe", "readline-file", "read2-file", "all-pipe",
+        "none-pipe"])
+def test_enable_after_a_partial_read_of_stdin_loses_nothing(read, first, source, kept, tmp_path):
+    stdin = STDIN
+    if source == "file":
+        stdin = tmp_path / "stdin"
+        stdin.write_bytes(STDIN)
+    children = [Child(v, PARTIAL % read, LEGACY, stdin=stdin) for v in VERSIONS]
+    for child, result in zip(children, run(children)):
+        assert (result.returncode, result.stderr) == (0, b""), (child.version, result.stderr)
+        old = [_legacy_name(child.version), "surrogateescape"]
+        if kept:
+            expected = [first, AS_ASCII[len(first):], (
+                "sys.stdin was read from (readline(), read(n) or iteration) and may hold text "
+                "decoded ahead of the program; it cannot seek back, and a new encoding would "
+                "lose that text: it stays %s/surrogateescape" % old[0]), None, old]
+        else:
+            new = ["utf-8", "surrogateescape"]
+            rest = "" if first == AS_ASCII else AS_UTF8[len(first):]
+            expected = [first, rest, None, [old, new], new]
+        assert json.loads(result.stdout.decode("ascii")) == expected, child.version
+
+
+LOGGING = r"""
+import logging, os, sys
+handler = logging.StreamHandler()           # holds sys.stderr as it is now
+saved = sys.stdout
+log = logging.getLogger("app")
+log.addHandler(handler)
+log.propagate = False
+log.warning("before \xe9")
+print("out before")
+from utf8env import runtime
+report = runtime.enable()
+log.warning("after \xe9 \udcff")
+print("print \xe9", file=sys.stderr)
+log.warning("again")
+saved.write("saved \xe9 \udcff\n")
+print("out after \xe9")
+sys.stdout.flush()
+os.write(2, ("@@%r\n" % ([handler.stream is sys.stderr is sys.__stderr__,
+                           saved is sys.stdout is sys.__stdout__,
+                           report["changed"]["stderr"][1], report["changed"]["stdout"][1]],)).encode())
+"""
+
+
+def test_streams_held_before_enable_write_in_the_new_encoding_in_order():
+    """A logging.StreamHandler made before enable(), and a saved sys.stdout, hold the very
+    object enable() reconfigures, on 3.6 too (never a second wrapper beside a stale one)."""
+    children = [Child(v, LOGGING, LEGACY) for v in VERSIONS]
+    for child, result in zip(children, run(children)):
+        assert (result.returncode, result.stdout) == (
+            0, b"out before\nsaved \xc3\xa9 \xff\nout after \xc3\xa9\n"), (child.version, result)
+        assert result.stderr == (
+            b"before \\xe9\n"
+            b"after \xc3\xa9 \\udcff\n"
+            b"print \xc3\xa9\n"
+            b"again\n"
+            b"@@[True, True, ['utf-8', 'backslashreplace'], ['utf-8', 'surrogateescape']]\n"
+        ), child.version
+
+
+REPLACED = r"""
+import io, json, os, sys
+capture = sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="UTF-8", newline="")
+from utf8env import runtime
+report = runtime.enable()
+try:
+    print("\udcff")
+    refused = None
+except UnicodeEncodeError as error:
+    refused = error.reason
+print("captured")
+capture.flush()
+os.write(1, json.dumps([report["cannot"]["stdout"], "stdout" in report["changed"],
+                        report["changed"]["stderr"][1], refused,
+                        capture.buffer.getvalue().decode("utf-8")]).encode("ascii"))
+"""
+
+
+def test_a_stream_other_code_put_in_place_is_left_to_it():
+    """A replaced sys.stdout (a capture, redirect_stdout) keeps its owner's encoding: its
+    owner decodes what it holds with that encoding."""
+    children = [Child(v, REPLACED, LEGACY) for v in VERSIONS]
+    for child, result in zip(children, run(children)):
+        assert (result.returncode, result.stderr) == (0, b""), (child.version, result.stderr)
+        assert json.loads(result.stdout.decode("ascii")) == [
+            "sys.stdout is not the interpreter's own stream (sys.__stdout__) but another "
+            "object (TextIOWrapper) put there by other code, whose encoding is its owner's: "
+            "it stays UTF-8/strict",
+            False, ["utf-8", "backslashreplace"], "surrogates not allowed", "captured\n",
+        ], child.version
+
+
+PYTEST_CAPTURE = r"""
+import json, os
+import pytest
+import utf8env
+
+
+@pytest.mark.parametrize("fixture", ["capsys", "capfd"])
+def test_enable_under_capture(fixture, request):
+    capture = request.getfixturevalue(fixture)
+    print("before")
+    report = utf8env.enable()
+    try:
+        print("\udcff")
+        refused = None
+    except UnicodeEncodeError as error:
+        refused = error.reason
+    print("after")
+    out, err = capture.readouterr()
+    with open(os.path.join(os.environ["RESULTS"], fixture), "w") as f:
+        json.dump([{role: report["cannot"][role] for role in ("stdin", "stdout", "stderr")},
+                   sorted(report["changed"]), refused, out], f)
+"""
+
+
+@pytest.mark.parametrize("mode", ["fd", "sys"])
+def test_enable_under_pytests_capture(mode, tmp_path):
+    """pytest in a child, on a test that calls enable() and prints a surrogate: capture
+    keeps working (the surrogate fares as it would without enable())."""
+    (tmp_path / "test_capture.py").write_text(PYTEST_CAPTURE)
+    results = tmp_path / "results"
+    results.mkdir()
+    env = dict(LEGACY, PYTHONPATH=SRC, RESULTS=str(results), HOME=os.environ["HOME"],
+               PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                           "-p", "no:terminal", "--capture=" + mode, "test_capture.py"],
+                          cwd=str(tmp_path), env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    stdin = ("sys.stdin is not the interpreter's own stream (sys.__stdin__) but another "
+             "object (DontReadFromInput) put there by other code, whose encoding is its "
+             "owner's: it stays %s/None" % _legacy_name("%d.%d" % sys.version_info[:2]))
+    replaced = ("sys.%s is not the interpreter's own stream (sys.__%s__) but another object "
+                "(%s) put there by other code, whose encoding is its owner's: it stays %s")
+    # The tests run in this order: the first enable() changes open(), the second nothing.
+    for fixture, kind, encoding, changed, surrogate, refused in [
+            ("capsys", "CaptureIO", "UTF-8/strict", ["open", "preferred_encoding"], "",
+             "surrogates not allowed"),
+            ("capfd", "EncodedFile", "utf-8/replace", [], "?\n", None)]:
+        seen = json.loads((results / fixture).read_text())
+        assert seen == [
+            {"stdin": stdin,
+             "stdout": replaced % ("stdout", "stdout", kind, encoding),
+             "stderr": replaced % ("stderr", "stderr", kind, encoding)},
+            changed, refused, "before\n" + surrogate + "after\n"], fixture
+
+
 # -- the bootstrap -----------------------------------------------------------------------
 
 def _bootstrap_env(env, mode=1, user_path=None):
@@ -216,48 +405,45 @@ def _bootstrap_env(env, mode=1, user_path=None):
     return env, env.pop("PYTHONPATH")
 
 
-def test_bootstrap_chains_to_the_users_sitecustomize_and_does_not_leak():
-    user = tempfile.mkdtemp(prefix="utf8env-user-site-")
-    try:
-        with open(os.path.join(user, "sitecustomize.py"), "w") as f:
-            f.write("import os\nos.environ['UTF8ENV_TEST_USER_SITE'] = 'ran'\n"
-                    "os.write(2, b'user sitecustomize\\n')\n")
-        grandchild = ("import json, os, sys; os.write(1, json.dumps("
-                      "[sys.stdout.encoding, os.environ.get('PYTHONPATH'), "
-                      "'UTF8ENV_BOOTSTRAP' in os.environ, sys.path]).encode())")
-        code = STREAMS + r'''
+def test_bootstrap_chains_to_the_users_sitecustomize_and_does_not_leak(tmp_path):
+    user = str(tmp_path)
+    with open(os.path.join(user, "sitecustomize.py"), "w") as f:
+        f.write("import os\nos.environ['UTF8ENV_TEST_USER_SITE'] = 'ran'\n"
+                "os.write(2, b'user sitecustomize\\n')\n")
+    grandchild = ("import json, os, sys; os.write(1, json.dumps("
+                  "[sys.stdout.encoding, os.environ.get('PYTHONPATH'), "
+                  "'UTF8ENV_BOOTSTRAP' in os.environ, sys.path]).encode())")
+    code = STREAMS + r'''
 import subprocess
 out = subprocess.check_output([sys.executable, "-c", %r])
 tell(grandchild=json.loads(out.decode("ascii")), marker=os.environ.get("UTF8ENV_TEST_USER_SITE"),
      pythonpath=os.environ.get("PYTHONPATH"), leaked="UTF8ENV_BOOTSTRAP" in os.environ,
      path=sys.path, site=sys.modules["sitecustomize"].__file__)
 ''' % grandchild
-        children = []
-        for v in VERSIONS:
-            env, pythonpath = _bootstrap_env({"LANG": "C"}, user_path=user)
-            children.append(Child(v, code, env, pythonpath=pythonpath))
-            # The same without the bootstrap: a grandchild of 3.7+ inherits the coercion.
-            children.append(Child(v, code, {"LANG": "C"}, pythonpath=user))
-        results = run(children)
-        for child, result, base in zip(children[::2], results[::2], results[1::2]):
-            assert result.returncode == 0, (child.version, result.stderr)
-            # The user's sitecustomize ran in the child and, through the restored
-            # PYTHONPATH, in the grandchild; the bootstrap said nothing.
-            lines = [line for line in result.stderr.splitlines() if not line.startswith(b"@@")]
-            assert lines == [b"user sitecustomize"] * 2, (child.version, result.stderr)
-            seen = report_line(result.stderr)
-            assert seen["marker"] == "ran"
-            assert seen["site"] == os.path.join(user, "sitecustomize.py")
-            assert seen["pythonpath"] == user and not seen["leaked"]
-            assert BOOTSTRAP not in seen["path"] and user in seen["path"]
-            assert seen["stdout"] == ["utf-8", "surrogateescape"], child.version
-            encoding, pythonpath, leaked, path = seen["grandchild"]
-            assert pythonpath == user and not leaked and BOOTSTRAP not in path
-            assert encoding == report_line(base.stderr)["grandchild"][0], child.version
-            if child.version == "3.6":
-                assert encoding == "ANSI_X3.4-1968"
-    finally:
-        shutil.rmtree(user)
+    children = []
+    for v in VERSIONS:
+        env, pythonpath = _bootstrap_env({"LANG": "C"}, user_path=user)
+        children.append(Child(v, code, env, pythonpath=pythonpath))
+        # The same without the bootstrap: a grandchild of 3.7+ inherits the coercion.
+        children.append(Child(v, code, {"LANG": "C"}, pythonpath=user))
+    results = run(children)
+    for child, result, base in zip(children[::2], results[::2], results[1::2]):
+        assert result.returncode == 0, (child.version, result.stderr)
+        # The user's sitecustomize ran in the child and, through the restored
+        # PYTHONPATH, in the grandchild; the bootstrap said nothing.
+        lines = [line for line in result.stderr.splitlines() if not line.startswith(b"@@")]
+        assert lines == [b"user sitecustomize"] * 2, (child.version, result.stderr)
+        seen = report_line(result.stderr)
+        assert seen["marker"] == "ran"
+        assert seen["site"] == os.path.join(user, "sitecustomize.py")
+        assert seen["pythonpath"] == user and not seen["leaked"]
+        assert BOOTSTRAP not in seen["path"] and user in seen["path"]
+        assert seen["stdout"] == ["utf-8", "surrogateescape"], child.version
+        encoding, pythonpath, leaked, path = seen["grandchild"]
+        assert pythonpath == user and not leaked and BOOTSTRAP not in path
+        assert encoding == report_line(base.stderr)["grandchild"][0], child.version
+        if child.version == "3.6":
+            assert encoding == "ANSI_X3.4-1968"
 
 
 def test_bootstrap_without_a_user_sitecustomize_or_pythonpath():

@@ -5,7 +5,22 @@
 set -euo pipefail
 root="${UTF8ENV_DEBIAN_ROOT:-/var/cache/utf8env/debian-sid}"
 stamp="$root/.utf8env-ready"
-[ -f "$stamp" ] && { echo "debian pythons: cached in $root"; exit 0; }
+# venv and ensurepip (Debian splits them off) for tests/test_entry.py's installs; added
+# after the first chroots were built, so a cached chroot gets them once, by its own apt.
+venv_stamp="$root/.utf8env-venv-ready"
+add_venv() {
+  chroot "$1" env DEBIAN_FRONTEND=noninteractive \
+    apt-get -o Acquire::Check-Valid-Until=false install -y -qq python3.14-venv python3.15-venv
+  chroot "$1" apt-get clean
+  chroot "$1" python3.14 -c 'import ensurepip'
+  chroot "$1" python3.15 -c 'import ensurepip'
+  touch "$1/.utf8env-venv-ready"
+}
+if [ -f "$stamp" ]; then
+  [ -f "$venv_stamp" ] || { chroot "$root" apt-get -o Acquire::Check-Valid-Until=false update -qq; add_venv "$root"; }
+  echo "debian pythons: cached in $root"
+  exit 0
+fi
 
 if ! command -v debootstrap >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
@@ -27,6 +42,7 @@ chroot "$root.partial" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 chroot "$root.partial" apt-get clean
 chroot "$root.partial" python3.14 -c pass
 chroot "$root.partial" python3.15 -c pass
+add_venv "$root.partial"
 rm -rf "$root"
 mv "$root.partial" "$root"
 touch "$stamp"

@@ -6,7 +6,8 @@ interpreter that cannot import utf8env; it loads its sibling textnames.py the sa
 It must stay valid Python 3.6. runtime.enable() imports it as utf8env._child.reconfigure.
 
 What CPython decides at start-up and what can still be changed later:
-- sys.stdin/stdout/stderr: reconfigured in place (3.7+), or rewrapped (3.6);
+- sys.stdin/stdout/stderr: reconfigured in place (3.7+ reconfigure(), 3.6 __init__ again),
+  unless that would lose text or the stream is not the interpreter's own;
 - open() without an encoding, locale.getpreferredencoding(): wrapped;
 - the filesystem encoding (os.fsdecode, os.listdir, sys.argv): fixed at start-up.
 """
@@ -24,11 +25,6 @@ _UTF8 = "utf-8" if sys.version_info >= (3, 11) else "UTF-8"
 _NORMALIZES_STDIO_NAMES = sys.version_info >= (3, 8)
 _ROLES = ("stdin", "stdout", "stderr")
 _MODES = (1, "strict")
-
-# 3.6: the wrappers replaced by a rewrap. A TextIOWrapper's finaliser closes its buffer,
-# which is shared with the new wrapper: the old ones must never be collected.
-_KEPT = []
-
 
 def _load_sibling(name):
     """The module NAME.py beside this file. Imported as utf8env._child.reconfigure (by
@@ -128,54 +124,111 @@ def _apply_stream(role, target, report):
     if stream is None:
         report["cannot"][role] = "sys.%s is None" % role
         return
+    if stream is not getattr(sys, "__%s__" % role, None):
+        # pytest's capture, contextlib.redirect_stdout, an IDE: the object belongs to the
+        # code that put it there, which decoded its bytes (or will) with its own encoding.
+        report["cannot"][role] = (
+            "sys.%s is not the interpreter's own stream (sys.__%s__) but another object "
+            "(%s) put there by other code, whose encoding is its owner's: it stays %s/%s"
+            % (role, role, type(stream).__name__, getattr(stream, "encoding", None),
+               getattr(stream, "errors", None)))
+        return
     old = [getattr(stream, "encoding", None), getattr(stream, "errors", None)]
     if (old[1] == target[1] and old[0] is not None
             and _textnames.codec_name(old[0]) == _textnames.codec_name(target[0])):
         report["unchanged"].append(role)
         return
     reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None and type(stream) is not io.TextIOWrapper:
+        report["cannot"][role] = ("sys.%s is a %s, not an io.TextIOWrapper"
+                                  % (role, type(stream).__name__))
+        return
     try:
         if reconfigure is not None:
-            reconfigure(encoding=target[0], errors=target[1])
-        elif isinstance(stream, io.TextIOWrapper):
-            _rewrap(role, stream, target)
+            try:
+                reconfigure(encoding=target[0], errors=target[1])
+            except io.UnsupportedOperation:
+                # "not possible to set the encoding or newline of stream after the
+                # first read": decoded text may be waiting in it.
+                if not _seek_back(stream):
+                    report["cannot"][role] = _READ_AHEAD % tuple(old)
+                    return
+                reconfigure(encoding=target[0], errors=target[1])
         else:
-            report["cannot"][role] = ("sys.%s is a %s, not an io.TextIOWrapper"
-                                      % (role, type(stream).__name__))
-            return
+            if _waiting_36(stream, role) and not (_seek_back(stream)
+                                                  and not _waiting_36(stream, role)):
+                report["cannot"][role] = _READ_AHEAD % tuple(old)
+                return
+            _reinit(role, stream, target)
     except (io.UnsupportedOperation, ValueError, OSError, AttributeError) as error:
-        # 3.7+: "not possible to set the encoding ... after the first read".
         report["cannot"][role] = "%s: %s" % (type(error).__name__, error)
         return
-    new = getattr(sys, role)
-    report["changed"][role] = [old, [new.encoding, new.errors]]
+    report["changed"][role] = [old, [stream.encoding, stream.errors]]
 
 
-def _rewrap(role, old, target):
-    """3.6 has no reconfigure(): a new wrapper on the same binary buffer, as
-    Python/pylifecycle.c create_stdio builds it."""
-    if not old.closed:
-        old.flush()     # text still pending in the old wrapper would come out later
-    buffer = old.buffer
+_READ_AHEAD = ("sys.stdin was read from (readline(), read(n) or iteration) and may hold "
+               "text decoded ahead of the program; it cannot seek back, and a new "
+               "encoding would lose that text: it stays %s/%s")
+
+
+def _waiting_36(stream, role):
+    """Whether 3.6's C TextIOWrapper may hold decoded text the program has not read yet, as
+    3.7's reconfigure() asks it (decoded_chars != NULL, Modules/_io/textio.c). No attribute
+    shows that field, but tp_traverse visits it (textiowrapper_traverse): among
+    gc.get_referents(), the str objects other than the encoding are readnl ("\\n" as
+    create_stdio passes it; none for stdin on Windows) and decoded_chars once a read has
+    decoded a chunk (read() to the end and seek() drop it again). The decoder's own state
+    holds the bytes of an incomplete character."""
+    import gc
+    readnl = 0 if (role == "stdin" and sys.platform == "win32") else 1
+    texts = pending = 0
+    for referent in gc.get_referents(stream):
+        if type(referent) is str and referent is not stream.encoding:
+            texts += 1
+        elif hasattr(referent, "decode") and hasattr(referent, "getstate"):
+            pending += bool(referent.getstate()[0])
+    return texts > readnl or pending > 0
+
+
+def _seek_back(stream):
+    """On a seekable stream (stdin redirected from a file), move the file back to the first
+    character not yet read, so the new encoding decodes the rest. Only for a plain byte
+    position: a larger tell() cookie carries decoder state a new codec could not resume."""
+    try:
+        if not stream.seekable():
+            return False
+        cookie = stream.tell()
+        if cookie >> 64:
+            return False
+        stream.seek(cookie)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _reinit(role, stream, target):
+    """3.6 has no reconfigure(): TextIOWrapper.__init__ again on the same object and its
+    binary buffer (the C type clears and rebuilds its state), with the arguments of
+    Python/pylifecycle.c create_stdio. The object stays sys.__stdout__ and whatever else
+    holds it (a logging.StreamHandler, a saved reference) writes with the new encoding;
+    a second wrapper would share the buffer with a stale first one, and close it when
+    collected."""
+    stream.flush()      # text pending in the wrapper is encoded by its old codec
+    buffer = stream.buffer
     # create_stdio: write_through when unbuffered (-u gives a raw FileIO buffer);
     # newline "\n", except for stdin on Windows (translate \r\n).
-    write_through = getattr(old, "write_through", isinstance(buffer, io.RawIOBase))
+    write_through = isinstance(buffer, io.RawIOBase)
     newline = None if (role == "stdin" and sys.platform == "win32") else "\n"
-    new = io.TextIOWrapper(buffer, encoding=target[0], errors=target[1], newline=newline,
-                           line_buffering=old.line_buffering, write_through=write_through)
-    mode = getattr(old, "mode", None)
-    if mode is not None:
-        new.mode = mode
-    _KEPT.append(old)
+    old = (stream.encoding, stream.errors)
+    arguments = dict(newline=newline, line_buffering=stream.line_buffering,
+                     write_through=write_through)
     try:
-        # Also tied to the new wrapper: the module holding _KEPT may be collected.
-        new._utf8env_previous = old
-    except AttributeError:
-        pass
-    setattr(sys, role, new)
-    dunder = "__%s__" % role
-    if getattr(sys, dunder, None) is old:
-        setattr(sys, dunder, new)
+        io.TextIOWrapper.__init__(stream, buffer, encoding=target[0], errors=target[1],
+                                  **arguments)
+    except Exception:
+        # A half-initialised wrapper refuses all I/O: put the old configuration back.
+        io.TextIOWrapper.__init__(stream, buffer, encoding=old[0], errors=old[1], **arguments)
+        raise
 
 
 # -- open() and locale.getpreferredencoding() ------------------------------------------

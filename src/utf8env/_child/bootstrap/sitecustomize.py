@@ -87,7 +87,7 @@ def _apply(mode, request):
     spec = external.spec_from_file_location("_utf8env_reconfigure", path)
     module = bootstrap.module_from_spec(spec)
     spec.loader.exec_module(module)
-    # Kept importable: the module holds the stdio wrappers a 3.6 rewrap replaced.
+    # Kept importable: open() and getpreferredencoding() become functions of this module.
     sys.modules["_utf8env_reconfigure"] = module
     if mode == 0:       # no UTF-8 mode: only PEP 538's stdio error handler
         _report = module.apply_stdio_errors(request["stdio_errors"])

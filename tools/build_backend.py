@@ -1,0 +1,459 @@
+"""utf8env's build backend (PEP 517 and PEP 660): standard library only, Python 3.6 syntax.
+
+Why not setuptools: the setuptools that reads pyproject.toml's [project] table (61+) never
+ran on 3.6, and an older one ignores that table, so one of the two would need a second
+copy of the metadata; a venv of 3.12+ has no setuptools at all, so every install from
+source would fetch it from an index; and a setuptools build/ folder left in a checkout
+ships modules that no longer exist. A wheel of a pure package is a zip of its files and
+four small ones (PEP 427, core metadata 2.1); an sdist, a tar of the tree with PKG-INFO.
+So: no build dependency (`pip install --no-index .` works offline, on every 3.6-3.15),
+one reading of [project] for every version, and the wheel holds exactly the files under
+src/utf8env (but caches). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL 8's
+9.0.3) run setup.py instead, which takes its arguments from here.
+
+What it builds, besides [project]: the package src/utf8env (every file, the _child/
+folders that are not packages included), and the two files of the `utf8env` command as
+scripts (scripts/utf8env says why they are not a console script).
+"""
+import base64
+import gzip
+import hashlib
+import io
+import os
+import re
+import stat
+import tarfile
+import time
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGE = os.path.join("src", "utf8env")
+SCRIPTS = (os.path.join("scripts", "utf8env"), os.path.join("scripts", ".utf8env.py"))
+# What an sdist holds besides PKG-INFO: enough to build the wheel again and run the tests.
+SDIST = ("pyproject.toml", "setup.py", "README.md", "tools", "scripts", "src", "tests",
+         "benchmarks")
+SKIP = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info|\.pytest_cache|\.hypothesis)(/|$)"
+                  r"|\.py[co]$")
+
+
+# -- the PEP 517 / PEP 660 hooks ----------------------------------------------------------
+
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+
+def get_requires_for_build_sdist(config_settings=None):
+    return []
+
+
+def get_requires_for_build_editable(config_settings=None):
+    return []
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    project = read_project()
+    files = [(_module_name(path), path) for path in package_files()]
+    return _write_wheel(wheel_directory, project, files)
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    """A .pth file naming src/: site puts it on sys.path, the package is this checkout's.
+    The `utf8env` stub then finds no package beside it and starts the companion, with site."""
+    project = read_project()
+    pth = (os.path.join(ROOT, "src") + "\n").encode("utf-8")
+    return _write_wheel(wheel_directory, project, [("_utf8env_editable.pth", pth)])
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    project = read_project()
+    base = "%s-%s" % (project["name"], project["version"])
+    path = os.path.join(sdist_directory, base + ".tar.gz")
+    mtime = _epoch()
+    with open(path, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=mtime) as zipped, \
+            tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        def add(name, data, executable=False):
+            info = tarfile.TarInfo(base + "/" + name)
+            info.size, info.mtime = len(data), mtime
+            info.mode = 0o755 if executable else 0o644
+            tar.addfile(info, io.BytesIO(data))
+        add("PKG-INFO", core_metadata(project))
+        for relative in _sdist_files():
+            full = os.path.join(ROOT, relative)
+            with open(full, "rb") as f:
+                add(relative.replace(os.sep, "/"), f.read(),
+                    bool(os.stat(full).st_mode & stat.S_IXUSR))
+    return os.path.basename(path)
+
+
+# -- the files --------------------------------------------------------------------------
+
+def _walk(top):
+    """Every file under ROOT/top, relative to ROOT, sorted, without caches and build
+    leftovers."""
+    found = []
+    for folder, dirs, names in os.walk(os.path.join(ROOT, top)):
+        dirs.sort()
+        for name in sorted(names):
+            relative = os.path.relpath(os.path.join(folder, name), ROOT)
+            if not SKIP.search(relative.replace(os.sep, "/")):
+                found.append(relative)
+    return found
+
+
+def package_files():
+    """The files of the package, relative to ROOT: the wheel holds these and no other."""
+    return _walk(PACKAGE)
+
+
+def _sdist_files():
+    found = []
+    for entry in SDIST:
+        if os.path.isdir(os.path.join(ROOT, entry)):
+            found += _walk(entry)
+        elif os.path.exists(os.path.join(ROOT, entry)):
+            found.append(entry)
+    return found
+
+
+def _module_name(relative):
+    """The path inside the wheel: src/utf8env/x.py -> utf8env/x.py."""
+    return os.path.relpath(relative, "src").replace(os.sep, "/")
+
+
+def _epoch():
+    # Reproducible builds: SOURCE_DATE_EPOCH, else zip's first representable time.
+    return int(os.environ.get("SOURCE_DATE_EPOCH", 315532800))
+
+
+def _write_wheel(wheel_directory, project, files):
+    """files: [(path in the wheel, source path relative to ROOT, or bytes)]."""
+    name, version = project["name"], project["version"]
+    dist_info = "%s-%s.dist-info" % (name, version)
+    scripts = "%s-%s.data/scripts/" % (name, version)
+    entries = []        # (path in the wheel, bytes, executable)
+    for target, source in files:
+        if isinstance(source, bytes):
+            entries.append((target, source, False))
+        else:
+            with open(os.path.join(ROOT, source), "rb") as f:
+                entries.append((target, f.read(), False))
+    for script in SCRIPTS:
+        # pip and installer write their interpreter over a first line "#!python".
+        with open(os.path.join(ROOT, script), "rb") as f:
+            entries.append((scripts + os.path.basename(script), f.read(), True))
+    entries.append((dist_info + "/METADATA", core_metadata(project), False))
+    entries.append((dist_info + "/WHEEL", b"Wheel-Version: 1.0\nGenerator: utf8env "
+                    b"tools/build_backend.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n", False))
+    entry_points = _entry_points(project)
+    if entry_points:
+        entries.append((dist_info + "/entry_points.txt", entry_points, False))
+    record = []
+    for target, data, _ in entries:
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+        record.append("%s,sha256=%s,%d\n" % (target, digest.decode("ascii"), len(data)))
+    record.append(dist_info + "/RECORD,,\n")
+    entries.append((dist_info + "/RECORD", "".join(record).encode("utf-8"), False))
+
+    filename = "%s-%s-py3-none-any.whl" % (name, version)
+    stamp = time.gmtime(max(_epoch(), 315532800))[:6]
+    with zipfile.ZipFile(os.path.join(wheel_directory, filename), "w",
+                         zipfile.ZIP_DEFLATED) as wheel:
+        for target, data, executable in entries:
+            info = zipfile.ZipInfo(target, stamp)
+            info.external_attr = (0o100755 if executable else 0o100644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            wheel.writestr(info, data)
+    return filename
+
+
+# -- metadata ---------------------------------------------------------------------------
+
+_KNOWN = {"name", "version", "dynamic", "description", "readme", "requires-python", "license",
+          "classifiers", "keywords", "urls", "dependencies", "optional-dependencies",
+          "scripts", "gui-scripts", "entry-points"}
+
+
+def read_project(root=ROOT):
+    """pyproject.toml's [project], its dynamic version read from the package. ValueError
+    for a key this backend does not write (rather than a wheel silently without it)."""
+    with open(os.path.join(root, "pyproject.toml"), encoding="utf-8") as f:
+        project = dict(loads_toml(f.read()).get("project", {}))
+    unknown = sorted(set(project) - _KNOWN)
+    if unknown or set(project.get("dynamic", ())) - {"version"}:
+        raise ValueError("pyproject.toml: [project] %s: not supported by tools/build_backend.py"
+                         % ", ".join(unknown + sorted(set(project.get("dynamic", ())) - {"version"})))
+    if "version" in project.get("dynamic", ()):
+        project["version"] = package_version(root)
+    project["name"] = re.sub(r"[-_.]+", "_", project["name"]).lower()
+    return project
+
+
+def package_version(root=ROOT):
+    """__version__ of src/utf8env/__init__.py, read without importing the package (it is
+    written once, there; `utf8env --version` prints it)."""
+    with open(os.path.join(root, PACKAGE, "__init__.py"), encoding="utf-8") as f:
+        match = re.search(r'^__version__ = "([^"]+)"$', f.read(), re.M)
+    if match is None:
+        raise ValueError("%s: no __version__ = \"...\" line" % os.path.join(PACKAGE, "__init__.py"))
+    return match.group(1)
+
+
+def _readme(project, root=ROOT):
+    readme = project.get("readme")
+    if readme is None:
+        return None, None
+    if isinstance(readme, str):
+        readme = {"file": readme}
+    content_type = readme.get("content-type") or (
+        "text/markdown" if readme.get("file", "").endswith(".md") else "text/plain")
+    if "text" in readme:
+        return readme["text"], content_type
+    with open(os.path.join(root, readme["file"]), encoding="utf-8") as f:
+        return f.read(), content_type
+
+
+def core_metadata(project, root=ROOT):
+    """METADATA / PKG-INFO (core metadata 2.1, which every pip reads)."""
+    lines = ["Metadata-Version: 2.1", "Name: " + project["name"], "Version: " + project["version"]]
+    if "description" in project:
+        lines.append("Summary: " + project["description"])
+    if "keywords" in project:
+        lines.append("Keywords: " + ",".join(project["keywords"]))
+    license = project.get("license")
+    if isinstance(license, dict) and "text" in license:
+        lines.append("License: " + license["text"])
+    for label, url in sorted(project.get("urls", {}).items()):
+        lines.append("Project-URL: %s, %s" % (label, url))
+    lines += ["Classifier: " + c for c in project.get("classifiers", ())]
+    if "requires-python" in project:
+        lines.append("Requires-Python: " + project["requires-python"])
+    lines += ["Requires-Dist: " + r for r in project.get("dependencies", ())]
+    for extra, requirements in sorted(project.get("optional-dependencies", {}).items()):
+        lines.append("Provides-Extra: " + extra)
+        for requirement in requirements:
+            requirement, _, marker = requirement.partition(";")
+            marker = ("(%s) and " % marker.strip()) if marker.strip() else ""
+            lines.append('Requires-Dist: %s; %sextra == "%s"' % (requirement.strip(), marker, extra))
+    body, content_type = _readme(project, root)
+    if body is not None:
+        lines.append("Description-Content-Type: " + content_type)
+    text = "\n".join(lines) + "\n"
+    if body is not None:
+        text += "\n" + body
+    return text.encode("utf-8")
+
+
+def entry_point_groups(project):
+    """{group: {name: object reference}}: [project.scripts], gui-scripts, entry-points."""
+    groups = {}
+    for key, group in (("scripts", "console_scripts"), ("gui-scripts", "gui_scripts")):
+        if project.get(key):
+            groups[group] = dict(project[key])
+    for group, points in project.get("entry-points", {}).items():
+        groups.setdefault(group, {}).update(points)
+    return groups
+
+
+def _entry_points(project):
+    text = ""
+    for group, points in sorted(entry_point_groups(project).items()):
+        text += "[%s]\n" % group
+        text += "".join("%s = %s\n" % item for item in sorted(points.items())) + "\n"
+    return text.encode("utf-8")
+
+
+# -- setup.py, for pips without PEP 517 --------------------------------------------------
+
+def setuptools_arguments(root=ROOT):
+    """setup()'s arguments for the same distribution: the same metadata, the same files."""
+    project = read_project(root)
+    packages, package_data = [], {}
+    for relative in package_files():
+        folder, name = os.path.split(os.path.relpath(relative, "src"))
+        owner = folder
+        while owner and not os.path.exists(os.path.join(root, "src", owner, "__init__.py")):
+            owner = os.path.dirname(owner)
+        if not owner:
+            raise ValueError("%s: not inside a package" % relative)
+        dotted = owner.replace(os.sep, ".")
+        if owner == folder and name == "__init__.py":
+            packages.append(dotted)
+        elif owner != folder or not name.endswith(".py"):
+            # Not a module of its package (the _child/bootstrap folder, data): data.
+            package_data.setdefault(dotted, []).append(
+                os.path.relpath(os.path.join(folder, name), owner))
+    readme, content_type = _readme(project, root)
+    extras = {extra: list(requirements)
+              for extra, requirements in project.get("optional-dependencies", {}).items()}
+    license = project.get("license")
+    return dict(
+        name=project["name"], version=project["version"],
+        description=project.get("description", ""), long_description=readme or "",
+        long_description_content_type=content_type or "text/plain",
+        license=license.get("text", "") if isinstance(license, dict) else "",
+        classifiers=list(project.get("classifiers", ())),
+        python_requires=project.get("requires-python"),
+        install_requires=list(project.get("dependencies", ())), extras_require=extras,
+        entry_points={group: ["%s = %s" % item for item in sorted(points.items())]
+                      for group, points in entry_point_groups(project).items()},
+        package_dir={"": "src"}, packages=sorted(packages), package_data=package_data,
+        scripts=list(SCRIPTS), zip_safe=False)
+
+
+# -- a reader for the TOML that pyproject.toml uses ---------------------------------------
+
+def loads_toml(text):
+    """The TOML subset of a pyproject.toml: [tables] and [dotted.tables], bare or quoted
+    keys, basic and literal strings, integers, booleans, arrays (over several lines,
+    with comments) and inline tables. ValueError, with the line, for anything else:
+    tomllib arrives only in 3.11, and this backend installs on 3.6."""
+    document = {}
+    table = document
+    tokens = _Tokens(text)
+    while not tokens.done():
+        if tokens.take_newline():
+            continue
+        if tokens.peek() == "[":
+            tokens.expect("[")
+            if tokens.peek() == "[":
+                raise tokens.error("arrays of tables are not supported")
+            table = document
+            for key in _dotted_key(tokens):
+                table = table.setdefault(key, {})
+                if not isinstance(table, dict):
+                    raise tokens.error("%r is not a table" % key)
+            tokens.expect("]")
+        else:
+            keys = _dotted_key(tokens)
+            tokens.expect("=")
+            target = table
+            for key in keys[:-1]:
+                target = target.setdefault(key, {})
+            if keys[-1] in target:
+                raise tokens.error("%r is defined twice" % keys[-1])
+            target[keys[-1]] = _value(tokens)
+        if not tokens.done() and not tokens.take_newline():
+            raise tokens.error("expected the end of the line")
+    return document
+
+
+def _dotted_key(tokens):
+    keys = [tokens.key()]
+    while tokens.peek() == ".":
+        tokens.expect(".")
+        keys.append(tokens.key())
+    return keys
+
+
+def _value(tokens):
+    start = tokens.peek()
+    if start == "[":
+        tokens.expect("[")
+        items = []
+        while True:
+            while tokens.take_newline():
+                pass
+            if tokens.peek() == "]":
+                break
+            items.append(_value(tokens))
+            while tokens.take_newline():
+                pass
+            if tokens.peek() != ",":
+                break
+            tokens.expect(",")
+        tokens.expect("]")
+        return items
+    if start == "{":
+        tokens.expect("{")
+        table = {}
+        while tokens.peek() != "}":
+            keys = _dotted_key(tokens)
+            tokens.expect("=")
+            target = table
+            for key in keys[:-1]:
+                target = target.setdefault(key, {})
+            target[keys[-1]] = _value(tokens)
+            if tokens.peek() != ",":
+                break
+            tokens.expect(",")
+        tokens.expect("}")
+        return table
+    return tokens.scalar()
+
+
+class _Tokens(object):
+    _SPACE = re.compile(r"[ \t]*(#[^\n]*)?")
+    _BARE = re.compile(r"[A-Za-z0-9_-]+")
+    _BASIC = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+    _LITERAL = re.compile(r"'([^'\n]*)'")
+    _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
+
+    def __init__(self, text):
+        self.text, self.pos = text.replace("\r\n", "\n"), 0
+
+    def error(self, message):
+        line = self.text.count("\n", 0, self.pos) + 1
+        return ValueError("pyproject.toml, line %d: %s" % (line, message))
+
+    def _skip(self):
+        self.pos = self._SPACE.match(self.text, self.pos).end()
+
+    def done(self):
+        self._skip()
+        return self.pos >= len(self.text)
+
+    def peek(self):
+        self._skip()
+        return self.text[self.pos:self.pos + 1]
+
+    def take_newline(self):
+        if self.peek() == "\n":
+            self.pos += 1
+            return True
+        return False
+
+    def expect(self, char):
+        if self.peek() != char:
+            raise self.error("expected %r" % char)
+        self.pos += 1
+
+    def key(self):
+        self._skip()
+        for pattern in (self._BARE, self._BASIC, self._LITERAL):
+            match = pattern.match(self.text, self.pos)
+            if match:
+                self.pos = match.end()
+                return self._string(match) if pattern is not self._BARE else match.group(0)
+        raise self.error("expected a key")
+
+    def _string(self, match):
+        if match.re is self._LITERAL:
+            return match.group(1)
+
+        def escape(m):
+            code = m.group(1)
+            if code[0] in "uU":
+                return chr(int(code[1:], 16))
+            if code in self._ESCAPES:
+                return self._ESCAPES[code]
+            raise self.error("unknown escape \\%s" % code)
+        return re.sub(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", escape, match.group(1))
+
+    def scalar(self):
+        self._skip()
+        if self.text.startswith(('"""', "'''"), self.pos):
+            raise self.error("multi-line strings are not supported")
+        for pattern in (self._BASIC, self._LITERAL):
+            match = pattern.match(self.text, self.pos)
+            if match:
+                self.pos = match.end()
+                return self._string(match)
+        match = re.compile(r"(true|false|[+-]?[0-9]+)(?=[ \t,\]}\n#]|$)").match(self.text, self.pos)
+        if match is None:
+            raise self.error("unsupported value")
+        self.pos = match.end()
+        word = match.group(1)
+        if word in ("true", "false"):
+            return word == "true"
+        return int(word)
