@@ -422,3 +422,17 @@ def test_switches_mean_what_they_say_for_a_37_plus_child(switches, env, out, err
     # Each through the child's own controls: its UTF-8 mode (on in LANG=C) is never lost.
     result = run(switches + ["--", PYENV["3.11"].argv[0], "-c", SHOW], env=dict(env, LANG="C"))
     assert (result.returncode, result.stdout, result.stderr) == (0, out, err)
+
+
+@pytest.mark.parametrize("env", [{"LANG": "\udce9"}, {"LANG": "en_US.UTF-8"},
+                                 {"LANG": "C.UTF-8", "LC_TIME": "bogus"}])
+def test_36_decodes_non_ascii_code_where_a_missing_locale_fails_its_setlocale(env):
+    # 3.6 decodes argv after setlocale(LC_ALL, ""), which fails whole when any category names
+    # a missing locale (here: none of these is installed), even with LC_CTYPE=C.UTF-8.
+    # Without the launcher: "Unable to decode the command from the command line".
+    code = "import codecs, sys; print('\xe9', codecs.lookup(sys.stdout.encoding).name)"
+    direct = subprocess.run([PY36, "-c", code], env=dict(BASE, LC_CTYPE="C.UTF-8", **env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (direct.returncode, direct.stderr.startswith(b"Unable to decode the command")) == (1, True)
+    result = run(["--", PY36, "-c", code], env=env)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "\xe9 utf-8\n".encode(), b"")

@@ -112,8 +112,10 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     if request:
         env.update(bootstrap_environment(environ, request))
     path, argv = _with_options(path, argv, script, options)
-    if request and child.mode and filesystem not in (None, "utf-8") and script is None:
-        # UTF-8 mode decodes a -c command as UTF-8; this 3.6 would refuse it.
+    if (request and script is None and _wants_utf8_argv(child, locales)
+            and not _decodes_argv_as_utf8(env, locales)):
+        # 3.7 decodes a -c command as UTF-8 here (UTF-8 mode, or its LC_CTYPE); this 3.6
+        # would refuse it.
         argv, passed = _code_through_bootstrap(argv)
         env.update(passed)
     return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
@@ -212,6 +214,45 @@ def _bootstrap_for_36(env, options, locales, child, notes):
 # The -c command a rewritten 3.6 command line runs: it binds no name in __main__.
 _RUN_COMMAND = "__import__('_utf8env_bootstrap').run_command()"
 _BOOTSTRAP_CODE = "UTF8ENV_CODE"
+
+
+# The categories setlocale(LC_ALL, "") sets besides LC_CTYPE, each from LC_ALL, its own
+# variable or LANG (glibc locale/setlocale.c): one missing locale and the call fails whole.
+_OTHER_CATEGORIES = ("LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES",
+                     "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT",
+                     "LC_IDENTIFICATION")
+
+
+def _decodes_argv_as_utf8(env, locales):
+    """Whether 3.6 decodes its command line as UTF-8 in `env`. Its main() decodes argv after
+    setlocale(LC_ALL, "") (Programs/python.c, 3.6), which fails, leaving the C locale and
+    ASCII, when any category names a locale the libc lacks: LC_CTYPE=C.UTF-8 from the
+    coercion is not enough while LANG=en_US.UTF-8 is missing. (Python itself later sets
+    LC_CTYPE alone, so its stdio and filesystem encodings are UTF-8 all the same.)"""
+    def usable(value):
+        return value in ("C", "POSIX") or locales.accepts(value)
+    lc_all = env.get("LC_ALL")
+    if lc_all:
+        return usable(lc_all) and _is_utf8(locales.codesets.get(lc_all, ""))
+    lang = env.get("LANG")
+    for category in _OTHER_CATEGORIES:
+        value = env.get(category) or lang
+        if value and not usable(value):
+            return False
+    lc_ctype = env.get("LC_CTYPE") or lang
+    return bool(lc_ctype) and usable(lc_ctype) and _is_utf8(locales.codesets.get(lc_ctype, ""))
+
+
+def _wants_utf8_argv(child, locales):
+    """Whether the 3.7 that a 3.6 child follows decodes its command line as UTF-8."""
+    if child.mode:
+        return True
+    lc_ctype = child.wanted.lc_ctype if child.wanted else None
+    return bool(lc_ctype) and _is_utf8(locales.codesets.get(lc_ctype, ""))
+
+
+def _is_utf8(codeset):
+    return codeset.upper().replace("-", "") == "UTF8"
 
 
 def _code_through_bootstrap(argv):
@@ -341,7 +382,7 @@ def find_command(name, environ):
         candidates = [_join(folder or ".", name) for folder in search]
     seen_not_executable = None
     for candidate in candidates:
-        if _file_type(candidate) == _REGULAR:
+        if _file_type(candidate) not in (None, _DIRECTORY):     # a device too, as a shell does
             if system.access(candidate, system.X_OK):
                 return candidate
             seen_not_executable = seen_not_executable or candidate

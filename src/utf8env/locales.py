@@ -30,7 +30,9 @@ def child_program():
 def candidate_names(environ):
     """The names worth asking about: the coercion targets and the locale variables' values."""
     names = ["C"]
-    for name in _TARGET_NAMES + tuple(environ.get(v) for v in LOCALE_VARIABLES):
+    # Every LC_* too: 3.6 decodes its command line only if all categories can be set.
+    others = tuple(environ[v] for v in sorted(environ) if v.startswith("LC_"))
+    for name in _TARGET_NAMES + tuple(environ.get(v) for v in LOCALE_VARIABLES) + others:
         if name and name not in names and name not in ("POSIX",):
             names.append(name)
     return names
