@@ -160,6 +160,32 @@ def test_text_report_has_the_pep_layout_and_the_agreement_table(result):
     assert "Python 3.5, POSIX locale" in text and "Exception?" in text and "(PEP Yes)" in text
     assert "Agreement with the PEPs' tables" in text
     assert "%d differ" % len(KNOWN_DIFFERENCES) in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    wide = report.render(result, "text", columns=200)
+    assert max(len(line) for line in wide.splitlines()) > 100       # the differences, unwrapped
+
+
+def _row_315(text, row):
+    """The "3.15" column of `row` in the first table of the text report."""
+    lines = text.splitlines()
+    at = lines[1].index("3.15")
+    return next(line[at:] for line in lines[3:] if line.startswith(row + " "))
+
+
+def test_the_315_column_says_what_pep686_changes_and_keeps_c_legacy_apart(result):
+    version("3.6")
+    version("3.12")
+    if not any(i.version == "3.15" for i in discovery.interpreters()):
+        pytest.skip("no Python 3.15 (the Debian chroot)")
+    text = report.render(result, "text")
+    assert text.splitlines()[1].split() == ["Python", "Exception?", "Mojibake?", "3.15"]
+    assert _row_315(text, "Python 3") == "on; was off"
+    assert _row_315(text, "3.7+ C locale, coercion and UTF-8 mode off") == "off (-X utf8=0)"
+    assert _row_315(text, "3.7+ C locale, as shipped") == "on"
+    assert _row_315(text, "3.15 default (PEP 686)") == "on"
+    assert _row_315(text, "UTF-8 Strict mode") == "on (utf8env)"
+    legacy = report.Pep686(result, "3.7+ C locale, coercion and UTF-8 mode off")
+    assert {mode for _, mode, _, _, _ in legacy.envs} == {0}
 
 
 ENVIRONMENT_KEYS = {"row", "name", "version", "argv", "root", "world", "variables", "options",
@@ -215,7 +241,75 @@ class _Counter(html.parser.HTMLParser):
 
 
 def _html_cells(result):
-    return sum(2 for t in result.tables for _ in t.rows)
+    """Exception?, Mojibake? and 3.15 in each row of each scenario's grid."""
+    return sum(3 for t in result.tables for _ in t.rows)
+
+
+class _Dom(html.parser.HTMLParser):
+    """What the checks of a page need: its grids' cells, its legend, its summary, and
+    every attribute or style that could load something from elsewhere."""
+
+    def __init__(self):
+        super().__init__()
+        self.grids, self.legend, self.summary, self.external = [], [], "", []
+        self._in, self._cell = [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and "grid" in (attrs.get("class") or "").split():
+            self.grids.append({"cells": 0, "warnings": 0, "green_warned": 0})
+        if tag == "td" and self.grids and ("data-scenario-col" in attrs or "data-env-set" in attrs):
+            self.grids[-1]["cells"] += 1
+            self._cell = (attrs.get("class") or "").split()
+        if tag == "span" and "warns" in (attrs.get("class") or "").split():
+            self.grids[-1]["warnings"] += 1
+            self.grids[-1]["green_warned"] += "ok" in self._cell
+        if tag == "dt":
+            self._in.append("dt")
+        if tag == "p" and attrs.get("id") == "summary":
+            self._in.append("summary")
+        for name, value in attrs.items():
+            if name in ("src", "href", "srcset", "action", "data", "poster") or (
+                    value and ("://" in value or "url(" in value)):
+                self.external.append((tag, name, value))
+        if tag in ("script", "link", "iframe", "object", "embed", "img"):
+            self.external.append((tag, None, None))
+
+    def handle_endtag(self, tag):
+        if self._in and tag in ("dt", "p"):
+            self._in.pop()
+
+    def handle_data(self, data):
+        if self._in and self._in[-1] == "dt":
+            self.legend.append(data)
+        elif self._in and self._in[-1] == "summary":
+            self.summary += data
+
+
+def _no_external_resources(page, dom):
+    assert dom.external == []
+    style = page[page.index("<style>"):page.index("</style>")]
+    assert "url(" not in style and "@import" not in style and "@font-face" not in style
+    assert "http://" not in page and "https://" not in page
+
+
+def browse(page, tmp_path, name="matrix"):
+    """(the DOM headless Chromium built from `page`, the path of its screenshot)."""
+    browser = _chromium()
+    path = tmp_path / (name + ".html")
+    path.write_text(page, encoding="utf-8")
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--disable-background-networking", "--disable-component-update",
+             "--no-first-run", "--disable-sync", "--user-data-dir=" + str(tmp_path / "profile")]
+    dom = subprocess.run(flags + ["--dump-dom", path.as_uri()], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env, timeout=120).stdout.decode("utf-8")
+    shot = tmp_path / (name + ".png")
+    subprocess.run(flags + ["--screenshot=" + str(shot), "--window-size=1280,2000", path.as_uri()],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=120)
+    assert shot.stat().st_size > 10000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return dom, shot
 
 
 def test_html_report_is_one_page_with_details_per_cell(result):
@@ -235,25 +329,23 @@ def _chromium():
 
 
 def test_html_report_in_headless_chromium(result, tmp_path):
-    browser = _chromium()
-    page = tmp_path / "matrix.html"
-    page.write_text(report.render(result, "html"), encoding="utf-8")
-    profile = tmp_path / "profile"
-    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "cache"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"))
-    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update",
-             "--no-first-run", "--disable-sync", "--user-data-dir=" + str(profile)]
-    dom = subprocess.run(flags + ["--dump-dom", page.as_uri()], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=env, timeout=120).stdout.decode("utf-8")
-    shot = tmp_path / "shot.png"
-    subprocess.run(flags + ["--screenshot=" + str(shot), "--window-size=1200,900", page.as_uri()],
-                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=120)
+    page = report.render(result, "html")
+    dom, shot = browse(page, tmp_path)
     p = _Counter()
     p.feed(dom)
     assert p.tags.get("details") == _html_cells(result)     # the browser built every cell
     assert "Agreement with the PEPs" in dom and "\u2119\u01b4\u2602\u210c\u00f8\u1f24" in dom
-    assert shot.stat().st_size > 10000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    d = _Dom()
+    d.feed(dom)
+    assert [g["cells"] for g in d.grids] == [3 * len(t.rows) for t in result.tables]
+    assert d.legend == list(result.rows)                     # the rows' environment sets
+    agree, differ = pep.agreement_counts(result)
+    assert d.summary == ("%d scenarios \u00d7 %d rows: %d cells agree with the PEPs' tables, %d "
+                         "differ; %d environments (0 left out), %d jobs, %.1f s." % (
+                             len(result.tables), len(result.rows), agree, differ,
+                             len(result.environments), result.timing.jobs,
+                             result.timing.wall_seconds))
+    _no_external_resources(page, d)
 
 
 # -- the user's own program ---------------------------------------------------------
@@ -329,12 +421,12 @@ def test_program_text_is_a_grid_with_a_legend_that_fits_100_columns(program_run)
     for es in environments.ENV_SETS:
         if es.name in SETS:
             assert "  %s: %s" % (es.name, es.description) in lines
-    assert "  3.6 c-legacy, 3.12 c-legacy: off (-X utf8=0)" in lines      # PEP 686 keeps it off
-    assert "  3.6 utf8-mode, 3.12 utf8-mode: on already" in lines
+    assert "  c-legacy (3.6, 3.12): off (-X utf8=0)" in lines      # PEP 686 keeps it off
+    assert "  utf8-mode (3.6, 3.12): on already" in lines
     flat = " ".join(line.strip() for line in lines)
     assert ("open_without_encoding.py:2 \u2014 2 cells: UnicodeEncodeError: 'ascii' codec can't "
-            "encode character '\\xe9' in position 3: ordinal not in range(128) 3.6 c-legacy, "
-            "3.12 c-legacy ") in flat                      # grouped by call site, once
+            "encode character '\\xe9' in position 3: ordinal not in range(128) c-legacy "
+            "(3.6, 3.12) ") in flat                        # grouped by call site, once
     assert lines[-1] == "6 cells, 2 with a problem"
 
 

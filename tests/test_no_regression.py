@@ -23,6 +23,7 @@ PYTHON* variables with a launcher installed under 3.6.
 """
 import glob
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -590,7 +591,25 @@ def test_dispositions_and_mask_reach_the_command(parent, launcher, stubs):
     through = subprocess.run(_launcher(launcher, stubs) + STATUS, env={"PATH": PATH},
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec, restore_signals=False)
     assert direct.returncode == 0 and direct.stdout.startswith(b"SigBlk:")
-    assert _outcome(through) == _outcome(direct)
+    expected = direct.stdout
+    if launcher == "checkout":
+        # Started as `python -I -S -c` (no stub), the launcher cannot know whether SIGPIPE
+        # and SIGXFSZ were ignored before CPython ignored them for itself: they get the
+        # default a shell's command has (README, "Apply it").
+        expected = _without_ignored(expected, (signal.SIGPIPE, signal.SIGXFSZ))
+    assert _outcome(through) == (0, expected, b"")
+
+
+def _without_ignored(status, signals):
+    lines = []
+    for line in status.split(b"\n"):
+        if line.startswith(b"SigIgn:"):
+            mask = int(line.split()[1], 16)
+            for sig in signals:
+                mask &= ~(1 << (sig - 1))
+            line = b"SigIgn:\t%016x" % mask
+        lines.append(line)
+    return b"\n".join(lines)
 
 
 # The environment ---------------------------------------------------------------------------
@@ -602,6 +621,16 @@ ODD = {"spring.profiles.active": "prod", "a-b": "1", os.fsdecode(b"n\xffame"): o
 def _environ(result):
     assert (result.returncode, result.stderr) == (0, b"")
     return sorted(result.stdout.split(b"\0")[:-1])
+
+
+def _through_the_stub(entries, cwd):
+    """What the installed command's /bin/sh stub passes on (README, "How the `utf8env`
+    command starts"): a POSIX shell exports only variables whose names are shell
+    identifiers, and sets PWD to the folder it runs in. `python -I -m utf8env` (the
+    checkout launcher here) passes everything."""
+    kept = [e for e in entries if re.match(rb"^[A-Za-z_][A-Za-z0-9_]*=", e)
+            and not e.startswith(b"PWD=")]
+    return sorted(kept + [b"PWD=" + os.fsencode(cwd)])
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)
@@ -616,7 +645,10 @@ def test_environment_arrives_byte_exact(pwd, launcher, stubs, tmp_path):
     through = subprocess.run(_launcher(launcher, stubs) + command, env=env, cwd=str(tmp_path),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert b"spring.profiles.active=prod" in _environ(direct)
-    assert _environ(through) == _environ(direct)
+    expected = _environ(direct)
+    if launcher != "checkout":
+        expected = _through_the_stub(expected, str(tmp_path))
+    assert _environ(through) == expected
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)
@@ -627,7 +659,10 @@ def test_coercion_adds_lc_ctype_and_nothing_else(launcher, stubs, tmp_path):
                             stderr=subprocess.PIPE)
     through = subprocess.run(_launcher(launcher, stubs) + command, env=env, cwd=str(tmp_path),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert _environ(through) == sorted(_environ(direct) + [b"LC_CTYPE=C.UTF-8"])
+    expected = sorted(_environ(direct) + [b"LC_CTYPE=C.UTF-8"])
+    if launcher != "checkout":
+        expected = _through_the_stub(expected, str(tmp_path))
+    assert _environ(through) == expected
 
 
 @pytest.mark.parametrize("version", ["3.6", "3.13"])
@@ -654,7 +689,12 @@ def test_install_path_with_a_space_or_a_colon(folder, version, utf8env_wheel, tm
     code = "import sys; print(sys.stdout.encoding, sys.stdout.errors, '\u00e9')"
     python = subprocess.run([utf8env, "run", "--", python, "-c", code], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert _outcome(python) == (0, "utf-8 surrogateescape \u00e9\n".encode(), b"")
+    expected = "utf-8 surrogateescape \u00e9\n"
+    if folder == "co:lon" and version == "3.6":
+        # PYTHONPATH cannot carry a folder with a colon: no bootstrap, only the coercion
+        # (explain and env say so); 3.6 then has C.UTF-8's strict stdout.
+        expected = "UTF-8 strict \u00e9\n"
+    assert _outcome(python) == (0, expected.encode(), b"")
 
 
 # Bad input: undecodable locale names, closed streams, hostile PYTHON* ----------------------

@@ -102,6 +102,8 @@ def _matrix_spec():
                    default="text", choices=FORMATS),
             Option(("--timeout",), "timeout", "value", "the seconds each cell may run (default 60)",
                    metavar="SECONDS", usage="[--timeout SECONDS]"),
+            Option(("--bytes",), "bytes", "flag", "show outputs and files as their raw bytes "
+                   "(repr) everywhere, not decoded for display", usage="[--bytes]"),
             HELP),
         operands="[--] [COMMAND [ARGS...]]",
         dash_is_operand=True)

@@ -396,7 +396,7 @@ def find_command(name, environ):
 
 _DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
 # The file type bits of st_mode, as Lib/stat.py defines them for every platform.
-_TYPE_MASK, _REGULAR, _DIRECTORY, _SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
+_TYPE_MASK, _DIRECTORY = 0o170000, 0o040000
 
 
 def _file_type(path, follow=True):

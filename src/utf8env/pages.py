@@ -3,7 +3,7 @@
 tables, bytes shown as text, GitHub workflow commands, and the one self-contained HTML
 page (no scripts, no links out). Renders only: every value comes from a result."""
 import html
-import os
+import shutil
 import sys
 import textwrap
 
@@ -11,11 +11,12 @@ WIDTH = 100
 
 
 def width(stream=None):
-    """The columns a text report may use: 100, or the terminal's when it is wider."""
+    """The columns a text report may use: 100, or the terminal's when `stream` (stdout)
+    is a terminal wider than that."""
     stream = stream or sys.stdout
     try:
         if stream.isatty():
-            return max(WIDTH, os.get_terminal_size(stream.fileno()).columns)
+            return max(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
     except (AttributeError, OSError, ValueError):
         pass
     return WIDTH
@@ -57,6 +58,63 @@ def markdown_table(head, body):
 
 def md_cell(value):
     return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def md_code(text):
+    """`text` as Markdown inline code (longer fences when it holds backticks)."""
+    text = str(text)
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return fence + pad + text + pad + fence
+
+
+def text_of(data, encoding="utf-8", raw=False, limit=None):
+    """Bytes for display: the text a reader decoding with `encoding` sees, as a quoted
+    Python str; the bytes (repr) where they are the evidence: when they do not decode
+    in `encoding`, or when they are UTF-8 that a reader of another encoding turns into
+    other characters (mojibake), shown after the text; always the bytes with `raw`.
+    `limit`: at most that many bytes, then "\u2026"."""
+    if data is None:
+        return "-"
+    cut = limit is not None and len(data) > limit
+    data = data[:limit] if cut else data
+    more = "\u2026" if cut else ""
+    text = None if raw else _decoded(data, encoding, cut)
+    if text is None:
+        return repr(data) + more
+    if _other_reading(data, encoding):
+        return "%r%s (bytes %r%s)" % (text, more, data, more)
+    return repr(text) + more
+
+
+def _decoded(data, encoding, cut):
+    """`data` decoded, or None; a cut may have split the last character (up to 3 bytes)."""
+    for trim in range(4 if cut else 1):
+        try:
+            return data[:len(data) - trim].decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        except LookupError:
+            return None
+    return None
+
+
+def _other_reading(data, encoding):
+    """Non-ASCII UTF-8 that a reader of `encoding` (not UTF-8) shows as other text."""
+    import codecs
+    if codecs.lookup(encoding).name == "utf-8":
+        return False
+    try:
+        data.decode("ascii")
+        return False
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("utf-8") != data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
 
 
 def shown(data, encoding="utf-8"):
@@ -108,6 +166,12 @@ pre{white-space:pre-wrap;margin:.2em 0;font-size:90%}
 dl.legend{display:grid;grid-template-columns:max-content auto;gap:.15em 1em}
 dl.legend dt{font-weight:bold} dl.legend dd{margin:0}
 .summary{font-size:110%;padding:.4em .6em;background:#eef;border:1px solid #99c;display:inline-block}
+td.p686{background:#efe8fa}
+.key{display:inline-block;padding:0 .5em;margin-right:.3em;border:1px solid #999}
+.key.yes,.key.bad{background:#f4b6b6} .key.no,.key.ok{background:#bfe8bf} .key.error,.key.warn{background:#f7e08a}
+.key.differ{outline:3px solid #333;outline-offset:-3px} .key.p686{background:#efe8fa}
+.key.change{box-shadow:inset 0 -4px 0 #7a4cc2}
+.badge.utf8{border-color:#7a4cc2;color:#4b2a85}
 """
 
 

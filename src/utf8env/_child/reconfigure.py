@@ -262,13 +262,32 @@ def _apply_open(open_errors, report):
             report["unchanged"].append("open")
             report["unchanged"].append("preferred_encoding")
             return
-    builtins.open = io.open = _make_open(original, open_errors)
-    _patch_text_encoding()
+    if open_errors == "strict" and _IO_ASKS_BOOTLOCALE:
+        if _preferred_is_patched() and original is current:
+            report["unchanged"].append("open")
+            report["unchanged"].append("preferred_encoding")
+            return
+        # io takes a TextIOWrapper's default encoding from _bootlocale, which
+        # _patch_preferred() makes UTF-8: open() stays the built-in, so a traceback through
+        # it shows no frame of ours (python -m zipfile -e, as without utf8env).
+        builtins.open = io.open = original
+    else:
+        builtins.open = io.open = _make_open(original, open_errors)
+        _patch_text_encoding()
     report["changed"]["open"] = [old, [_UTF8, open_errors]]
     if native_utf8_mode():
         report["unchanged"].append("preferred_encoding")
     else:
         _patch_preferred(report)
+
+
+# 3.6-3.9: the C io asks _bootlocale.getpreferredencoding(False) for the default encoding
+# of a TextIOWrapper (Modules/_io/textio.c, _PyIO_get_locale_module).
+_IO_ASKS_BOOTLOCALE = sys.version_info < (3, 10)
+
+
+def _preferred_is_patched():
+    return hasattr(_locale_modules()[0].getpreferredencoding, "__utf8env_original__")
 
 
 def _make_open(original, open_errors):

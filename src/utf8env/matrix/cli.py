@@ -68,7 +68,7 @@ def _pep(options, pythons, timeout):
         envs = environments.pep_environments([p for p in pythons if p.version != "2.7"],
                                              py27[0] if py27 else None)
     result = pep.run_pep(envs, timeout=timeout, progress=_progress())
-    output.write(report.render(result, options.format))
+    output.write(report.render(result, options.format, raw=bool(options.bytes)))
     return 0
 
 
@@ -82,11 +82,11 @@ def _program(options, command, pythons, timeout):
         except OSError as error:
             raise UsageError("--stdin %r: %s" % (options.stdin, error.strerror))
     if not pythons:
-        pythons = [i for i in discovery.interpreters() if i.root == "/"]
+        pythons = discovery.interpreters()      # the Debian chroot's 3.14 and 3.15 too
         if not pythons:
             raise UsageError("matrix: no interpreter found; give --python PATH")
     result = program.run_program(list(command), pythons,
                                  options.env_set or environments.DEFAULT_ENV_SETS, stdin,
                                  options.hostile_files, timeout=timeout, progress=_progress())
-    output.write(report.render(result, options.format))
+    output.write(report.render(result, options.format, raw=bool(options.bytes)))
     return 1 if result.problems else 0

@@ -10,11 +10,14 @@ from . import scenarios as _scenarios
 from .environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment, \
     warns_default_encoding
 from .pep import DEFAULT_TIMEOUT
-from .results import SCHEMA, EncodingWarning, ProgramCell, ProgramResult, Timing
+from .results import SCHEMA, EncodingWarning, Evidence, ProgramCell, ProgramResult, Timing
 from .worlds import Job
 from ..errors import UsageError
 
 _HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
+# The encoding a reader of the cell's output decodes with (its terminal, a file's reader,
+# the next program): the locale's, as in the PEP reproduction's environments.
+_READERS = {"latin1": "iso8859-1", "gb18030": "gb18030"}
 _ENCODING_WARNING = re.compile(rb"^(.*?):(\d+): EncodingWarning: (.*)$", re.M)
 
 
@@ -51,7 +54,9 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
     plan, jobs, dirs = [], [], []
     started = time.monotonic()
     try:
+        scripts = _scripts(command[0], {i.root for i in pythons}, dirs)
         for interp in pythons:
+            script = scripts[interp.root]
             for es in sets:
                 variants = [("main", es.utf8)]
                 if interp.version != "2.7":
@@ -63,14 +68,16 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
                     if hostile:
                         cell.touch(_scenarios.HOSTILE_NAME)
                     environ = env.environ()
-                    environ["HOME"] = cell.dir
-                    job = Job(argv=_cells.python_command(env, cell) + command, env=environ,
-                              stdin=stdin, timeout=timeout, cwd=cell.work)
+                    environ["HOME"] = cell.inside(cell.dir)
+                    job = Job(argv=_cells.python_command(env, cell) + [script] + command[1:],
+                              env=environ, stdin=stdin, timeout=timeout, cwd=cell.work)
                     plan.append((interp, es, label, cell))
                     jobs.append((env.world, job))
         runs = _cells.execute(jobs, [i.root for i in pythons], workers, progress)
         by_cell = {}
         for (interp, es, label, cell), run in zip(plan, runs):
+            if interp.root != "/":
+                run = _as_host(run, scripts[interp.root], command[0])
             by_cell.setdefault((interp.argv[-1], es.name), {})[label if label == "main" else "utf8=" + label] = (
                 interp, es, run, cell.left())
     finally:
@@ -92,6 +99,30 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
                       workers=workers or os.cpu_count() or 1, jobs=len(runs)))
 
 
+def _scripts(script, roots, dirs):
+    """{root: the path of the user's script as the interpreters of `root` see it}. A
+    chroot cannot see a host path: the script is copied (alone) into a folder of this run
+    inside each chroot, shared by its cells, so that every variant runs the same path."""
+    out = {}
+    for root in roots:
+        if root == "/":
+            out[root] = script
+            continue
+        holder = _cells.Cell(root)
+        dirs.append(holder)
+        copy = os.path.join(holder.dir, os.path.basename(script))
+        shutil.copyfile(script, copy)
+        out[root] = holder.inside(copy)
+    return out
+
+
+def _as_host(run, inside, script):
+    """`run` with the chroot's path of the script, in its stderr (tracebacks,
+    EncodingWarnings), given back as the user's path; stdout is evidence, kept as is."""
+    a, b = os.fsencode(inside), os.fsencode(script)
+    return run._replace(stderr=run.stderr.replace(a, b))
+
+
 def _changes(off, on):
     """What differs between the runs with UTF-8 mode off and on, or None."""
     a, b = off[2], on[2]
@@ -105,6 +136,13 @@ def _changes(off, on):
     return "; ".join(diff) or None
 
 
+def _evidence(es, run, files, off, on):
+    def side(v):
+        return None if v is None else (_cells.status(v[2]), v[2].stdout, v[3])
+    return Evidence(reader=_READERS.get(es.world, "utf-8"), stdout=run.stdout, stderr=run.stderr,
+                    files=dict(files), off=side(off), on=side(on))
+
+
 def _program_cell(interp, es, run, files, off, on):
     warnings = None
     if warns_default_encoding(interp.version):
@@ -113,12 +151,14 @@ def _program_cell(interp, es, run, files, off, on):
                                     message=m.group(3).decode("utf-8", "backslashreplace"))
                     for m in _ENCODING_WARNING.finditer(run.stderr)]
     error = _cells.unicode_error(run.stderr)
+    both = off is not None and on is not None
     return ProgramCell(
         python=interp.version, interpreter=list(interp.argv), env_set=es.name,
         status=_cells.status(run), exit=run.returncode,
         unicode_error=error, where=_cells.where(run.stderr) if error else None,
         encoding_warnings=warnings,
-        utf8_mode_changes=_changes(off, on) if off is not None and on is not None else None,
+        utf8_mode_changes=_changes(off, on) if both else None,
         stdout=repr(run.stdout), stderr=run.stderr.decode("utf-8", "backslashreplace")[-3000:],
         files={os.fsdecode(k): repr(v) for k, v in files.items()},
-        seconds=round(run.seconds, 4))
+        seconds=round(run.seconds, 4),
+        evidence=_evidence(es, run, files, off if both else None, on if both else None))

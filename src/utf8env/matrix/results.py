@@ -135,6 +135,17 @@ class EncodingWarning(Record):
     message = field()
 
 
+class Evidence(Record):
+    """A cell's raw bytes, for the reports' display (decoded for a reader, or as bytes);
+    not in the JSON, which has them as repr() strings."""
+    reader = field()           # the encoding a reader in the environment decodes with
+    stdout = field()           # bytes
+    stderr = field()           # bytes
+    files = field()            # {name bytes: content bytes}
+    off = field()              # (status, stdout, files) with UTF-8 mode off, or None
+    on = field()               # the same with UTF-8 mode on, or None
+
+
 class ProgramCell(Record):
     """The user's command under one interpreter and one environment set."""
     python = field()
@@ -150,6 +161,12 @@ class ProgramCell(Record):
     stderr = field()
     files = field()            # {name: repr(bytes)} left in the working folder
     seconds = field()
+    evidence = field(None)     # Evidence, or None (not in the JSON)
+
+    def _json(self):
+        d = self._asdict()
+        del d["evidence"]
+        return d
 
 
 class ProgramResult(Record):
