@@ -131,8 +131,10 @@ def _explain(args, command):
     launched = launch.what_run_adds(inputs, args.policy)
     from .doctor import findings, render     # the verdict and fixes doctor gives the same case
     found = findings.for_decision(inputs, decision)
-    _write(report.to_json(decision, launched, render.verdict_object(found)) + "\n"
-                     if args.json else report.to_text(decision, launched, render.verdict_lines(found)))
+    if args.json:
+        _write(report.to_json(decision, launched, render.verdict_object(found)) + "\n")
+    else:
+        _write(report.to_text(decision, launched, render.verdict_lines(found)))
     return 0
 
 
