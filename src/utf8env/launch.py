@@ -399,9 +399,9 @@ _DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
 _TYPE_MASK, _DIRECTORY = 0o170000, 0o040000
 
 
-def _file_type(path, follow=True):
+def _file_type(path):
     try:
-        mode = (system.stat if follow else system.lstat)(path).st_mode
+        mode = system.stat(path).st_mode
     except (OSError, ValueError):
         return None
     return mode & _TYPE_MASK
