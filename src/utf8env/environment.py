@@ -21,9 +21,9 @@ except ImportError:                 # pragma: no cover - Windows
 
 _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
-# The SigIgn mask (hex, from /proc/self/status) this process had before CPython ignored
-# SIGPIPE and SIGXFSZ for itself; the bin/utf8env stub reads it and sets it here. None:
-# not known (started as `python -m utf8env`).
+# The mask of ignored signals (decimal, the sigignore field of /proc/self/stat) this
+# process had before CPython ignored SIGPIPE and SIGXFSZ for itself; the bin/utf8env stub
+# reads it and sets it here. None: not known (started as `python -m utf8env`).
 ignored_at_start = None
 
 
@@ -38,7 +38,7 @@ def was_ignored_at_start(number):
     if ignored_at_start is None:
         return None
     try:
-        return bool(int(ignored_at_start.strip(), 16) >> (number - 1) & 1)
+        return bool(int(ignored_at_start.strip()) >> (number - 1) & 1)
     except ValueError:
         return None
 
