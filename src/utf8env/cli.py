@@ -19,28 +19,30 @@ _NO_WARNING = Option(("--no-warning",), "warning", "flag", "as if built --withou
 _WARNING = Option(("--warning",), "warning", "flag", "as if built --with-c-locale-warning "
                   "(PEP 538 draft): print both warnings", usage=None)
 
-_EXPLAIN = Command(
-    name="explain",
-    summary="Predict and explain the text encodings a CPython starts with in an environment.",
-    options=(
-        Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the README)",
-               usage="[--json]"),
-        Option(("--empty-env",), "empty_env", "flag", "start from an empty environment instead "
-               "of this process's", usage="[--empty-env]"),
-        Option(("--env",), "env", "append", "set a variable in the target environment (repeatable)",
-               metavar="NAME=VALUE", usage="[--env NAME=VALUE]..."),
-        Option(("--version",), "version", "value", "predict for CPython X.Y (%s ... %s) without "
-               "running anything" % (VERSIONS[0], VERSIONS[-1]), metavar="X.Y",
-               usage="[--version X.Y]"),
-        Option(("--platform",), "platform", "value", "the target platform: %s" % ", ".join(PLATFORMS),
-               metavar="NAME", usage="[--platform NAME]"),
-        Option(("--policy",), "policy", "value", "the rules: %s (default: the target's version)"
-               % ", ".join(POLICIES), metavar="NAME", usage="[--policy NAME]"),
-        Option(("--locales",), "locales", "value", "model a libc that has exactly these locales "
-               "(codeset guessed from the name when not given)", metavar="NAME[=CODESET],...",
-               usage="[--locales NAME[=CODESET],...]"),
-        _NO_COERCION._replace(usage="[--no-coercion]"), _NO_WARNING, _WARNING, HELP),
-    operands="[--] [PYTHON [PYTHON-OPTIONS...]]")
+def _explain_spec():
+    # Declared on first use, as env's and matrix's: `run` pays only for its own options.
+    return Command(
+        name="explain",
+        summary="Predict and explain the text encodings a CPython starts with in an environment.",
+        options=(
+            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the README)",
+                   usage="[--json]"),
+            Option(("--empty-env",), "empty_env", "flag", "start from an empty environment instead "
+                   "of this process's", usage="[--empty-env]"),
+            Option(("--env",), "env", "append", "set a variable in the target environment (repeatable)",
+                   metavar="NAME=VALUE", usage="[--env NAME=VALUE]..."),
+            Option(("--version",), "version", "value", "predict for CPython X.Y (%s ... %s) without "
+                   "running anything" % (VERSIONS[0], VERSIONS[-1]), metavar="X.Y",
+                   usage="[--version X.Y]"),
+            Option(("--platform",), "platform", "value", "the target platform: %s" % ", ".join(PLATFORMS),
+                   metavar="NAME", usage="[--platform NAME]"),
+            Option(("--policy",), "policy", "value", "the rules: %s (default: the target's version)"
+                   % ", ".join(POLICIES), metavar="NAME", usage="[--policy NAME]"),
+            Option(("--locales",), "locales", "value", "model a libc that has exactly these locales "
+                   "(codeset guessed from the name when not given)", metavar="NAME[=CODESET],...",
+                   usage="[--locales NAME[=CODESET],...]"),
+            _NO_COERCION._replace(usage="[--no-coercion]"), _NO_WARNING, _WARNING, HELP),
+        operands="[--] [PYTHON [PYTHON-OPTIONS...]]")
 
 _UTF8 = Option(("--utf8",), "utf8", "value", "the child's UTF-8 mode: 0, 1, or strict (the PEP 540 "
                "draft's strict mode)", metavar="0|1|strict", usage="[--utf8 0|1|strict]",
@@ -63,7 +65,7 @@ _RUN = Command(
 def _env_spec():
     from .envformat import FORMATS
     # The target is described as explain describes it: the same options, declared once.
-    target = {option.dest: option for option in _EXPLAIN.options}
+    target = {option.dest: option for option in _explain_spec().options}
     return Command(
         name="env",
         summary="Print what makes a target start COMMAND (without one: any program) as `utf8env "
@@ -306,7 +308,7 @@ def _doctor(args, command):
 
 # (name, its declaration, its handler). env and matrix are declared on first use: their
 # format lists live with their renderers, which `run` and `explain` must not import.
-_COMMANDS = (("explain", lambda: _EXPLAIN, _explain), ("run", lambda: _RUN, _run),
+_COMMANDS = (("explain", _explain_spec, _explain), ("run", lambda: _RUN, _run),
              ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
              ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
 

@@ -114,7 +114,7 @@ def identify(python, environ=None):
                                "or --version X.Y to predict without running it)" % python)
     except PermissionError:
         raise InterpreterError("interpreter %r: not executable" % python)
-    except (_Refused, OSError) as error:
+    except (_NoAnswer, OSError) as error:
         raise InterpreterError("interpreter %r: could not be run (%s); give --version X.Y "
                                "to predict without running it" % (python, _short(error)))
     version, _, platform = output.decode("ascii", "replace").partition(" ")
@@ -150,8 +150,10 @@ def _is_version(text):
     return bool(dot) and major.isdigit() and minor.isdigit()
 
 
-class _Refused(Exception):
-    """The interpreter did not answer: it failed, or outlived the timeout."""
+# The interpreter did not answer (it failed, or outlived the timeout): InterpreterError
+# itself, re-raised by identify() with the command's name. No class of its own: each class
+# costs the launcher's start-up (tests/test_startup_imports.py says which modules load).
+_NoAnswer = InterpreterError
 
 
 def _ask(argv, environ):
@@ -175,10 +177,10 @@ def _ask(argv, environ):
         process.stdout.close()
         process.stderr.close()
         process.wait()
-        raise _Refused("no answer within %g seconds" % _TIMEOUT)
+        raise _NoAnswer("no answer within %g seconds" % _TIMEOUT)
     if process.returncode:
         lines = errors.decode("utf-8", "replace").strip().splitlines()
-        raise _Refused("exit status %d%s" % (process.returncode, ": " + lines[-1] if lines else ""))
+        raise _NoAnswer("exit status %d%s" % (process.returncode, ": " + lines[-1] if lines else ""))
     return output
 
 

@@ -95,11 +95,11 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     options = list(child.options)
     request, filesystem = child.bootstrap, None
     if native:
-        controls = _native_controls(env, args, python, locales, child, coercion_switch,
-                                    warning_switch, notes)
-        env.update(controls.environ)
-        changes.update(controls.environ)
-        options += controls.options
+        controls, extra = _native_controls(env, args, python, locales, child, coercion_switch,
+                                           warning_switch, notes)
+        env.update(controls)
+        changes.update(controls)
+        options += extra
     else:
         request, filesystem = _bootstrap_for_36(env, args, locales, child, notes)
     if request and ":" in BOOTSTRAP_DIR:
@@ -153,15 +153,12 @@ def _python_child(environ, args, python, locales, utf8):
     return _Child(mode, tuple(request), "mode=strict" if mode == "strict" else None, None)
 
 
-class _Controls(Record):
-    environ = field()           # variables that tell a 3.7+ child what the user asked
-    options = field()           # interpreter options that do
-
-
 def _native_controls(env, args, python, locales, child, coercion_switch, warning_switch, notes):
-    """What makes a 3.7+ child do what --no-coercion, --no-warning and the draft's coercion
-    mean, through its own controls (PYTHONCOERCECLOCALE, -X utf8), since it coerces and
-    warns by itself: PEP 538 "Implementation" (Python/preconfig.c)."""
+    """(variables, interpreter options) that make a 3.7+ child do what --no-coercion,
+    --no-warning and the draft's coercion mean, through its own controls
+    (PYTHONCOERCECLOCALE, -X utf8), since it coerces and warns by itself: PEP 538
+    "Implementation" (Python/preconfig.c). A pair, not a record: a class costs the
+    launcher's start-up more than this whole function."""
     line = cmdline.parse(list(args), tuple(int(part) for part in python.split(".")))
     environ, options = {}, []
     own = decide(Inputs(environ=env, args=tuple(args), version=python, locales=locales))
@@ -181,7 +178,7 @@ def _native_controls(env, args, python, locales, child, coercion_switch, warning
                               version=python, locales=locales))
         if after.startup_error is None and child.mode in (0, 1) and after.utf8_mode != child.mode:
             options += ["-X", "utf8=%d" % child.mode]
-    return _Controls(environ, tuple(options))
+    return environ, tuple(options)
 
 
 def _bootstrap_for_36(env, options, locales, child, notes):
