@@ -5,7 +5,6 @@ fix doctor prints is the one for the first context of CONTEXTS found (a service'
 unit file beats the shell rc of the user who started it, and so on).
 """
 from ..records import Record, field
-from . import sshd
 
 # In the order their fixes are preferred: the most specific place first.
 CONTEXTS = ("systemd", "cron", "ssh", "ci", "container", "shell")
@@ -57,6 +56,7 @@ def _ssh(place):
                                                                or server[0].name))
     if not evidence:
         return None
+    from . import sshd          # only for an ssh session: explain imports this module too
     directives = sshd.accept_env(place.sshd_configs)
     forwarded = {}
     for name, value in sorted(env.items()):

@@ -100,7 +100,7 @@ def for_decision(inputs, decision):
     (explain describes an environment, not a place). The locale findings are glibc's:
     made for linux only."""
     from .contexts import Context
-    from . import pythons as predicting
+    from .outcome import outcome
     environ, facts = inputs.environ, inputs.locales
     state = locale_state.analyse(environ, facts) if decision.platform == "linux" else None
     later = None
@@ -108,7 +108,7 @@ def for_decision(inputs, decision):
         from ..policy import decide
         later = decide(inputs._replace(version="3.15", policy=None))
     predicted = [Predicted("Python %s" % decision.python, None, decision,
-                           predicting.outcome(decision, later), inputs)]
+                           outcome(decision, later), inputs)]
     shell = Context("shell", "", (), {"shell": environ.get("SHELL") or "/bin/sh"})
     info = {"distribution": None, "locale_gen": None, "files": {}}
     return _findings(state, (shell,), predicted, environ, facts, info, _tools(state, environ)
@@ -390,7 +390,7 @@ def _python_fixes(item, environ, facts, state, found_contexts, info, key="stdout
         again = decide(item.inputs._replace(environ=env) if item.inputs is not None else
                        Inputs(environ=env, args=(), version=d.python, platform=d.platform,
                               locales=facts))
-        from .pythons import outcome
+        from .outcome import outcome
         result = outcome(again)
         if again.startup_error is None and getattr(result, "print_text" if key == "stdout"
                                                    else "open_text") == "ok":

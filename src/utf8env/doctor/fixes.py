@@ -44,8 +44,8 @@ def distribution(os_release):
 
 
 def _quote(value):
-    import shlex
-    return shlex.quote(value)
+    from ..shellquote import quote
+    return quote(value)
 
 
 def _shell_lines(changes, shell):

@@ -16,15 +16,18 @@ Identification, cheapest truthful way first:
 - an executable named like a CPython (launch.looks_like_python) is asked once through
   interpreter.identify_cached (cached per file), the one identification of utf8env.
 """
-import os
-
 from ..records import Record, field
+from .outcome import SAMPLE_NAME, Outcome, outcome  # noqa: F401 (what a Python does here)
+
+
+def _os():
+    # Not at import: explain imports this module for outcome() alone, and os (with its
+    # collections.abc) would double explain's start-up.
+    import os
+    return os
 
 _SYSTEM_DIRS = ("/usr/local/bin", "/usr/bin")
 _HEAD = 256
-_SAMPLE_TEXT = "\u00e9"                       # print("é")
-# A file name as `ls` prints it: UTF-8 "café" and a byte no UTF-8 decoder accepts.
-SAMPLE_NAME = b"caf\xc3\xa9-\xff"
 
 
 class Found(Record):
@@ -34,14 +37,6 @@ class Found(Record):
     version = field()           # "3.11", "2.7", or None (not identified)
     how = field()               # how it was identified, in words
     error = field(None)         # why it was not, or why it is not modelled
-
-
-class Outcome(Record):
-    """What one Python does in this environment, from its Decision."""
-    print_text = field()        # "ok" or "fails": print("é")
-    names = field()             # "round-trip", "mojibake" or "fails": print(os.listdir()) of SAMPLE_NAME
-    open_text = field()         # "ok" or "fails": open(path, "w").write("é")
-    pep686 = field()            # ((field, now, with 3.15), ...): what UTF-8 by default changes
 
 
 def _python_name(name):
@@ -54,7 +49,7 @@ def pyenv_root(environ):
     if environ.get("PYENV_ROOT"):
         return environ["PYENV_ROOT"].rstrip("/")
     for folder in environ.get("PATH", "").split(":"):
-        if folder.rstrip("/").endswith("/shims") and os.path.isdir(folder.rstrip("/")[:-6] + "/versions"):
+        if folder.rstrip("/").endswith("/shims") and _os().path.isdir(folder.rstrip("/")[:-6] + "/versions"):
             return folder.rstrip("/")[:-6]
     home = environ.get("HOME") or ""
     return home.rstrip("/") + "/.pyenv" if home.startswith("/") else None
@@ -97,7 +92,7 @@ def find(environ, reader=None):
                 known = by_file[key]
                 if source not in known[1]:
                     known[1].append(source)
-                if os.path.dirname(known[0]) == folder.rstrip("/") and len(path) > len(known[0]) \
+                if _os().path.dirname(known[0]) == folder.rstrip("/") and len(path) > len(known[0]) \
                         and name[-1].isdigit():
                     known[0] = path     # python3.11 says more than python in the same folder
     out = []
@@ -112,7 +107,7 @@ def find(environ, reader=None):
 
 def _listdir(folder):
     try:
-        return sorted(os.listdir(folder))
+        return sorted(_os().listdir(folder))
     except (OSError, ValueError):
         return []
 
@@ -121,8 +116,8 @@ def _file_key(path):
     """(device, inode) of an executable regular file, else None."""
     try:
         import stat
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or not os.access(path, os.X_OK):
+        st = _os().stat(path)
+        if not stat.S_ISREG(st.st_mode) or not _os().access(path, _os().X_OK):
             return None
         return (st.st_dev, st.st_ino)
     except (OSError, ValueError):
@@ -142,8 +137,8 @@ def identify(path, environ):
     from ..errors import InterpreterError
     from ..interpreter import identify_cached, python_command
     from ..profiles import VERSIONS
-    real = os.path.realpath(path)
-    for name in (os.path.basename(real), os.path.basename(path)):
+    real = _os().path.realpath(path)
+    for name in (_os().path.basename(real), _os().path.basename(path)):
         if name.startswith("python2"):
             version = name[6:] if "." in name else "2"
             return version, "by its name (%s)" % name, "Python 2: utf8env models CPython 3.6-3.15"
@@ -169,7 +164,7 @@ def _shim(path, environ, root):
     """(the file a pyenv shim would exec, how that was found), or (None, why not).
     Nothing is run: the version comes from where pyenv(1) reads it."""
     version, origin = _pyenv_version(environ, root)
-    name = os.path.basename(path)
+    name = _os().path.basename(path)
     if version is None or version == "system":
         return None, "pyenv's system version: the next %s on PATH" % name
     target = "%s/versions/%s/bin/%s" % (root, version, name)
@@ -188,7 +183,7 @@ def _pyenv_version(environ, root):
             return found, folder.rstrip("/") + "/.python-version"
         if folder == "/":
             break
-        folder = os.path.dirname(folder.rstrip("/")) or "/"
+        folder = _os().path.dirname(folder.rstrip("/")) or "/"
     found = _first_word(root + "/version")
     return (found or "system"), root + "/version"
 
@@ -209,52 +204,3 @@ def decision(found, environ, facts, platform, version=None):
     from ..policy import Inputs, decide
     return decide(Inputs(environ=environ, args=(), version=version or found.version,
                          platform=platform, locales=facts, argv0=found.path))
-
-
-def outcome(decision_here, decision_315=None):
-    """What the Decision means for text: print("é"), a listed undecodable file name,
-    open().write("é"); and what 3.15 (PEP 686) would change."""
-    d = decision_here
-    if d.startup_error is not None:
-        return Outcome(print_text="fails", names="fails", open_text="fails", pep686=())
-    print_text = "ok" if _encodes(_SAMPLE_TEXT, d.stdout) else "fails"
-    open_text = "ok" if _encodes(_SAMPLE_TEXT, d.open) else "fails"
-    names = _names(d.filesystem, d.stdout)
-    changes = []
-    if decision_315 is not None and d.python != "3.15" and decision_315.startup_error is None:
-        for key in ("utf8_mode", "filesystem", "stdout", "open", "preferred_encoding"):
-            now, then = getattr(d, key), getattr(decision_315, key)
-            if _shown(now) != _shown(then):
-                changes.append((key, _shown(now), _shown(then)))
-    return Outcome(print_text=print_text, names=names, open_text=open_text, pep686=tuple(changes))
-
-
-def _shown(value):
-    """A field as the comparison with 3.15 sees it: codec names normalised."""
-    from .._child.textnames import codec_name
-    if hasattr(value, "encoding"):
-        return "%s/%s" % (codec_name(value.encoding), value.errors)
-    if value in (0, 1) and not isinstance(value, str):
-        return "on" if value else "off"
-    return codec_name(value) if value else value
-
-
-def _encodes(text, stream):
-    try:
-        text.encode(stream.encoding, stream.errors)
-        return True
-    except (UnicodeError, LookupError):
-        return False
-
-
-def _names(filesystem, stdout):
-    """print() of a name os.listdir() returned, read back as the bytes `ls` would show."""
-    try:
-        name = SAMPLE_NAME.decode(filesystem.encoding, filesystem.errors)
-    except (UnicodeError, LookupError):
-        return "fails"
-    try:
-        shown = name.encode(stdout.encoding, stdout.errors)
-    except (UnicodeError, LookupError):
-        return "fails"
-    return "round-trip" if shown == SAMPLE_NAME else "mojibake"
