@@ -552,3 +552,18 @@ def test_an_editable_install_runs_the_checkout(installs):
     assert seen["file"] == (os.path.join(SRC, "utf8env", "__init__.py") + "\n").encode()
     assert seen["files"] == set()       # the package stays in the checkout
     _assert_commands(dict(seen, reference=_get(installs, "3.13", "pip")["reference"]))
+
+
+def test_the_usual_start_gives_back_the_variables_kept_aside(venv, tmp_path):
+    # The stub moves PYTHONHASHSEED aside from its own interpreter; when the package is not
+    # where it looks and the companion starts instead, the command still gets it back.
+    elsewhere = tmp_path / "bin"
+    elsewhere.mkdir()
+    for name in ("utf8env", ".utf8env.py"):
+        shutil.copy2(os.path.join(venv, name), str(elsewhere / name))
+    packages = os.path.join(install.ROOT, "src")
+    result = run([str(elsewhere / "utf8env"), "run", "--", "/usr/bin/env"],
+                 env={"PYTHONPATH": packages, "PYTHONHASHSEED": "42", "LANG": "C.UTF-8"})
+    lines = result.stdout.decode().splitlines()
+    assert result.returncode == 0 and "PYTHONHASHSEED=42" in lines
+    assert [line for line in lines if line.startswith("UTF8ENV")] == []
