@@ -876,7 +876,7 @@ def cases():
 
 
 # What each world's libc accepts for LC_CTYPE, with the codeset of each: the content
-# tests/support/worlds.py builds (tests/test_worlds.py checks it on the real libc).
+# utf8env/matrix/worlds.py builds (tests/test_worlds.py checks it on the real libc).
 # test_policy_corpus.py gives these facts to decide(); the ground truth asks the libc.
 _C_UTF8 = {"C.UTF-8": "UTF-8", "C.utf8": "UTF-8"}
 WORLD_LOCALES = {

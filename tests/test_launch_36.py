@@ -81,23 +81,14 @@ def _shows_utf8_mode(case, observed):
             and _same("open", observed.get("open"), ("utf-8", "strict")))
 
 
-# The codec of each locale name in each world (utf8env/matrix/worlds.py builds them): what
-# 3.6's filesystem encoding is when it starts in that locale.
-_C_UTF8 = {"C.UTF-8": "utf-8", "C.utf8": "utf-8"}
-_WORLD_CODECS = {
-    "installed": dict(_C_UTF8),
-    "no-locales": {},
-    "en_US-only": {"en_US.UTF-8": "utf-8", "en_US.utf8": "utf-8"},
-    "latin1": dict(_C_UTF8, **{"en_US.ISO-8859-1": "iso8859-1", "en_US.iso88591": "iso8859-1"}),
-    "gb18030": dict(_C_UTF8, **{"zh_CN.GB18030": "gb18030", "zh_CN.gb18030": "gb18030"}),
-}
-
-
 def _codec_of_locale(world, lc_ctype):
-    """The codec 3.6 derives from the world's LC_CTYPE locale `lc_ctype`, or None."""
+    """The codec 3.6 derives from the world's LC_CTYPE locale `lc_ctype` (the world's
+    locales are corpus.WORLD_LOCALES), or None."""
+    from utf8env._child.textnames import codec_name
     if lc_ctype in ("C", "POSIX"):
         return "ascii"
-    return _WORLD_CODECS[world].get(lc_ctype)
+    codeset = corpus.WORLD_LOCALES[world].get(lc_ctype)
+    return codec_name(codeset) if codeset else None
 
 
 def known_difference(case, field, expected, observed):

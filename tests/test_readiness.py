@@ -267,6 +267,8 @@ def test_cli_exit_1_with_findings_and_0_when_ready(cli_runs):
     (["--format", "xml", "--", "pytest"], "--format 'xml': expected one of text, markdown, github, "
      "junit, json"),
     (["--timeout", "0", "--", "pytest"], "--timeout '0': expected a positive number of seconds"),
+    (["--timeout", "nan", "--", "pytest"], "--timeout 'nan': expected a positive number of seconds"),
+    (["--timeout", "1e400", "--", "pytest"], "--timeout '1e400': expected a positive number of seconds"),
     (["--", "nosetests"], "readiness: COMMAND 'nosetests': expected pytest ARGS... (it runs as "
      "PYTHON -m pytest ARGS... under each --python)"),
     (["--python", "/nonexistent/python", "--", "pytest"], "--python '/nonexistent/python': not an "

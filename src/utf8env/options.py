@@ -129,6 +129,20 @@ def parse(command, argv):
     return _checked(command, parsed), []
 
 
+def seconds(word, default):
+    """A --timeout value: a finite positive number of seconds (`default` when not given).
+    nan, inf and 1e400 (which is inf) are refused: a cell or run would never end."""
+    if word is None:
+        return default
+    try:
+        value = float(word)
+    except ValueError:
+        value = -1
+    if not 0 < value < float("inf"):
+        raise UsageError("--timeout %r: expected a positive number of seconds" % word)
+    return value
+
+
 def _checked(command, parsed):
     if getattr(parsed, "help", None):
         return parsed        # --help answers whatever else is wrong

@@ -25,16 +25,9 @@ def _progress():
 
 
 def _timeout(word):
+    from ..options import seconds
     from .pep import DEFAULT_TIMEOUT
-    if word is None:
-        return DEFAULT_TIMEOUT
-    try:
-        timeout = float(word)
-    except ValueError:
-        timeout = -1
-    if not 0 < timeout < float("inf"):      # also nan, inf and 1e400 (which is inf)
-        raise UsageError("--timeout %r: expected a positive number of seconds" % word)
-    return timeout
+    return seconds(word, DEFAULT_TIMEOUT)
 
 
 def run(options, command):

@@ -20,16 +20,9 @@ def pytest_args(command):
 
 
 def _timeout(word):
+    from ..options import seconds
     from .suite import DEFAULT_TIMEOUT
-    if word is None:
-        return DEFAULT_TIMEOUT
-    try:
-        timeout = float(word)
-    except ValueError:
-        timeout = -1
-    if timeout <= 0:
-        raise UsageError("--timeout %r: expected a positive number of seconds" % word)
-    return timeout
+    return seconds(word, DEFAULT_TIMEOUT)
 
 
 def _pythons(named):
