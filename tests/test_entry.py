@@ -1,5 +1,6 @@
-"""The installed `utf8env` command (scripts/utf8env and scripts/.utf8env.py), as pip puts
-it in a new venv: it starts its interpreter without site and without the user's PYTHON*
+"""The installed `utf8env` command (bin/utf8env: scripts/launcher.c compiled, or the shell
+stub scripts/utf8env.sh; and its companion scripts/.utf8env.py), as pip puts it in a new
+venv: in both forms it starts its interpreter without site and without the user's PYTHON*
 variables, finds its package, passes bytes and status through, and where it cannot take
 that path (a link, a long path, a package found elsewhere) it still works, the usual way."""
 import os
@@ -53,13 +54,31 @@ def _mark_site(folder):
                 "(os.write(2, b'site ran\\n'), setattr(sys, 'site_mark', 1))\n")
 
 
-@pytest.fixture(scope="module", params=VERSIONS)
-def venv(request, installs):
-    """The bin folder of the install matrix's venv of that version (the wheel installed
-    last), with the site mark."""
-    folder = _get(installs, request.param, "pip")["venv"]
-    _mark_site(folder)
-    return os.path.join(folder, "bin")
+FORMS = ("c", "sh")          # the compiled launcher, the shell stub
+
+
+@pytest.fixture(scope="module")
+def stub_wheel(tmp_path_factory):
+    return install.build_wheel(str(tmp_path_factory.mktemp("stub-wheel")), launcher="sh")
+
+
+@pytest.fixture(scope="module", params=[(v, f) for v in VERSIONS for f in FORMS],
+                ids=lambda p: "%s-%s" % p)
+def venv(request, installs, stub_wheel, tmp_path_factory):
+    """The bin folder of a venv of that version with the site mark: for the compiled
+    launcher, the install matrix's venv (the wheel installed last); for the stub, one with
+    the stub's wheel."""
+    version, form = request.param
+    if form == "c":
+        folder = _get(installs, version, "pip")["venv"]
+        _mark_site(folder)
+        return os.path.join(folder, "bin")
+    return _venv(stub_wheel, str(tmp_path_factory.mktemp("stub") / "venv"), version)
+
+
+def _form(bin_folder):
+    with open(os.path.join(bin_folder, "utf8env"), "rb") as f:
+        return "c" if f.read(4) == b"\x7fELF" else "sh"
 
 
 def run(command, env=None, **kw):
@@ -67,9 +86,15 @@ def run(command, env=None, **kw):
                           stderr=subprocess.PIPE, **kw)
 
 
-def test_pip_installs_the_stub_and_writes_its_interpreter_beside_it(venv):
+def test_pip_installs_the_command_and_writes_its_interpreter_beside_it(venv):
+    command, _ = build_backend.command_files()
     with open(os.path.join(venv, "utf8env"), "rb") as f:
-        assert f.readline() == b"#!/bin/sh\n"
+        installed = f.read()
+    if _form(venv) == "c":
+        assert installed == dict(command)["utf8env"]        # the launcher, as built
+    else:
+        assert installed.startswith(b"#!/bin/sh\n# utf8env's command where no C compiler")
+        assert build_backend.start_code() in installed
     with open(os.path.join(venv, ".utf8env.py"), "rb") as f:
         assert f.readline() == b"#!" + os.fsencode(os.path.join(venv, "python")) + b"\n"
 
@@ -186,9 +211,12 @@ def test_outside_its_scheme_it_starts_the_usual_way(venv, tmp_path):
     assert result.stderr == SITE_MARK           # the usual way: with site
 
 
-def test_without_its_companion_the_stub_says_so(tmp_path):
+@pytest.mark.parametrize("form", FORMS)
+def test_without_its_companion_the_command_says_so(form, tmp_path, monkeypatch):
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", form)
     stub = tmp_path / "utf8env"
-    shutil.copy2(os.path.join(install.ROOT, "scripts", "utf8env"), str(stub))
+    stub.write_bytes(dict(build_backend.command_files()[0])["utf8env"])
+    stub.chmod(0o755)
     result = run([str(stub), "run", "--", "true"])
     assert (result.returncode, result.stdout, result.stderr) == (
         125, b"", ("utf8env: error: %s/.utf8env.py: cannot be read (reinstall utf8env)\n"
@@ -255,6 +283,11 @@ def _build(tree, hook, folder):
     return os.path.join(folder, out.stdout.strip())
 
 
+def _read(wheel, name):
+    with zipfile.ZipFile(wheel) as z:
+        return z.read(name)
+
+
 def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
     tree = _snapshot(tmp_path)
     wheel = _build(tree, "build_wheel", str(tmp_path / "wheel"))
@@ -266,7 +299,13 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
                               % build_backend.package_version())
     version = build_backend.package_version()
     data, info = "utf8env-%s.data/scripts/" % version, "utf8env-%s.dist-info/" % version
-    assert os.path.basename(wheel) == "utf8env-%s-py3-none-any.whl" % version
+    # Compiled where a compiler works (this machine has one): then the wheel is this
+    # platform's.
+    assert os.path.basename(wheel) == "utf8env-%s-py3-none-%s.whl" % (
+        version, build_backend._platform_tag())
+    assert _read(wheel, info + "WHEEL") == (
+        "Wheel-Version: 1.0\nGenerator: utf8env tools/build_backend.py\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-%s\n" % build_backend._platform_tag()).encode()
     assert len(names) == len(set(names))
     assert set(names) == _expected_package_files(tree) | {
         data + "utf8env", data + ".utf8env.py",
@@ -295,6 +334,35 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
     assert entry_points.decode("utf-8") == "".join(
         "[%s]\n%s\n" % (group, "".join("%s = %s\n" % kv for kv in sorted(points.items())))
         for group, points in sorted(project.get("entry-points", {}).items()))
+
+
+def test_without_a_compiler_the_wheel_holds_the_stub_and_is_pure(tmp_path):
+    tree = _snapshot(tmp_path)
+    environ = dict(os.environ, UTF8ENV_LAUNCHER="", CC=str(tmp_path / "no-such-cc"),
+                   PATH=str(tmp_path))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import build_backend; "
+            "print(build_backend.build_wheel(sys.argv[2]))")
+    os.makedirs(str(tmp_path / "wheel"))
+    out = subprocess.run([sys.executable, "-I", "-c", code, os.path.join(tree, "tools"),
+                          str(tmp_path / "wheel")], env=environ, check=True,
+                         stdout=subprocess.PIPE, universal_newlines=True).stdout
+    version = build_backend.package_version()
+    assert out == "utf8env-%s-py3-none-any.whl\n" % version
+    wheel = str(tmp_path / "wheel" / out.strip())
+    stub = _read(wheel, "utf8env-%s.data/scripts/utf8env" % version)
+    with open(os.path.join(tree, "scripts", "utf8env.sh"), "rb") as f:
+        assert stub == f.read().replace(b"@START_CODE@", build_backend.start_code())
+    assert b"Tag: py3-none-any\n" in _read(wheel, "utf8env-%s.dist-info/WHEEL" % version)
+
+
+def test_a_launcher_that_cannot_be_built_is_an_error_when_asked_for(tmp_path):
+    environ = dict(os.environ, UTF8ENV_LAUNCHER="c", CC="/bin/false")
+    code = "import build_backend; build_backend.command_files()"
+    result = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, %r); %s"
+                             % (install.TOOLS, code)], env=environ, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == "RuntimeError: UTF8ENV_LAUNCHER=c: /bin/false failed:"
 
 
 def test_the_backends_toml_reader_reads_pyproject_as_tomllib_does():
@@ -330,7 +398,8 @@ def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it
         tar.extractall(str(tmp_path / "unpacked"))
     base = os.path.basename(sdist)[:-len(".tar.gz")]
     assert {base + "/" + n for n in ("PKG-INFO", "pyproject.toml", "setup.py", "README.md",
-                                     "tools/build_backend.py", "scripts/utf8env",
+                                     "tools/build_backend.py", "scripts/utf8env.sh",
+                                     "scripts/launcher.c", "scripts/start.py",
                                      "scripts/.utf8env.py")} <= set(names)
     assert {n for n in names if n.startswith(base + "/src/")} == {
         base + "/src/" + n for n in _expected_package_files(tree)}

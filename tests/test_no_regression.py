@@ -518,21 +518,30 @@ def utf8env_wheel(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stubs(utf8env_wheel, tmp_path_factory):
-    """The installed `utf8env run --` of a venv made by 3.6 and one made by 3.13."""
+def stub_wheel(tmp_path_factory):
+    return install.build_wheel(str(tmp_path_factory.mktemp("stub-wheel")), launcher="sh")
+
+
+@pytest.fixture(scope="module")
+def stubs(utf8env_wheel, stub_wheel, tmp_path_factory):
+    """The installed `utf8env run --` of venvs made by 3.6 and 3.13: "installed", the
+    command as built here (the compiled launcher), and "stub", the shell stub (where no
+    compiler built it)."""
     made = {}
-    for version in ("3.6", "3.13"):
-        folder = str(tmp_path_factory.mktemp("stub" + version) / "venv")
-        made[version] = [install.venv_with(utf8env_wheel, folder, PYENV[version]) + "/utf8env",
-                         "run", "--"]
+    for form, wheel in (("installed", utf8env_wheel), ("stub", stub_wheel)):
+        for version in ("3.6", "3.13"):
+            folder = str(tmp_path_factory.mktemp(form + version) / "venv")
+            made[form + "/" + version] = [
+                install.venv_with(wheel, folder, PYENV[version]) + "/utf8env", "run", "--"]
     return made
 
 
-LAUNCHERS = ("checkout", "installed/3.6", "installed/3.13")
+LAUNCHERS = ("checkout", "installed/3.6", "installed/3.13", "stub/3.6", "stub/3.13")
+INSTALLED = [name for name in LAUNCHERS if name != "checkout"]
 
 
 def _launcher(name, stubs):
-    return CHECKOUT if name == "checkout" else stubs[name.split("/")[1]]
+    return CHECKOUT if name == "checkout" else stubs[name]
 
 
 def _sh(command):
@@ -624,10 +633,10 @@ def _environ(result):
 
 
 def _through_the_stub(entries, cwd):
-    """What the installed command's /bin/sh stub passes on (README, "How the `utf8env`
-    command starts"): a POSIX shell exports only variables whose names are shell
-    identifiers, and sets PWD to the folder it runs in. `python -I -m utf8env` (the
-    checkout launcher here) passes everything."""
+    """What the shell stub (the installed command where no C compiler built the launcher)
+    passes on (README, "How the `utf8env` command starts"): a POSIX shell exports only
+    variables whose names are shell identifiers, and sets PWD to the folder it runs in.
+    The compiled launcher and `python -I -m utf8env` (the checkout here) pass everything."""
     kept = [e for e in entries if re.match(rb"^[A-Za-z_][A-Za-z0-9_]*=", e)
             and not e.startswith(b"PWD=")]
     return sorted(kept + [b"PWD=" + os.fsencode(cwd)])
@@ -646,9 +655,30 @@ def test_environment_arrives_byte_exact(pwd, launcher, stubs, tmp_path):
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert b"spring.profiles.active=prod" in _environ(direct)
     expected = _environ(direct)
-    if launcher != "checkout":
+    if launcher.startswith("stub/"):
         expected = _through_the_stub(expected, str(tmp_path))
     assert _environ(through) == expected
+
+
+@pytest.mark.parametrize("launcher", INSTALLED)
+def test_variables_kept_aside_arrive_exact(launcher, stubs, tmp_path):
+    # What 3.6 would read even under -I (a bad value stops it): the installed command keeps
+    # them from its own interpreter, in both forms, and gives the command them back, the
+    # empty value too; a variable of the launcher's own naming passes as any other when
+    # nothing is kept aside.
+    env = dict(ODD, PATH=PATH, LANG="C.UTF-8", PYTHONMALLOC="bogus", PYTHONHASHSEED="",
+               PYTHONMALLOCSTATS=os.fsdecode(b"\xff"))
+    command = ["/usr/bin/env", "-0"]
+    for extra in ({}, {"UTF8ENV_HIDDEN_X": "mine"}):
+        environ = dict(env, **extra)
+        direct = subprocess.run(command, env=environ, cwd=str(tmp_path), stdout=subprocess.PIPE)
+        through = subprocess.run(_launcher(launcher, stubs) + command, env=environ,
+                                 cwd=str(tmp_path), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+        expected = _environ(direct)
+        if launcher.startswith("stub/"):
+            expected = _through_the_stub(expected, str(tmp_path))
+        assert _environ(through) == expected
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS)
@@ -660,7 +690,7 @@ def test_coercion_adds_lc_ctype_and_nothing_else(launcher, stubs, tmp_path):
     through = subprocess.run(_launcher(launcher, stubs) + command, env=env, cwd=str(tmp_path),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     expected = sorted(_environ(direct) + [b"LC_CTYPE=C.UTF-8"])
-    if launcher != "checkout":
+    if launcher.startswith("stub/"):
         expected = _through_the_stub(expected, str(tmp_path))
     assert _environ(through) == expected
 
@@ -799,7 +829,7 @@ HOSTILE = {"PYTHONMALLOC": "bogus", "PYTHONHASHSEED": "bogus", "PYTHONIOENCODING
 
 # (Not `python3.6 -I -S -m utf8env`: 3.6 reads PYTHONMALLOC before any option; only the
 # installed command can keep it from its own interpreter.)
-@pytest.mark.parametrize("which", ["installed/3.6", "installed/3.13"])
+@pytest.mark.parametrize("which", INSTALLED)
 def test_hostile_python_variables_reach_the_command_untouched(which, stubs):
     show = 'printf "%s|%s|%s|%s" "$PYTHONMALLOC" "$PYTHONHASHSEED" "$PYTHONIOENCODING" "$PYTHONUTF8"'
     result = subprocess.run(_launcher(which, stubs) + ["sh", "-c", show],
@@ -808,7 +838,7 @@ def test_hostile_python_variables_reach_the_command_untouched(which, stubs):
     assert _outcome(result) == (0, b"bogus|bogus|bogus|bogus", b"")
 
 
-@pytest.mark.parametrize("which", ["installed/3.6", "installed/3.13"])
+@pytest.mark.parametrize("which", INSTALLED)
 @pytest.mark.parametrize("variable", ["PYTHONMALLOC", "PYTHONHASHSEED"])
 @pytest.mark.parametrize("version", ["3.6", "3.13"])
 def test_hostile_python_variable_reaches_a_python_command(variable, version, which, stubs):

@@ -13,7 +13,11 @@ src/utf8env (but caches). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1
 
 What it builds, besides [project]: the package src/utf8env (every file, the _child/
 folders that are not packages included), and the two files of the `utf8env` command as
-scripts (scripts/utf8env says why they are not a console script).
+scripts (scripts/utf8env.sh says why they are not a console script): bin/utf8env and its
+companion bin/.utf8env.py. bin/utf8env is scripts/launcher.c compiled where a C compiler
+works on Linux (the wheel is then this platform's), else the shell stub
+scripts/utf8env.sh; both start Python with the code of scripts/start.py. UTF8ENV_LAUNCHER
+chooses: "c" (fail without a compiler), "sh", or unset (c where it builds).
 """
 import base64
 import gzip
@@ -21,14 +25,19 @@ import hashlib
 import io
 import os
 import re
+import shutil
 import stat
+import subprocess
+import sys
+import sysconfig
 import tarfile
+import tempfile
 import time
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join("src", "utf8env")
-SCRIPTS = (os.path.join("scripts", "utf8env"), os.path.join("scripts", ".utf8env.py"))
+SCRIPTS = os.path.join(ROOT, "scripts")
 # What an sdist holds besides PKG-INFO: enough to build the wheel again and run the tests.
 SDIST = ("pyproject.toml", "setup.py", "README.md", "tools", "scripts", "src", "tests",
          "benchmarks")
@@ -138,13 +147,14 @@ def _write_wheel(wheel_directory, project, files):
         else:
             with open(os.path.join(ROOT, source), "rb") as f:
                 entries.append((target, f.read(), False))
-    for script in SCRIPTS:
-        # pip and installer write their interpreter over a first line "#!python".
-        with open(os.path.join(ROOT, script), "rb") as f:
-            entries.append((scripts + os.path.basename(script), f.read(), True))
+    command, platform = command_files()
+    for script, data in command:
+        entries.append((scripts + script, data, True))
+    tag = "py3-none-" + (platform or "any")
     entries.append((dist_info + "/METADATA", core_metadata(project), False))
-    entries.append((dist_info + "/WHEEL", b"Wheel-Version: 1.0\nGenerator: utf8env "
-                    b"tools/build_backend.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n", False))
+    entries.append((dist_info + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: utf8env "
+                    "tools/build_backend.py\nRoot-Is-Purelib: true\nTag: %s\n" % tag).encode(),
+                    False))
     entry_points = _entry_points(project)
     if entry_points:
         entries.append((dist_info + "/entry_points.txt", entry_points, False))
@@ -155,7 +165,7 @@ def _write_wheel(wheel_directory, project, files):
     record.append(dist_info + "/RECORD,,\n")
     entries.append((dist_info + "/RECORD", "".join(record).encode("utf-8"), False))
 
-    filename = "%s-%s-py3-none-any.whl" % (name, version)
+    filename = "%s-%s-%s.whl" % (name, version, tag)
     stamp = time.gmtime(max(_epoch(), 315532800))[:6]
     with zipfile.ZipFile(os.path.join(wheel_directory, filename), "w",
                          zipfile.ZIP_DEFLATED) as wheel:
@@ -165,6 +175,81 @@ def _write_wheel(wheel_directory, project, files):
             info.compress_type = zipfile.ZIP_DEFLATED
             wheel.writestr(info, data)
     return filename
+
+
+# -- the `utf8env` command ------------------------------------------------------------------
+
+def command_files():
+    """([(name in the scripts folder, bytes)], the wheel's platform tag or None): bin/utf8env
+    and its companion. pip and installer write their interpreter over the companion's first
+    line "#!python"; bin/utf8env reads it there."""
+    with open(os.path.join(SCRIPTS, ".utf8env.py"), "rb") as f:
+        companion = f.read()
+    code = start_code()
+    choice = os.environ.get("UTF8ENV_LAUNCHER", "")
+    if choice not in ("", "c", "sh"):
+        raise ValueError("UTF8ENV_LAUNCHER=%r: expected c, sh or nothing" % choice)
+    launcher = _compiled_launcher(code, required=choice == "c") if choice != "sh" else None
+    if launcher is not None:
+        return [("utf8env", launcher), (".utf8env.py", companion)], _platform_tag()
+    with open(os.path.join(SCRIPTS, "utf8env.sh"), "rb") as f:
+        stub = f.read()
+    if b"'" in code or stub.count(b"@START_CODE@") != 1:
+        raise ValueError("scripts/start.py must hold no single quote (the stub quotes it)")
+    return [("utf8env", stub.replace(b"@START_CODE@", code)), (".utf8env.py", companion)], None
+
+
+def start_code():
+    """scripts/start.py without its comment lines (they would be parsed at every start)."""
+    with open(os.path.join(SCRIPTS, "start.py"), "rb") as f:
+        lines = f.read().splitlines()
+    return b"\n".join(line for line in lines if not line.lstrip().startswith(b"#"))
+
+
+def _platform_tag():
+    return re.sub(r"[^A-Za-z0-9_]", "_", sysconfig.get_platform())
+
+
+def _compiled_launcher(code, required):
+    """scripts/launcher.c compiled with START_CODE = code, or None where that cannot be (not
+    Linux: its own path comes from /proc/self/exe; no compiler). Stripped and built in a
+    folder of fixed names, so the same compiler gives the same bytes."""
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not sys.platform.startswith("linux") or not compiler:
+        if required:
+            raise RuntimeError("UTF8ENV_LAUNCHER=c: no C compiler on this Linux (CC, cc, gcc)"
+                               if compiler is None else "UTF8ENV_LAUNCHER=c: Linux only")
+        return None
+    folder = tempfile.mkdtemp(prefix="utf8env-launcher-")
+    try:
+        shutil.copy(os.path.join(SCRIPTS, "launcher.c"), os.path.join(folder, "launcher.c"))
+        with open(os.path.join(folder, "start_code.h"), "wb") as f:
+            f.write(b"static const char START_CODE[] =\n" + _c_string(code) + b";\n")
+        try:
+            result = subprocess.run(compiler.split() + ["-O2", "-s", "-o", "utf8env",
+                                                        "launcher.c"],
+                                    cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            output, failed = result.stdout.decode("utf-8", "replace"), result.returncode != 0
+        except OSError as error:        # CC names no program
+            output, failed = str(error), True
+        if failed:
+            if required:
+                raise RuntimeError("UTF8ENV_LAUNCHER=c: %s failed:\n%s" % (compiler, output))
+            return None
+        with open(os.path.join(folder, "utf8env"), "rb") as f:
+            return f.read()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _c_string(data):
+    """bytes as a C string literal, a line of source per line of data."""
+    pieces = []
+    for line in data.split(b"\n"):
+        text = "".join(chr(byte) if 32 <= byte < 127 and byte not in b'\\"?' else "\\%03o" % byte
+                       for byte in bytearray(line))
+        pieces.append(('    "%s\\n"' % text).encode("ascii"))
+    return b"\n".join(pieces)
 
 
 # -- metadata ---------------------------------------------------------------------------
@@ -265,9 +350,16 @@ def _entry_points(project):
 
 # -- setup.py, for pips without PEP 517 --------------------------------------------------
 
-def setuptools_arguments(root=ROOT):
-    """setup()'s arguments for the same distribution: the same metadata, the same files."""
+def setuptools_arguments(folder, root=ROOT):
+    """setup()'s arguments for the same distribution: the same metadata, the same files;
+    the command's two files are written into `folder` (setuptools copies scripts from files)."""
     project = read_project(root)
+    scripts = []
+    for name, data in command_files()[0]:
+        scripts.append(os.path.join(folder, name))
+        with open(scripts[-1], "wb") as f:
+            f.write(data)
+        os.chmod(scripts[-1], 0o755)
     packages, package_data = [], {}
     for relative in package_files():
         folder, name = os.path.split(os.path.relpath(relative, "src"))
@@ -298,7 +390,7 @@ def setuptools_arguments(root=ROOT):
         entry_points={group: ["%s = %s" % item for item in sorted(points.items())]
                       for group, points in entry_point_groups(project).items()},
         package_dir={"": "src"}, packages=sorted(packages), package_data=package_data,
-        scripts=list(SCRIPTS), zip_safe=False)
+        scripts=scripts, zip_safe=False)
 
 
 # -- a reader for the TOML that pyproject.toml uses ---------------------------------------

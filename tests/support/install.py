@@ -24,13 +24,16 @@ def pip_environ(base=None, **extra):
     return environ
 
 
-def build_wheel(folder):
+def build_wheel(folder, launcher=None):
     """The wheel of this checkout, built by pip into `folder` (offline: the backend needs
     nothing). The backend takes exactly the files under src/utf8env, so a build/ folder or
-    an egg-info left in the checkout cannot reach the wheel."""
+    an egg-info left in the checkout cannot reach the wheel. `launcher`: the form of
+    bin/utf8env, "c" (the compiled launcher) or "sh" (the shell stub); None: the
+    backend's choice (c where a compiler works)."""
+    extra = {"UTF8ENV_LAUNCHER": launcher} if launcher else {}
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
                     "--wheel-dir", folder, ROOT], check=True, stdout=subprocess.DEVNULL,
-                   env=pip_environ())
+                   env=pip_environ(**extra))
     (wheel,) = glob.glob(os.path.join(folder, "utf8env-*.whl"))
     return wheel
 

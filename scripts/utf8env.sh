@@ -1,5 +1,6 @@
 #!/bin/sh
-# utf8env's command: the interpreter that installed utf8env, started with -I -S.
+# utf8env's command where no C compiler built scripts/launcher.c: the interpreter that
+# installed utf8env, started with -I -S.
 #
 # A console script that pip generates starts with the site module, which runs the code
 # of every .pth file in site-packages (tens of milliseconds on some machines) before a
@@ -10,6 +11,10 @@
 # venv, pipx, --user, a prefix) ../lib/pythonX.Y/site-packages, or dist-packages for
 # Debian's /usr/local. Anywhere else (an editable install, PYTHONPATH) the companion
 # starts the usual way, as an ordinary console script.
+#
+# What a shell cannot help: it passes on only the variables whose names are shell
+# identifiers (dash drops spring.profiles.active at start-up) and sets PWD. The compiled
+# launcher, which does the same steps, has neither limit.
 here=$0
 if [ -h "$here" ]; then
     here=$(readlink -f -- "$here") || here=$0     # pipx links bin/utf8env from elsewhere
@@ -53,29 +58,8 @@ if [ -n "${PYTHONMALLOC+x}${PYTHONMALLOCSTATS+x}${PYTHONHASHSEED+x}" ]; then
         fi
     done
 fi
-# -c, not the companion as a script: a script is compiled at every start, -c is short.
-# `run` replaces itself with the command within milliseconds: collecting garbage before
-# that is wasted work. No os: utf8env/environment.py says why.
+# The code every form of the command starts Python with (scripts/start.py says why -c);
+# the build writes it in place of the line below.
 exec "$interpreter" -I -S -c '
-import sys
-companion = sys.argv.pop(1)
-ignored = sys.argv.pop(1)
-hidden = sys.argv.pop(1)
-if sys.argv[1:2] == ["run"]: import gc; gc.disable()
-lib = "%s/../lib/python%d.%d/" % ((companion.rpartition("/")[0],) + sys.version_info[:2])
-sys.path[:0] = [lib + "site-packages", lib + "dist-packages"]
-try:
-    from utf8env.cli import main
-except ImportError:
-    import posix
-    env = dict(posix.environ)
-    for name in hidden.split():     # the variables kept aside go back where they were
-        value = env.pop(b"UTF8ENV_HIDDEN_" + name.encode(), None)
-        if value is not None:
-            env[name.encode()] = value
-    posix.execve(sys.executable, [sys.executable, companion] + sys.argv[1:], env)
-from utf8env import environment
-environment.ignored_at_start = ignored
-environment.kept_aside = hidden.split()
-sys.exit(main())
+@START_CODE@
 ' "$main" "$ignored" "$hidden" "$@"
