@@ -462,6 +462,21 @@ warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale
     assert data["findings"][0]["title"] == 'print("\u00e9") raises UnicodeEncodeError on Python 3.6'
 
 
+@pytest.mark.parametrize("shell, where, line", [
+    (None, "~/.profile", "export LANG=C.UTF-8"),
+    ("/bin/bash", "~/.bashrc (and ~/.profile for login shells)", "export LANG=C.UTF-8"),
+    ("/usr/bin/fish", "~/.config/fish/config.fish", "set -gx LANG C.UTF-8")])
+def test_explain_writes_the_fix_for_the_shell_of_the_environment(shell, where, line):
+    """explain describes an environment, not a place (no context is detected): its fixes
+    go where the environment's SHELL reads its variables, /bin/sh's without one."""
+    command = ["explain", "--json", "--version", "3.11", "--empty-env", "--env", "LANG=C",
+               "--locales", "C.UTF-8"] + (["--env", "SHELL=" + shell] if shell else [])
+    result = subprocess.run(own_command() + command, stdout=subprocess.PIPE)
+    [finding] = json.loads(result.stdout)["findings"]
+    assert (finding["code"], finding["fixes"]) == (
+        "c-locale", [{"where": where, "context": "shell", "lines": [line]}])
+
+
 # -- the five worlds: doctor's predictions against the live interpreters ----------------------
 
 _WORLD_CASES = (

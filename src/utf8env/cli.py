@@ -112,11 +112,12 @@ def _matrix_spec():
 
 
 def _explain(args, command):
-    from . import launch, locale_model, report
+    from . import launch, report
     environ = _environment(args)
     python = command[0] if command else None
     target = _target(python, args.version, args.platform)
     if args.locales is not None:
+        from . import locale_model
         facts = locale_model.modelled(args.locales)
     elif target.platform == _this_platform():
         from . import locales
@@ -131,12 +132,12 @@ def _explain(args, command):
                     argv0=python or "python%s" % target.version)
     decision = decide(inputs)
     launched = launch.what_run_adds(inputs, args.policy)
-    from .doctor import findings, render     # the verdict and fixes doctor gives the same case
+    from .doctor import findings, verdict    # the verdict and fixes doctor gives the same case
     found = findings.for_decision(inputs, decision)
     if args.json:
-        _write(report.to_json(decision, launched, render.verdict_object(found)) + "\n")
+        _write(report.to_json(decision, launched, verdict.verdict_object(found)) + "\n")
     else:
-        _write(report.to_text(decision, launched, render.verdict_lines(found)))
+        _write(report.to_text(decision, launched, verdict.verdict_lines(found)))
     return 0
 
 

@@ -9,9 +9,12 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
   from those facts alone, where this is, what LC_CTYPE becomes, what each Python does
   (every prediction comes from utf8env.policy.decide: no rule is re-derived here) and
   what is wrong; fixes.py writes the fix for the context found;
-- render.py and snapshot.py write the text, the JSON ("schema": 1) and the snapshots
-  that `--save` and `--compare` exchange.
+- verdict.py writes the verdict and the findings; render.py and snapshot.py the rest of
+  the text, the JSON ("schema": 1) and the snapshots that `--save` and `--compare`
+  exchange.
 
 `utf8env explain` ends with the verdict of findings.for_decision(): the same findings
-module, without a place.
+module, without a place and without a context (explain describes an environment). It
+imports findings, fixes, locale_state, outcome and verdict, nothing else of doctor
+(tests/test_explain_imports.py): every module is paid for at its start-up.
 """

@@ -96,10 +96,9 @@ def diagnose(place):
 
 
 def for_decision(inputs, decision):
-    """explain's findings: those of the Decision of `inputs`, with the fixes of a shell
-    (explain describes an environment, not a place). The locale findings are glibc's:
-    made for linux only."""
-    from .contexts import Context
+    """explain's findings: those of the Decision of `inputs`, with the fixes of its SHELL
+    (explain describes an environment, not a place: no context). The locale findings are
+    glibc's: made for linux only."""
     from .outcome import outcome
     environ, facts = inputs.environ, inputs.locales
     state = locale_state.analyse(environ, facts) if decision.platform == "linux" else None
@@ -109,9 +108,9 @@ def for_decision(inputs, decision):
         later = decide(inputs._replace(version="3.15", policy=None))
     predicted = [Predicted("Python %s" % decision.python, None, decision,
                            outcome(decision, later), inputs)]
-    shell = Context("shell", "", (), {"shell": environ.get("SHELL") or "/bin/sh"})
-    info = {"distribution": None, "locale_gen": None, "files": {}}
-    return _findings(state, (shell,), predicted, environ, facts, info, _tools(state, environ)
+    info = {"distribution": None, "locale_gen": None, "files": {},
+            "shell": environ.get("SHELL") or "/bin/sh"}
+    return _findings(state, (), predicted, environ, facts, info, _tools(state, environ)
                      if state else ())
 
 

@@ -64,11 +64,15 @@ def _rc_file(shell):
 
 
 def for_remedy(remedy, contexts, place_info):
-    """The Fixes of `remedy`, for the primary context first, then the others found.
-    `place_info`: {"distribution", "locale_gen" (text or None), "ssh" (Context or None)}."""
-    from .contexts import primary
+    """The Fixes of `remedy`, for the primary context first, then the others found; with
+    no context (explain describes an environment, not a place), for the shell of
+    `place_info`. `place_info`: {"distribution", "locale_gen" (text or None), "files",
+    "shell" (where there is no context)}."""
     fixes = []
-    main = primary(contexts)
+    main = None
+    if contexts:
+        from .contexts import primary       # not for explain: it has no context to order
+        main = primary(contexts)
     ordered = [main] + [c for c in contexts if c is not main] if main else []
     changes = tuple(remedy.changes)
     if changes:
@@ -79,7 +83,7 @@ def for_remedy(remedy, contexts, place_info):
             if fixes:
                 break
         if not ordered:
-            fixes.append(Fix("~/.profile", _shell_lines(changes, "sh"), "shell"))
+            fixes += _for_shell(place_info.get("shell") or "/bin/sh", changes)
     if remedy.install:
         fixes += _install(remedy.install, place_info)
     if remedy.wrap:
@@ -90,8 +94,7 @@ def for_remedy(remedy, contexts, place_info):
 def _for_context(context, changes, info):
     name = context.name
     if name == "shell":
-        shell = context.details.get("shell") or "/bin/sh"
-        return [Fix(_rc_file(shell), _shell_lines(changes, shell), "shell")]
+        return _for_shell(context.details.get("shell") or "/bin/sh", changes)
     if name == "ssh":
         return _ssh(context, changes, info)
     if name == "cron":
@@ -122,6 +125,10 @@ def _for_context(context, changes, info):
                     tuple("ENV %s=%s" % (n, v if v is not None else "") for n, v in changes),
                     "container")]
     return []
+
+
+def _for_shell(shell, changes):
+    return [Fix(_rc_file(shell), _shell_lines(changes, shell), "shell")]
 
 
 def _yaml(value):

@@ -2,6 +2,7 @@
 print("é"), an undecodable file name listed, open().write("é"), and what Python 3.15's
 UTF-8 default would change. No discovery here (pythons.py finds the Pythons): explain
 needs this alone, cheaply."""
+from .._child.textnames import codec_name      # loaded with the engine: free here
 from ..records import Record, field
 
 _SAMPLE_TEXT = "\u00e9"                       # print("é")
@@ -37,7 +38,6 @@ def outcome(decision_here, decision_315=None):
 
 def _shown(value):
     """A field as the comparison with 3.15 sees it: codec names normalised."""
-    from .._child.textnames import codec_name
     if hasattr(value, "encoding"):
         return "%s/%s" % (codec_name(value.encoding), value.errors)
     if value in (0, 1) and not isinstance(value, str):

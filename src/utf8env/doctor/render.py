@@ -1,5 +1,6 @@
-"""doctor's text and its JSON object ("schema": 1, keys in the README); decides nothing."""
-from .findings import problems, verdict
+"""doctor's text and its JSON object ("schema": 1, keys in the README); decides nothing.
+The verdict and the findings, which explain prints too, are verdict.py's."""
+from .verdict import text, verdict_lines, verdict_object
 
 SCHEMA = 1
 # The variables a snapshot keeps besides the locale ones: what decides a Python's text
@@ -15,42 +16,17 @@ def kept_environ(environ):
             if name in _KEPT or name.startswith(("LC_", "PYTHON")) or name in ("LANG", "LANGUAGE")}
 
 
-def _text(value):
-    """Surrogate escapes (undecodable bytes from the environment) shown as \\xNN."""
-    value = str(value)
-    return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") \
-        if _has_surrogates(value) else value
-
-
-def _has_surrogates(value):
-    return any("\udc80" <= c <= "\udcff" for c in value)
-
-
-def verdict_lines(findings):
-    """The verdict line, then each finding with its evidence and fixes: what doctor
-    prints first and what explain prints last."""
-    lines = [verdict(findings)]
-    for finding in findings:
-        lines.append("")
-        lines.append("%-7s %s" % (finding.severity, _text(finding.title)))
-        lines += ["        - " + _text(line) for line in finding.evidence]
-        for fix in finding.fixes:
-            lines.append("        fix: %s:" % _text(fix.where))
-            lines += ["            " + _text(line) for line in fix.lines]
-    return lines
-
-
 def to_text(place, diagnosis):
     d = diagnosis
     lines = verdict_lines(d.findings)
     lines += ["", "where:"]
     for context in d.contexts:
-        lines.append("  %-10s %s: %s" % (context.name, _text(context.summary),
-                                          _text("; ".join(context.evidence))))
+        lines.append("  %-10s %s: %s" % (context.name, text(context.summary),
+                                          text("; ".join(context.evidence))))
     lines += ["", "locale:"]
     shown = " ".join("%s=%s" % item for item in d.state.variables) or "no locale variable set"
-    lines.append("  variables  %s" % _text(shown))
-    lines.append("  LC_CTYPE   %s (%s)%s" % (_text(d.state.lc_ctype), _text(d.state.codeset),
+    lines.append("  variables  %s" % text(shown))
+    lines.append("  LC_CTYPE   %s (%s)%s" % (text(d.state.lc_ctype), text(d.state.codeset),
                                              ", from %s" % d.state.decided_by if d.state.decided_by
                                              else ""))
     lines.append("  UTF-8      %s" % (d.state.utf8_locale or "no UTF-8 locale installed"))
@@ -61,17 +37,17 @@ def to_text(place, diagnosis):
         lines.append("  " + _python_line(item))
     if d.tools:
         lines += ["", "other programs:"]
-        lines += ["  %s %s: %s" % (t.name, t.when, _text(t.message)) for t in d.tools]
+        lines += ["  %s %s: %s" % (t.name, t.when, text(t.message)) for t in d.tools]
     return "\n".join(lines) + "\n"
 
 
 def _python_line(item):
     found, dec, out = item.found, item.decision, item.outcome
-    head = "%-5s %s" % (found.version or "?", _text(found.path))
+    head = "%-5s %s" % (found.version or "?", text(found.path))
     if found.commands:
         head += " (%s on PATH)" % ", ".join(found.commands)
     if dec is None:
-        return "%s: %s" % (head, _text(found.error or found.how))
+        return "%s: %s" % (head, text(found.error or found.how))
     if dec.startup_error is not None:
         return "%s: refuses to start (exit %d)" % (head, dec.startup_error.exit_code)
     return "%s: stdout %s/%s, filesystem %s/%s, open() %s; print(\"\u00e9\") %s" % (
@@ -81,19 +57,6 @@ def _python_line(item):
 
 def _stream(stream):
     return None if stream is None else {"encoding": stream.encoding, "errors": stream.errors}
-
-
-def finding_object(finding):
-    return {"code": finding.code, "severity": finding.severity, "title": finding.title,
-            "evidence": list(finding.evidence),
-            "fixes": [{"where": f.where, "context": f.context, "lines": list(f.lines)}
-                      for f in finding.fixes]}
-
-
-def verdict_object(findings):
-    """The keys explain's JSON gains: "verdict", "problems", "findings"."""
-    return {"verdict": verdict(findings), "problems": problems(findings),
-            "findings": [finding_object(f) for f in findings]}
 
 
 def to_object(place, diagnosis):

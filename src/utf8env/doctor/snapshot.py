@@ -10,6 +10,7 @@ one that explains them.
 """
 from ..errors import UsageError
 from . import render
+from .verdict import text
 
 _COMPARED = ("verdict", "problems")
 
@@ -117,7 +118,7 @@ def to_text(path, result):
                          "" if e["problems_with_it"] == 1 else "s", e["problems_here"]))
     if result["differences"] and not result["explains"]:
         lines.append("explains: no single difference of the environment removes a problem here")
-    return "\n".join(render._text(line) for line in lines) + "\n"
+    return "\n".join(text(line) for line in lines) + "\n"
 
 
 def _value(value):
