@@ -223,6 +223,36 @@ def test_without_its_companion_the_command_says_so(form, tmp_path, monkeypatch):
                    % tmp_path).encode())
 
 
+def _exec_as(argv0, argv, env, cwd=None, hide_proc=False):
+    """argv run with argv[0] replaced by argv0 (bytes or str), optionally where /proc is
+    an empty folder (a bare chroot, a container without it)."""
+    script = 'exec -a "$0" "$@"'
+    prefix = ["/bin/bash", "-c"]
+    if hide_proc:
+        prefix = ["unshare", "--mount", "--propagation", "private", "/bin/bash", "-c"]
+        script = "mount -t tmpfs none /proc && " + script
+    return subprocess.run(prefix + [script, argv0] + argv, env=dict(BASE, **env), cwd=cwd,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.mark.parametrize("hide_proc", [False, True], ids=["proc", "no-proc"])
+def test_the_command_finds_itself_whatever_its_argv0(venv, hide_proc, tmp_path):
+    # The compiled launcher asks /proc/self/exe where it is, else takes argv[0] (a path),
+    # else looks argv[0] up on PATH as the shell did; the stub has $0, a path.
+    if hide_proc and not worlds.available()[0]:
+        pytest.skip(worlds.available()[1])
+    utf8env = os.path.join(venv, "utf8env")
+    show = ["run", "--", "printf", "%s", "found"]
+    cases = [(utf8env, {})]
+    if _form(venv) == "c":
+        cases.append(("utf8env", {"PATH": venv + ":/usr/bin:/bin"}))
+        if not hide_proc:
+            cases.append(("not-this-name", {}))
+    for argv0, env in cases:
+        result = _exec_as(argv0, [utf8env] + show, env, hide_proc=hide_proc)
+        assert (result.returncode, result.stdout, result.stderr) == (0, b"found", b""), argv0
+
+
 def test_a_long_interpreter_path(wheel, tmp_path):
     # Longer than the 127 bytes older kernels read of a #! line: the stub reads the
     # interpreter itself and never relies on the kernel for it.
@@ -362,7 +392,7 @@ def test_a_launcher_that_cannot_be_built_is_an_error_when_asked_for(tmp_path):
                              % (install.TOOLS, code)], env=environ, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True)
     assert result.returncode == 1
-    assert result.stderr.splitlines()[-1] == "RuntimeError: UTF8ENV_LAUNCHER=c: /bin/false failed:"
+    assert result.stderr.splitlines()[-1] == "RuntimeError: UTF8ENV_LAUNCHER=c: /bin/false failed"
 
 
 def test_the_backends_toml_reader_reads_pyproject_as_tomllib_does():

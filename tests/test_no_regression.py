@@ -671,7 +671,8 @@ def test_variables_kept_aside_arrive_exact(launcher, stubs, tmp_path):
     command = ["/usr/bin/env", "-0"]
     for extra in ({}, {"UTF8ENV_HIDDEN_X": "mine"}):
         environ = dict(env, **extra)
-        direct = subprocess.run(command, env=environ, cwd=str(tmp_path), stdout=subprocess.PIPE)
+        direct = subprocess.run(command, env=environ, cwd=str(tmp_path), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
         through = subprocess.run(_launcher(launcher, stubs) + command, env=environ,
                                  cwd=str(tmp_path), stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE)

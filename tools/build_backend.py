@@ -234,7 +234,8 @@ def _compiled_launcher(code, required):
             output, failed = str(error), True
         if failed:
             if required:
-                raise RuntimeError("UTF8ENV_LAUNCHER=c: %s failed:\n%s" % (compiler, output))
+                raise RuntimeError("UTF8ENV_LAUNCHER=c: %s failed%s" % (
+                    compiler, ":\n" + output.rstrip() if output.strip() else ""))
             return None
         with open(os.path.join(folder, "utf8env"), "rb") as f:
             return f.read()
