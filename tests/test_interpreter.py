@@ -160,3 +160,20 @@ def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
     import subprocess
     left = subprocess.run(["pgrep", "-f", marker], stdout=subprocess.PIPE).stdout
     assert left == b""                  # the child was killed with its session
+
+
+def test_the_errors_made_on_first_use_are_ordinary_classes():
+    # errors.py makes the errors raised only on failure when first named (PEP 562).
+    import pickle
+    from utf8env import errors
+    from utf8env.errors import CommandNotFound, NotExecutable, UsageError, WorldError
+    assert errors.InterpreterError is InterpreterError and errors.WorldError is WorldError
+    assert sorted(errors._failures()) == sorted(errors._FAILURES)
+    assert issubclass(InterpreterError, UsageError) and InterpreterError.exit_code == 2
+    assert (CommandNotFound.exit_code, NotExecutable.exit_code, WorldError.exit_code) == (127, 126, 1)
+    for cls in (InterpreterError, CommandNotFound, NotExecutable, WorldError):
+        assert "%s.%s" % (cls.__module__, cls.__qualname__) == "utf8env.errors." + cls.__name__
+        error = pickle.loads(pickle.dumps(cls("x")))
+        assert type(error) is cls and str(error) == "x"
+    with pytest.raises(AttributeError):
+        errors.NoSuchError

@@ -371,6 +371,63 @@ def test_an_env_shebang_is_started_as_env_starts_it(tmp_path):
         0, ("0 [%r, 'x']\n" % str(script)).encode(), b"")
 
 
+def test_a_venv_console_script_is_a_python_through_its_symlinked_interpreter(tmp_path):
+    # A venv's bin/python is a symlink, named python: the name alone says it is one.
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(PYENV["3.11"].argv[0])
+    script = venv / "tool"
+    script.write_text("#!%s\nimport sys\nprint(sys.flags.utf8_mode)\n" % (venv / "python"))
+    script.chmod(0o755)
+    for utf8 in ("0", "1"):
+        result = run(["--utf8", utf8, "--", str(script)], env={"LANG": "C", "HOME": str(tmp_path)})
+        assert (result.returncode, result.stdout, result.stderr) == (0, utf8.encode() + b"\n", b"")
+
+
+def _files_to_recognise(tmp_path):
+    """Files of every kind python_command looks at: names, symlinks, #! lines, binaries."""
+    python = PYENV["3.11"].argv[0]
+    made = {}
+
+    def write(name, data):
+        path = tmp_path / name
+        path.write_bytes(data)
+        path.chmod(0o755)
+        made[name] = str(path)
+
+    write("python3", b"#!/bin/sh\n")
+    write("python", b"\x7fELF")
+    write("python3.11d", b"")
+    write("pythonic", b"")                      # a name that only starts like one
+    write("tool", b"#!%s\nprint()\n" % python.encode())
+    write("env-tool", b"#!/usr/bin/env python3\n")
+    write("trampoline", b"#!/bin/sh\n'''exec' \"%s\" \"$0\" \"$@\"\n" % python.encode())
+    write("sh-script", b"#!/bin/sh\necho\n")
+    write("binary", open("/bin/true", "rb").read())
+    write("empty", b"")
+    write("one-byte", b"#")
+    (tmp_path / "link").symlink_to(python)
+    made["link"] = str(tmp_path / "link")
+    (tmp_path / "link-to-true").symlink_to("/bin/true")
+    made["link-to-true"] = str(tmp_path / "link-to-true")
+    made["missing"] = str(tmp_path / "missing")
+    made["/bin/true"] = "/bin/true"
+    return made
+
+
+def test_what_may_start_a_python_includes_all_that_does(tmp_path):
+    # launch loads interpreter.py only where it may find a Python: never where it would.
+    from utf8env.interpreter import python_command
+    files = _files_to_recognise(tmp_path)
+    pythons = {name for name, path in files.items() if python_command(path) is not None}
+    assert pythons == {"python3", "python", "python3.11d", "tool", "env-tool", "trampoline", "link"}
+    for name, path in files.items():
+        assert launch._may_start_python(path) or name not in pythons, name
+    # An ordinary program is known for one from its name, its type and two bytes.
+    for name in ("binary", "/bin/true"):
+        assert not launch._may_start_python(files[name]), name
+
+
 # -- Signals ----------------------------------------------------------------------------
 
 def _sig_lines(argv):

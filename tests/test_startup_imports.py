@@ -21,10 +21,11 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
 _LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.options", "utf8env.errors", "utf8env.records",
              "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
              "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
-             "utf8env.interpreter",         # reads the command's #! line: is it a Python?
              "utf8env._child.textnames", "_locale",
              "_operator"}       # records.py's field accessor on 3.6 and 3.7 (no _tuplegetter)
-_FOR_A_PYTHON = set()         # a known interpreter: the cache answers, nothing more loads
+# A command whose name, symlink or #! line may say Python: identified by interpreter.py
+# (the cache answers a known one: nothing more loads; no os for a venv's symlinked python).
+_FOR_A_PYTHON = {"utf8env.interpreter"}
 
 
 def _imports(python, command, env):
@@ -55,3 +56,18 @@ def test_run_of_a_known_python_imports_only_the_launcher(python, tmp_path):
     target = [python, "-c", "pass"]
     _imports(python, ["run", "--"] + target, env)       # the first run asks it and caches
     assert _imports(python, ["run", "--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+
+
+@pytest.mark.parametrize("python", _pythons())
+def test_run_of_a_venv_console_script_imports_only_the_launcher(python, tmp_path):
+    # #!/venv/bin/python, a symlink to the interpreter: its name says Python, so the link
+    # is not resolved (that would import os).
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(python)
+    script = venv / "tool"
+    script.write_text("#!%s\npass\n" % (venv / "python"))
+    script.chmod(0o755)
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
+    _imports(python, ["run", "--", str(script)], env)   # the first run asks it and caches
+    assert _imports(python, ["run", "--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON

@@ -5,6 +5,7 @@ The launcher's own failures must never be mistaken for the command's: a command'
 status 1, 2, 126 or 127 is passed through, so `run` reports a bad option of its own
 with 125 (LaunchUsageError) and a command it cannot start with 126/127, as a shell does.
 """
+import sys
 
 
 class Utf8envError(Exception):
@@ -17,10 +18,6 @@ class UsageError(Utf8envError):
     exit_code = 2
 
 
-class InterpreterError(UsageError):
-    """The named interpreter cannot be run or is not a CPython utf8env can model."""
-
-
 class LauncherError(Utf8envError):
     """`utf8env run` failed on its own account (not the command's): 125."""
     exit_code = 125
@@ -30,16 +27,45 @@ class LaunchUsageError(LauncherError, UsageError):
     """Bad input to `utf8env run`: 125, so that the command's own 1, 2, 126, 127 stay its own."""
 
 
-class CommandNotFound(Utf8envError):
-    """The command to launch does not exist (a shell's 127)."""
-    exit_code = 127
+def _failures():
+    """The errors raised only when something fails, where the ones above are named by the
+    declarations of every command. A class costs `utf8env run` about 0.08M instructions
+    at start-up, so these are made when first named (module __getattr__, PEP 562), or at
+    import on 3.6, which has no module __getattr__. __qualname__: their name at the top
+    of this module, where pickle and tracebacks look for them."""
+
+    class InterpreterError(UsageError):
+        """The named interpreter cannot be run or is not a CPython utf8env can model."""
+        __qualname__ = "InterpreterError"
+
+    class CommandNotFound(Utf8envError):
+        """The command to launch does not exist (a shell's 127)."""
+        __qualname__ = "CommandNotFound"
+        exit_code = 127
+
+    class NotExecutable(Utf8envError):
+        """The command to launch exists but cannot be executed (a shell's 126)."""
+        __qualname__ = "NotExecutable"
+        exit_code = 126
+
+    class WorldError(Utf8envError):
+        """A locale world could not be built, entered or run in (no root, no mount namespace,
+        a failed localedef or mount, a runner that died)."""
+        __qualname__ = "WorldError"
+
+    return {error.__name__: error for error in (InterpreterError, CommandNotFound,
+                                                NotExecutable, WorldError)}
 
 
-class NotExecutable(Utf8envError):
-    """The command to launch exists but cannot be executed (a shell's 126)."""
-    exit_code = 126
+_FAILURES = ("InterpreterError", "CommandNotFound", "NotExecutable", "WorldError")
 
 
-class WorldError(Utf8envError):
-    """A locale world could not be built, entered or run in (no root, no mount namespace,
-    a failed localedef or mount, a runner that died)."""
+def __getattr__(name):
+    if name not in _FAILURES:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    globals().update(_failures())       # once: then they are ordinary attributes
+    return globals()[name]
+
+
+if sys.version_info < (3, 7):
+    globals().update(_failures())

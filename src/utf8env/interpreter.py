@@ -14,7 +14,7 @@ On the launcher's path this module imports nothing but the built-in posix module
 per interpreter file thanks to the cache.
 """
 from .environment import fsdecode, fsencode, system
-from .errors import InterpreterError
+from . import errors      # errors.X where raised: most are made on first use
 from .profiles import VERSIONS, platform_name
 from .records import Record, field
 
@@ -46,15 +46,18 @@ _SHEBANG_LENGTH = 256           # Linux reads at most this much of a #! line (BI
 def python_command(path):
     """The PythonCommand that `path` (an existing file) starts, or None when nothing in its
     name or first lines says it is a Python. Reads at most the file's first 512 bytes."""
-    names = [path.rpartition("/")[2]]
+    named = _is_python_name(path.rpartition("/")[2])
     try:
-        if (system.lstat(path).st_mode & 0o170000) == 0o120000:     # a symlink: its target counts
+        if (system.lstat(path).st_mode & 0o170000) == 0o120000 and not named:
+            # A symlink: its target's name counts. Resolved only where the name says
+            # nothing (a venv's bin/python is a symlink): os costs the launcher more than
+            # the rest of its work.
             import os
-            names.append(os.path.basename(os.path.realpath(path)))
+            named = _is_python_name(os.path.basename(os.path.realpath(path)))
     except (OSError, ValueError):
         return None
     start = _start_of(path)
-    if any(_is_python_name(name) for name in names):
+    if named:
         # A shim or wrapper script named python3 answers for its environment, not its file.
         return PythonCommand(path, (), (), start.startswith(b"\x7fELF"))
     return _from_shebang(start)
@@ -110,16 +113,18 @@ def identify(python, environ=None):
     try:
         output = _ask([python, "-E", "-S", "-c", _QUESTION], environ)
     except FileNotFoundError:
-        raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
-                               "or --version X.Y to predict without running it)" % python)
+        raise errors.InterpreterError("interpreter %r: not found (give a path, a name on "
+                                      "PATH, or --version X.Y to predict without running it)"
+                                      % python)
     except PermissionError:
-        raise InterpreterError("interpreter %r: not executable" % python)
-    except (_NoAnswer, OSError) as error:
-        raise InterpreterError("interpreter %r: could not be run (%s); give --version X.Y "
-                               "to predict without running it" % (python, _short(error)))
+        raise errors.InterpreterError("interpreter %r: not executable" % python)
+    except (errors.InterpreterError, OSError) as error:     # no answer (_ask)
+        raise errors.InterpreterError("interpreter %r: could not be run (%s); give --version "
+                                      "X.Y to predict without running it" % (python, _short(error)))
     version, _, platform = output.decode("ascii", "replace").partition(" ")
     if not _is_version(version):
-        raise InterpreterError("interpreter %r: not a Python (it answered %r)" % (python, version))
+        raise errors.InterpreterError("interpreter %r: not a Python (it answered %r)"
+                                      % (python, version))
     return Identity(version, platform_name(platform))
 
 
@@ -133,15 +138,16 @@ def identify_file(path, python, environ=None):
     its name or #! line says it starts a Python: never run an unknown program to ask."""
     found = python_command(path)
     if found is None:
-        raise InterpreterError("interpreter %r: neither its name nor a #! line says it is a "
-                               "Python, so it is not run to ask; give --version X.Y" % python)
+        raise errors.InterpreterError("interpreter %r: neither its name nor a #! line says it "
+                                      "is a Python, so it is not run to ask; give --version X.Y"
+                                      % python)
     return _modelled(python, identify(found.interpreter, environ))
 
 
 def _modelled(python, identity):
     if identity.version not in VERSIONS:
-        raise InterpreterError("interpreter %r is Python %s: utf8env models CPython %s to %s"
-                               % (python, identity.version, VERSIONS[0], VERSIONS[-1]))
+        raise errors.InterpreterError("interpreter %r is Python %s: utf8env models CPython %s "
+                                      "to %s" % (python, identity.version, VERSIONS[0], VERSIONS[-1]))
     return identity
 
 
@@ -150,15 +156,12 @@ def _is_version(text):
     return bool(dot) and major.isdigit() and minor.isdigit()
 
 
-# The interpreter did not answer (it failed, or outlived the timeout): InterpreterError
-# itself, re-raised by identify() with the command's name. No class of its own: each class
-# costs the launcher's start-up (tests/test_startup_imports.py says which modules load).
-_NoAnswer = InterpreterError
-
-
 def _ask(argv, environ):
     """The stdout of argv. The child gets a session of its own, so that a timeout kills
-    whatever it started too: a grandchild holding the pipe open cannot make us wait."""
+    whatever it started too: a grandchild holding the pipe open cannot make us wait.
+    An interpreter that does not answer (it failed, or outlived the timeout) raises
+    InterpreterError itself, which identify() raises again with the command's name: no
+    class of its own, as each class costs the launcher's start-up."""
     import subprocess
     if environ is None:
         import os
@@ -166,7 +169,7 @@ def _ask(argv, environ):
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=environ, start_new_session=True)
     try:
-        output, errors = process.communicate(timeout=_TIMEOUT)
+        output, stderr = process.communicate(timeout=_TIMEOUT)
     except subprocess.TimeoutExpired:
         import os
         import signal
@@ -177,10 +180,11 @@ def _ask(argv, environ):
         process.stdout.close()
         process.stderr.close()
         process.wait()
-        raise _NoAnswer("no answer within %g seconds" % _TIMEOUT)
+        raise errors.InterpreterError("no answer within %g seconds" % _TIMEOUT)
     if process.returncode:
-        lines = errors.decode("utf-8", "replace").strip().splitlines()
-        raise _NoAnswer("exit status %d%s" % (process.returncode, ": " + lines[-1] if lines else ""))
+        lines = stderr.decode("utf-8", "replace").strip().splitlines()
+        raise errors.InterpreterError("exit status %d%s" % (process.returncode,
+                                                            ": " + lines[-1] if lines else ""))
     return output
 
 

@@ -8,9 +8,8 @@ alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from
 launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize.py); the
 strict mode, which no release has, always comes from the bootstrap.
 """
-from . import cmdline
+from . import cmdline, errors      # errors.X where raised: most are made on first use
 from .environment import fsencode, system
-from .errors import CommandNotFound, InterpreterError, NotExecutable
 from .policy import Inputs, decide
 from .records import Record, field
 
@@ -315,8 +314,9 @@ def plan_command(command, switches, about_to_exec=False):
                     utf8=switches.utf8, coercion_switch=switches.coercion,
                     warning_switch=switches.warning, script=script)
     # utf8env's own interpreter (3.7+) has already printed its locale warnings, from the
-    # same environment: the launcher does not print the same line a second time.
-    printed = set(_own_startup_messages(environ, facts))
+    # same environment: the launcher does not print the same line a second time. (Asked
+    # only when the plan prints something: it is one more decide().)
+    printed = set(_own_startup_messages(environ, facts)) if launched.messages else set()
     return launched._replace(messages=tuple(m for m in launched.messages if m not in printed),
                              notes=notes + launched.notes)
 
@@ -327,6 +327,8 @@ def python_behind(path, environ):
     program named python that does not answer) runs as any other program: with the
     coercion, which is harmless to it, and nothing else. A Python newer than the newest
     policy is planned by that policy (3.15): it coerces and chooses UTF-8 mode itself."""
+    if not _may_start_python(path):
+        return None, None, ()
     from .interpreter import identify_cached, python_command
     found = python_command(path)
     if found is None:
@@ -336,13 +338,13 @@ def python_behind(path, environ):
         try:
             if "/" not in interpreter:          # #!/usr/bin/env python3
                 interpreter = find_command(interpreter, environ)
-        except (CommandNotFound, NotExecutable):
+        except (errors.CommandNotFound, errors.NotExecutable):
             return None, None, ()
         behind = python_command(interpreter)
         cacheable = bool(behind and behind.cacheable)
     try:
         version = identify_cached(interpreter, environ, cacheable).version
-    except InterpreterError:
+    except errors.InterpreterError:
         return None, None, ()
     from .profiles import VERSIONS
     if version in VERSIONS:
@@ -352,6 +354,29 @@ def python_behind(path, environ):
         return VERSIONS[-1], (found if found.head else None), (
             "Python %s is newer than utf8env's newest policy: planned as %s" % (version, VERSIONS[-1]),)
     return None, None, ()
+
+
+def _may_start_python(path):
+    """False where interpreter.python_command cannot find a Python, known without loading
+    interpreter.py: it looks only at a name starting with "python", a symlink's target and
+    a #! line. So an ordinary program (/bin/true, any binary) costs the launcher neither
+    that module nor its records (a tenth of `run`'s start-up). tests/test_launch.py holds
+    this to python_command."""
+    if path.rpartition("/")[2].startswith("python"):
+        return True
+    try:
+        if system.lstat(path).st_mode & _TYPE_MASK == _SYMLINK:
+            return True
+        fd = system.open(path, system.O_RDONLY)
+    except (OSError, ValueError):
+        return True                 # python_command decides
+    try:
+        start = system.read(fd, 2)
+    except OSError:
+        return True
+    finally:
+        system.close(fd)
+    return start == b"#!" or len(start) < 2        # a short read proves nothing
 
 
 def _own_startup_messages(environ, facts):
@@ -384,16 +409,17 @@ def find_command(name, environ):
                 return candidate
             seen_not_executable = seen_not_executable or candidate
     if seen_not_executable:
-        raise NotExecutable("command %r: %s is not executable" % (name, seen_not_executable))
+        raise errors.NotExecutable("command %r: %s is not executable"
+                                   % (name, seen_not_executable))
     if "/" in name and _file_type(name) == _DIRECTORY:
-        raise NotExecutable("command %r: is a directory" % name)
-    raise CommandNotFound("command %r: not found%s" % (
+        raise errors.NotExecutable("command %r: is a directory" % name)
+    raise errors.CommandNotFound("command %r: not found%s" % (
         name, "" if "/" in name else " on PATH"))
 
 
 _DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
 # The file type bits of st_mode, as Lib/stat.py defines them for every platform.
-_TYPE_MASK, _DIRECTORY = 0o170000, 0o040000
+_TYPE_MASK, _DIRECTORY, _SYMLINK = 0o170000, 0o040000, 0o120000
 
 
 def _file_type(path):
@@ -422,9 +448,10 @@ def execute(launch):
     try:
         system.execve(launch.path, list(launch.argv), launch.environ)
     except PermissionError:
-        raise NotExecutable("command %r: permission denied" % launch.argv[0])
+        raise errors.NotExecutable("command %r: permission denied" % launch.argv[0])
     except OSError as error:
-        raise NotExecutable("command %r: cannot be executed (%s)" % (launch.argv[0], error.strerror))
+        raise errors.NotExecutable("command %r: cannot be executed (%s)"
+                                   % (launch.argv[0], error.strerror))
 
 
 def _restore_signals():
