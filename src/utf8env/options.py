@@ -6,6 +6,8 @@ modules it pulls in would double the start-up cost of `utf8env run` and `explain
 are meant to be cheap enough to put in front of every process. The error wording follows
 argparse's, which users of Python tools already know.
 """
+import sys
+
 from .errors import UsageError
 from .records import Record, field
 
@@ -35,12 +37,18 @@ class Command(Record):
 HELP = Option(("-h", "--help"), "help", "flag", "show this help and exit", usage=None)
 
 
-class _Parsed(object):
-    """The parsed options, one attribute per option's dest."""
-    def __init__(self, command):
-        for option in command.options:
-            if not hasattr(self, option.dest):      # --warning and --no-warning share one
-                setattr(self, option.dest, [] if option.kind in ("append", "list") else option.default)
+# The parsed options: one attribute per option's dest. types.SimpleNamespace, which is
+# sys.implementation's type: a class of our own costs the launcher's start-up more than
+# parsing its options, and importing types more still.
+_Namespace = type(sys.implementation)
+
+
+def _parsed(command):
+    parsed = _Namespace()
+    for option in command.options:
+        if not hasattr(parsed, option.dest):        # --warning and --no-warning share one
+            setattr(parsed, option.dest, [] if option.kind in ("append", "list") else option.default)
+    return parsed
 
 
 def usage(command):
@@ -91,7 +99,7 @@ def parse(command, argv):
     """(the parsed options, operands): the operands start at the first word that is not an
     option of `command`, or after "--". Raises command.error for bad input."""
     by_name = {name: option for option in command.options for name in option.names}
-    parsed = _Parsed(command)
+    parsed = _parsed(command)
     seen = {}
     index = 0
     words = list(argv)

@@ -22,6 +22,16 @@ except ImportError:                                     # 3.6, 3.7
 
 
 _REQUIRED = object()
+# The accessor of field N, shared by every record: it reads item N of any tuple, and
+# making one per field of every class cost the launcher's start-up (about 20 records,
+# 130 fields) more than all its own work.
+_ACCESSORS = []
+
+
+def _accessor(index):
+    while len(_ACCESSORS) <= index:
+        _ACCESSORS.append(_getter(len(_ACCESSORS), "field %d of the record" % len(_ACCESSORS)))
+    return _ACCESSORS[index]
 
 
 class field(object):
@@ -36,14 +46,14 @@ class _RecordType(type):
     def __new__(mcs, name, bases, namespace):
         fields = []
         defaults = {}
-        for key, value in list(namespace.items()):   # definition order (PEP 520)
+        for key, value in namespace.items():   # definition order (PEP 520)
             if isinstance(value, field):
                 if value.default is not _REQUIRED:
                     defaults[key] = value.default
                 elif defaults:
                     raise TypeError("%s.%s: a field without a default follows one with a "
                                     "default" % (name, key))
-                namespace[key] = _getter(len(fields), "field %d of %s" % (len(fields), name))
+                namespace[key] = _accessor(len(fields))    # a value replaced: no new key
                 fields.append(key)
         if fields or "_fields" not in namespace:
             namespace["_fields"] = tuple(fields)
