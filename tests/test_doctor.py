@@ -330,6 +330,29 @@ explains: LANG (there C.UTF-8, here (unset)): with the value it has there, this 
                                      "problems_here": 1, "problems_with_it": 0}]
 
 
+def test_compare_with_a_snapshot_holding_lone_surrogates(tmp_path):
+    # A snapshot edited by hand may hold any JSON string, "\ud800" too, which no bytes
+    # decode to: shown in Python's escapes, beside the \xNN of an undecodable byte.
+    snapshot = tmp_path / "edited.json"
+    shell = {"PATH": "/usr/bin:/bin", "HOME": os.environ["HOME"], "SHELL": "/bin/sh",
+             "LANG": "C.UTF-8", "TERM": "dumb"}
+    assert doctor("--save", str(snapshot), env=shell)[0] == 0
+    saved = json.loads(snapshot.read_text())
+    saved["environ"]["TERM"] = "x\ud800y"
+    saved["environ"]["LANG"] = "C.UTF-8\udcff"
+    snapshot.write_text(json.dumps(saved))
+    code, out, err = doctor("--compare", str(snapshot), env=shell)
+    assert (code, err) == (0, b"")
+    text = out.decode()
+    assert text[text.index("\ncompared with"):] == (
+        "\ncompared with %s (there) and this place (here):\n"
+        "  LANG  there: C.UTF-8\\xff\n"
+        "        here:  C.UTF-8\n"
+        "  TERM  there: x\\ud800y\n"
+        "        here:  dumb\n"
+        "explains: no single difference of the environment removes a problem here\n" % snapshot)
+
+
 # -- hostile input -------------------------------------------------------------------------
 
 def _hostile(env, wrap=(), python=None):

@@ -5,6 +5,17 @@ import sys
 from .errors import Utf8envError
 
 
+def shown(value):
+    """`value` as a line of text for any terminal: undecodable bytes from the environment
+    (surrogate escapes) as \\xNN; a value with any other lone surrogate (a hand-made
+    snapshot, say) all in Python's backslash escapes. explain and doctor both show values so."""
+    value = str(value)
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def write(text):
     stream = sys.stdout
     if stream is None:

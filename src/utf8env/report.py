@@ -1,4 +1,5 @@
 """Render a Decision as text or as the JSON object of the README; decides nothing."""
+from .output import shown as _shown
 
 SCHEMA = 1
 
@@ -98,7 +99,7 @@ def to_text(decision, launched=None, verdict_lines=()):
         if getattr(d, key) is None and key not in ("coercion", "startup_error"):
             continue
         reason = d.reasons.get(key)
-        rows.append((label, _text(_value(d, key)), reason))
+        rows.append((label, _shown(_value(d, key)), reason))
     width = max(len(label) for label, _, _ in rows)
     value_width = min(32, max(len(value) for _, value, _ in rows))
     lines = ["Python %s on %s, policy %s" % (d.python, d.platform, d.policy), ""]
@@ -117,16 +118,7 @@ def to_text(decision, launched=None, verdict_lines=()):
                 "%s=%s" % item for item in sorted(launched.set_environ.items())))
         lines.append("  UTF-8 mode %s" % ({0: "off", 1: "on (bootstrap)", "strict": "strict (bootstrap)"}
                                          .get(launched.utf8_mode, launched.utf8_mode)))
-        lines += ["  cannot: " + _text(note) for note in launched.notes]
+        lines += ["  cannot: " + _shown(note) for note in launched.notes]
     if verdict_lines:
         lines += [""] + list(verdict_lines)
     return "\n".join(lines) + "\n"
-
-
-def _text(value):
-    """Undecodable bytes from the environment (surrogate escapes) are shown as \\xNN."""
-    value = str(value)
-    try:
-        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -2,18 +2,8 @@
 keys: what doctor prints first and explain prints last. Apart from render.py (the rest of
 doctor's page) because explain needs this alone: every module it imports costs its
 start-up. Decides nothing."""
+from ..output import shown as text
 from .findings import problems, verdict
-
-
-def text(value):
-    """Surrogate escapes (undecodable bytes from the environment) shown as \\xNN."""
-    value = str(value)
-    return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") \
-        if _has_surrogates(value) else value
-
-
-def _has_surrogates(value):
-    return any("\udc80" <= c <= "\udcff" for c in value)
 
 
 def verdict_lines(findings):
