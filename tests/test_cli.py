@@ -102,6 +102,34 @@ def test_real_libc_locale_facts_under_target_environment(tmp_path):
         "LANG=xx_YY.UTF-8 names a locale the libc does not have, so LC_CTYPE stays C"
 
 
+@pytest.mark.parametrize("command", ["explain", "env"])
+def test_the_libc_is_asked_under_the_targets_locpath_in_process_and_in_a_fork(command, capsys):
+    # As its own process (`python -m utf8env`), explain and env ask libc in that process;
+    # called from another program's process (cli.main(argv)), in a fork. The same answers,
+    # LOCPATH of the target's environment included.
+    from utf8env import cli
+    from utf8env.matrix import worlds
+    ok, reason = worlds.available()
+    if not ok:
+        pytest.skip(reason)
+    worlds.prepare(["/"])
+    target = ["--empty-env", "--env", "LANG=en_US.UTF-8"] + (
+        ["--version", "3.12", "--json"] if command == "explain" else ["--version", "3.6", "--", "python3.6"])
+    for locpath, legacy in ((None, True), (worlds.world_dir("en_US-only", "/"), False)):
+        args = [command] + (["--env", "LOCPATH=" + locpath] if locpath else []) + target
+        code, own, err = utf8env(*args)
+        assert (code, err) == (0, "")
+        assert cli.main(args) == 0
+        assert capsys.readouterr().out == own
+        if command == "explain":
+            assert json.loads(own)["legacy_c_locale"] is legacy
+        elif legacy:
+            assert own.startswith("export LC_CTYPE=C.UTF-8\nexport PYTHONIOENCODING=")
+        else:
+            assert own == ("# utf8env: nothing to set: nothing to coerce: the locale is not the "
+                           "legacy C locale\n")
+
+
 def test_interpreter_version_found_by_running_it():
     code, out, err = utf8env("explain", "--json", "--empty-env", PY36, "-X", "utf8")
     assert (code, err) == (0, "")

@@ -121,7 +121,7 @@ def _explain(args, command):
         facts = locale_model.modelled(args.locales)
     elif target.platform == _this_platform():
         from . import locales
-        facts = locales.probe(environ)
+        facts = locales.probe(environ, here=args.own_process)
     else:
         raise UsageError("--platform %s is not this machine: give --locales NAME,... to model "
                          "its locales" % target.platform)
@@ -198,7 +198,7 @@ def _env(args, command):
         facts = locale_model.modelled(args.locales)
     else:
         from . import locales
-        facts = locales.probe(environ)
+        facts = locales.probe(environ, here=args.own_process)
     target = _env_target(command, args.version, environ)
     advice = envformat.advise(environ, facts, target, _launch_switches(args))
     _write_bytes(envformat.render(args.format, advice))
@@ -337,9 +337,12 @@ def _main_help():
 
 
 def main(argv=None):
+    """argv None: this process's own command line; the process is then utf8env's alone and
+    ends when main returns (explain and env ask libc's locales in it rather than in a fork)."""
+    own_process = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        return _dispatch(argv)
+        return _dispatch(argv, own_process)
     except Utf8envError as error:
         _say_error(error)
         return error.exit_code
@@ -347,7 +350,7 @@ def main(argv=None):
         return 1
 
 
-def _dispatch(argv):
+def _dispatch(argv, own_process):
     if argv and argv[0] == "--version":
         _write("utf8env %s\n" % __version__)
         return 0
@@ -358,6 +361,7 @@ def _dispatch(argv):
         if name == argv[0]:
             spec = declare()
             args, operands = parse(spec, argv[1:])
+            args.own_process = own_process
             if args.help:
                 _write(help_text(spec))
                 return 0
