@@ -238,6 +238,31 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
         "Fatal Python error: config_init_utf8_mode: invalid PYTHONUTF8 environment variable value", ""))
 
 
+@pytest.mark.parametrize("version", ["3.7", "3.8", "3.11", "3.14", "3.15"])
+def test_a_37_plus_child_with_nothing_asked_or_set_needs_no_more_decisions(version):
+    # _native_controls answers ({}, ()) without a decide() where nothing is asked and the
+    # launcher set nothing: what the full reasoning gives in every such start.
+    facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8", "en_US.UTF-8": "UTF-8"},
+                                            "ANSI_X3.4-1968")
+    environs = [{}, {"LANG": "C"}, {"LC_ALL": "C"}, {"LANG": "en_US.UTF-8"}, {"LANG": "xx_YY"},
+                {"LANG": "C", "PYTHONUTF8": "0"}, {"LANG": "C", "PYTHONUTF8": "1"},
+                {"PYTHONUTF8": "bad"}, {"LANG": "C", "PYTHONIOENCODING": "nope"},
+                {"LANG": "C", "PYTHONIOENCODING": "hex"}, {"LANG": "C", "PYTHONCOERCECLOCALE": "warn"},
+                {"LANG": "C", "PYTHONCOERCECLOCALE": "0"}]
+    argss = [(), ("-X", "utf8=0", "x.py"), ("-X", "utf8"), ("-I", "-c", "pass"), ("-E", "x.py"),
+             ("--bad",), ("-X", "utf8=bad")]
+    for environ in environs:
+        for args in argss:
+            for utf8 in (None, "0", "1", "strict"):
+                child = launch._python_child(environ, args, version, facts, utf8)
+                full_notes, notes = [], []
+                full = launch._native_controls(dict(environ), args, version, facts, child, None,
+                                               None, full_notes, True)
+                short = launch._native_controls(dict(environ), args, version, facts, child, None,
+                                                None, notes, False)
+                assert (short, notes) == (full, full_notes) == (({}, ()), []), (environ, args, utf8)
+
+
 @pytest.mark.parametrize("argv, expected", [
     (["python3.6", "-b", "-c", "print('\xe9')", "\udcff"],
      ("python3.6", "-b", "-c", RUN_COMMAND, "\udcff")),

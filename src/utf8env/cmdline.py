@@ -104,6 +104,6 @@ def parse(args, version=(3, 13)):
 
 
 def _done(ignore_environment, isolated, no_site, xoptions, error, rest, command_at=None):
-    return CommandLine(ignore_environment=ignore_environment, isolated=isolated,
-                       no_site=no_site, xoptions=tuple(xoptions), error=error, rest=tuple(rest),
-                       command_at=command_at)
+    # Every field, in order: a record's quick way in (every decide() parses a command line).
+    return CommandLine(ignore_environment, isolated, no_site, tuple(xoptions), error, tuple(rest),
+                       command_at)

@@ -95,7 +95,7 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     request, filesystem = child.bootstrap, None
     if native:
         controls, extra = _native_controls(env, args, python, locales, child, coercion_switch,
-                                           warning_switch, notes)
+                                           warning_switch, notes, bool(changes))
         env.update(controls)
         changes.update(controls)
         options += extra
@@ -152,12 +152,19 @@ def _python_child(environ, args, python, locales, utf8):
     return _Child(mode, tuple(request), "mode=strict" if mode == "strict" else None, None)
 
 
-def _native_controls(env, args, python, locales, child, coercion_switch, warning_switch, notes):
+def _native_controls(env, args, python, locales, child, coercion_switch, warning_switch, notes,
+                     launcher_set):
     """(variables, interpreter options) that make a 3.7+ child do what --no-coercion,
     --no-warning and the draft's coercion mean, through its own controls
     (PYTHONCOERCECLOCALE, -X utf8), since it coerces and warns by itself: PEP 538
     "Implementation" (Python/preconfig.c). A pair, not a record: a class costs the
-    launcher's start-up more than this whole function."""
+    launcher's start-up more than this whole function. `launcher_set`: the launcher set
+    variables in `env` (the draft's coercion)."""
+    if coercion_switch is not False and warning_switch is not False and not launcher_set:
+        # Nothing asked and nothing set: the child starts from the very inputs
+        # _python_child decided on, so each decide() below would give its decision
+        # again (no variable to set, the same UTF-8 mode): not asked, two fewer.
+        return {}, ()
     line = cmdline.parse(list(args), tuple(int(part) for part in python.split(".")))
     environ, options = {}, []
     own = decide(Inputs(environ=env, args=tuple(args), version=python, locales=locales))
