@@ -238,6 +238,23 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
         "Fatal Python error: config_init_utf8_mode: invalid PYTHONUTF8 environment variable value", ""))
 
 
+@pytest.mark.parametrize("words, without_options", [
+    (["--", "true"], True), (["--"], True), (["true", "-x", "--"], True), (["true"], True),
+    (["--", "--utf8", "1"], True), (["--", "-"], True), (["-", "x"], False), ([], False),
+    (["--utf8", "1", "true"], False), (["--utf8=1", "--", "x"], False), (["-h"], False),
+    (["--no-coercion", "x"], False), (["--no-warning", "--", "x"], False),
+])
+def test_run_without_options_of_its_own_takes_its_operands_as_the_parser_does(words, without_options):
+    # `run -- COMMAND` is not parsed (no declaration is made): the same operands and the
+    # same switches as parse() gives.
+    from utf8env import cli, options
+    operands = cli._run_operands(list(words))
+    assert (operands is not None) == without_options
+    if without_options:
+        args, parsed = options.parse(cli.declaration("run"), words)
+        assert (parsed, cli._launch_switches(args)) == (operands, cli._launch_switches(None))
+
+
 @pytest.mark.parametrize("version", ["3.7", "3.8", "3.11", "3.14", "3.15"])
 def test_a_37_plus_child_with_nothing_asked_or_set_needs_no_more_decisions(version):
     # _native_controls answers ({}, ()) without a decide() where nothing is asked and the

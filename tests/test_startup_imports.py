@@ -18,7 +18,8 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
                 "marshal", "posix", "time", "zipimport", "builtins", "sys",
                 "linecache"}       # 3.13 imports it itself for -c (tracebacks show the source)
 # The launcher's own modules, and the one C module its in-process locale question needs.
-_LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.options", "utf8env.errors", "utf8env.records",
+# (`run -- COMMAND` makes no declaration: no options.py)
+_LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.errors", "utf8env.records",
              "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
              "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
              "utf8env._child.textnames", "_locale",

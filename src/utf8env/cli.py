@@ -6,21 +6,41 @@ Each subcommand is a declaration (options.Command) and a handler that takes the 
 options and the operands; the handlers only connect the parts that do the work."""
 import sys
 
-from .errors import LaunchUsageError, UsageError, Utf8envError
-from .options import HELP, Command, Option, help_text, parse, usage
-from .profiles import PLATFORMS, POLICIES, VERSIONS
+from .errors import UsageError, Utf8envError
 from . import __version__
 
-_NO_COERCION = Option(("--no-coercion",), "coercion", "flag", "as if built --without-c-locale-coercion "
-                      "(PEP 538): no locale coercion", const=False)
-_NO_WARNING = Option(("--no-warning",), "warning", "flag", "as if built --without-c-locale-warning: "
-                     "never print the locale warnings", const=False,
-                     usage="[--no-warning | --warning]")
-_WARNING = Option(("--warning",), "warning", "flag", "as if built --with-c-locale-warning "
-                  "(PEP 538 draft): print both warnings", usage=None)
+
+# Every declaration is made on first use: `run -- COMMAND` makes none (_dispatch), and a
+# command pays only for its own (env's and matrix's format lists live with their
+# renderers, which `run` and `explain` must not import).
+
+def _shared():
+    """The options that explain, run and env share, declared once."""
+    from .options import Option
+    return dict(
+        no_coercion=Option(("--no-coercion",), "coercion", "flag", "as if built "
+                           "--without-c-locale-coercion (PEP 538): no locale coercion",
+                           const=False),
+        no_warning=Option(("--no-warning",), "warning", "flag", "as if built "
+                          "--without-c-locale-warning: never print the locale warnings",
+                          const=False, usage="[--no-warning | --warning]"),
+        warning=Option(("--warning",), "warning", "flag", "as if built --with-c-locale-warning "
+                       "(PEP 538 draft): print both warnings", usage=None),
+        utf8=Option(("--utf8",), "utf8", "value", "the child's UTF-8 mode: 0, 1, or strict (the "
+                    "PEP 540 draft's strict mode)", metavar="0|1|strict",
+                    usage="[--utf8 0|1|strict]", choices=("0", "1", "strict"),
+                    expected="0, 1 or strict"),
+        launch_policy=Option(("--policy",), "policy", "value", "the coercion applied: default "
+                             "(CPython 3.7+ as shipped) or pep538-draft", metavar="NAME",
+                             usage="[--policy NAME]", choices=("default", "pep538-draft"),
+                             expected="default or pep538-draft (the coercion the launcher "
+                                      "applies)"))
+
 
 def _explain_spec():
-    # Declared on first use, as env's and matrix's: `run` pays only for its own options.
+    from .options import HELP, Command, Option
+    from .profiles import PLATFORMS, POLICIES, VERSIONS
+    shared = _shared()
     return Command(
         name="explain",
         summary="Predict and explain the text encodings a CPython starts with in an environment.",
@@ -41,29 +61,42 @@ def _explain_spec():
             Option(("--locales",), "locales", "value", "model a libc that has exactly these locales "
                    "(codeset guessed from the name when not given)", metavar="NAME[=CODESET],...",
                    usage="[--locales NAME[=CODESET],...]"),
-            _NO_COERCION._replace(usage="[--no-coercion]"), _NO_WARNING, _WARNING, HELP),
+            shared["no_coercion"]._replace(usage="[--no-coercion]"), shared["no_warning"],
+            shared["warning"], HELP),
         operands="[--] [PYTHON [PYTHON-OPTIONS...]]")
 
-_UTF8 = Option(("--utf8",), "utf8", "value", "the child's UTF-8 mode: 0, 1, or strict (the PEP 540 "
-               "draft's strict mode)", metavar="0|1|strict", usage="[--utf8 0|1|strict]",
-               choices=("0", "1", "strict"), expected="0, 1 or strict")
-_LAUNCH_POLICY = Option(("--policy",), "policy", "value", "the coercion applied: default (CPython "
-                        "3.7+ as shipped) or pep538-draft", metavar="NAME", usage="[--policy NAME]",
-                        choices=("default", "pep538-draft"),
-                        expected="default or pep538-draft (the coercion the launcher applies)")
 
-_RUN = Command(
-    name="run",
-    summary="Coerce the legacy C locale and apply UTF-8 mode as CPython 3.7+ would, then exec "
-            "COMMAND (its bytes, signals and exit status pass through).",
-    options=(_UTF8, _LAUNCH_POLICY, _NO_COERCION._replace(usage="[--no-coercion]"),
-             _NO_WARNING._replace(usage="[--no-warning]"), HELP),
-    operands="[--] COMMAND [ARGS...]",
-    error=LaunchUsageError)
+def _run_spec():
+    from .errors import LaunchUsageError
+    from .options import HELP, Command
+    shared = _shared()
+    return Command(
+        name="run",
+        summary="Coerce the legacy C locale and apply UTF-8 mode as CPython 3.7+ would, then exec "
+                "COMMAND (its bytes, signals and exit status pass through).",
+        options=(shared["utf8"], shared["launch_policy"],
+                 shared["no_coercion"]._replace(usage="[--no-coercion]"),
+                 shared["no_warning"]._replace(usage="[--no-warning]"), HELP),
+        operands="[--] COMMAND [ARGS...]",
+        error=LaunchUsageError)
+
+
+def _run_operands(words):
+    """run's operands where `words` (what follows `run`) gives none of its options: `--
+    COMMAND...` or `COMMAND...` (a first word without a dash), as options.parse() finds
+    them; else None, and parse() decides. tests/test_launch.py holds the two together."""
+    if words and words[0] == "--":
+        return words[1:]
+    if words and not words[0].startswith("-"):
+        return words
+    return None
 
 
 def _env_spec():
     from .envformat import FORMATS
+    from .options import HELP, Command, Option
+    from .profiles import VERSIONS
+    shared = _shared()
     # The target is described as explain describes it: the same options, declared once.
     target = {option.dest: option for option in _explain_spec().options}
     return Command(
@@ -74,8 +107,8 @@ def _env_spec():
         options=(Option(("--format",), "format", "value", "the output format (default sh)",
                         metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
                         default="sh", choices=FORMATS),
-                 _UTF8, _LAUNCH_POLICY, _NO_COERCION._replace(usage=None),
-                 _NO_WARNING._replace(usage=None), target["empty_env"], target["env"],
+                 shared["utf8"], shared["launch_policy"], shared["no_coercion"]._replace(usage=None),
+                 shared["no_warning"]._replace(usage=None), target["empty_env"], target["env"],
                  target["locales"],
                  target["version"]._replace(help="COMMAND starts CPython X.Y (%s ... %s): it is "
                                             "neither looked up nor run" % (VERSIONS[0], VERSIONS[-1]),
@@ -86,6 +119,7 @@ def _env_spec():
 
 def _matrix_spec():
     from .matrix import FORMATS
+    from .options import HELP, Command, Option
     return Command(
         name="matrix",
         summary="Run the PEPs' use cases, or your own COMMAND, under real interpreters in real "
@@ -184,8 +218,11 @@ def _this_platform():
 
 
 def _run(args, command):
+    """args None: no option was given (_run_operands)."""
     if not command:
-        raise LaunchUsageError("run: no COMMAND given (usage: %s)" % usage(_RUN))
+        from .errors import LaunchUsageError
+        from .options import usage
+        raise LaunchUsageError("run: no COMMAND given (usage: %s)" % usage(_run_spec()))
     from . import launch
     plan = launch.plan_command(command, _launch_switches(args), about_to_exec=True)
     return launch.execute(plan)     # returns only when the launch is refused
@@ -242,6 +279,8 @@ def _write_bytes(data):
 
 def _launch_switches(args):
     from .launch import Switches
+    if args is None:        # no option given: every switch as declared by default
+        return Switches()
     return Switches(utf8=args.utf8, policy=None if args.policy == "default" else args.policy,
                     coercion=args.coercion, warning=args.warning)
 
@@ -252,6 +291,7 @@ def _matrix(args, command):
 
 
 def _readiness_spec():
+    from .options import HELP, Command, Option
     from .readiness import FORMATS
     from .readiness.suite import WORLD_NAMES
     return Command(
@@ -281,6 +321,7 @@ def _readiness(args, command):
 
 
 def _doctor_spec():
+    from .options import HELP, Command, Option
     return Command(
         name="doctor",
         summary="Say what breaks text in the place this runs in (an ssh session, cron, a "
@@ -301,15 +342,15 @@ def _doctor_spec():
 
 def _doctor(args, command):
     if command:
+        from .options import usage
         raise UsageError("doctor takes no operands (got %r): it diagnoses the place it runs "
                          "in; usage: %s" % (command[0], usage(_doctor_spec())))
     from .doctor.cli import run as run_doctor
     return run_doctor(args)
 
 
-# (name, its declaration, its handler). env and matrix are declared on first use: their
-# format lists live with their renderers, which `run` and `explain` must not import.
-_COMMANDS = (("explain", _explain_spec, _explain), ("run", lambda: _RUN, _run),
+# (name, its declaration, its handler).
+_COMMANDS = (("explain", _explain_spec, _explain), ("run", _run_spec, _run),
              ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
              ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
 
@@ -357,6 +398,13 @@ def _dispatch(argv, own_process):
     if not argv or argv[0] in ("-h", "--help"):
         _write(_main_help())
         return 0 if argv else 2
+    if argv[0] == "run":
+        operands = _run_operands(argv[1:])
+        if operands is not None:
+            # `run -- COMMAND`, as every ENTRYPOINT starts: no option, so no declaration
+            # to parse with (options.py, its records: a twentieth of the launcher's start).
+            return _run(None, operands)
+    from .options import help_text, parse
     for name, declare, handler in _COMMANDS:
         if name == argv[0]:
             spec = declare()

@@ -18,21 +18,23 @@ class UsageError(Utf8envError):
     exit_code = 2
 
 
-class LauncherError(Utf8envError):
-    """`utf8env run` failed on its own account (not the command's): 125."""
-    exit_code = 125
-
-
-class LaunchUsageError(LauncherError, UsageError):
-    """Bad input to `utf8env run`: 125, so that the command's own 1, 2, 126, 127 stay its own."""
-
-
 def _failures():
-    """The errors raised only when something fails, where the ones above are named by the
-    declarations of every command. A class costs `utf8env run` about 0.08M instructions
-    at start-up, so these are made when first named (module __getattr__, PEP 562), or at
-    import on 3.6, which has no module __getattr__. __qualname__: their name at the top
-    of this module, where pickle and tracebacks look for them."""
+    """The errors that `utf8env run -- COMMAND` names only when something fails (run's own
+    declaration names LaunchUsageError: it is made only for a run given options), where
+    the two above are named by the engine and every declaration. A class costs the
+    launcher's start-up about 0.08M instructions, so these are made when first named
+    (module __getattr__, PEP 562), or at import on 3.6, which has no module __getattr__.
+    __qualname__: their name at the top of this module, where pickle and tracebacks look."""
+
+    class LauncherError(Utf8envError):
+        """`utf8env run` failed on its own account (not the command's): 125."""
+        __qualname__ = "LauncherError"
+        exit_code = 125
+
+    class LaunchUsageError(LauncherError, UsageError):
+        """Bad input to `utf8env run`: 125, so that the command's own 1, 2, 126, 127 stay its
+        own."""
+        __qualname__ = "LaunchUsageError"
 
     class InterpreterError(UsageError):
         """The named interpreter cannot be run or is not a CPython utf8env can model."""
@@ -53,11 +55,12 @@ def _failures():
         a failed localedef or mount, a runner that died)."""
         __qualname__ = "WorldError"
 
-    return {error.__name__: error for error in (InterpreterError, CommandNotFound,
-                                                NotExecutable, WorldError)}
+    return {error.__name__: error for error in (LauncherError, LaunchUsageError, InterpreterError,
+                                                CommandNotFound, NotExecutable, WorldError)}
 
 
-_FAILURES = ("InterpreterError", "CommandNotFound", "NotExecutable", "WorldError")
+_FAILURES = ("LauncherError", "LaunchUsageError", "InterpreterError", "CommandNotFound",
+             "NotExecutable", "WorldError")
 
 
 def __getattr__(name):
