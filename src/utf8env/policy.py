@@ -357,14 +357,14 @@ def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
     if prof.lc_all_blocks_coercion and environ.get("LC_ALL"):
         return (None, None), Reason("LC_ALL=%s" % environ["LC_ALL"], "a non-empty LC_ALL is an "
                                     "explicit choice: CPython never overrides it")
-    tried = ", ".join(t.locale for t in prof.targets)
-    for target in prof.targets:
-        if context.inputs.locales.accepts(target.locale) and _codeset(context, target.locale):
-            coercion = Coercion(target.locale, {variable: target.locale for variable in target.sets})
-            text = target.warning.format(target=target.locale[:20]) if warn else None
+    tried = ", ".join(target for target, _, _ in prof.targets)
+    for target, sets, warning in prof.targets:
+        if context.inputs.locales.accepts(target) and _codeset(context, target):
+            coercion = Coercion(target, {variable: target for variable in sets})
+            text = warning.format(target=target[:20]) if warn else None
             return (coercion, text), Reason(
                 legacy_reason.source, "the legacy C locale is coerced to %s, the first available "
-                "of %s; %s exported" % (target.locale, tried, " and ".join(target.sets)))
+                "of %s; %s exported" % (target, tried, " and ".join(sets)))
     return (None, None), Reason("locales", "no coercion target is installed (tried %s)" % tried)
 
 

@@ -43,18 +43,16 @@ def platform_name(platform):
     return platform
 
 
-class _Target(Record):
-    locale = field()            # the name passed to setlocale(LC_CTYPE, ...)
-    sets = field()              # the environment variables the coercion exports
-    warning = field()           # the coercion warning, with {target}
-
-
-_SHIPPED_TARGETS = tuple(_Target(name, ("LC_CTYPE",), _SHIPPED_COERCION_WARNING)
+# The coercion targets, in the order tried: (the name passed to setlocale(LC_CTYPE, ...),
+# the environment variables the coercion exports, the coercion warning with {target}).
+# Triples, not a record: one class more costs the launcher's start-up more than the
+# coercion it decides.
+_SHIPPED_TARGETS = tuple((name, ("LC_CTYPE",), _SHIPPED_COERCION_WARNING)
                          for name in ("C.UTF-8", "C.utf8", "UTF-8"))
 _DRAFT_TARGETS = (
-    _Target("C.UTF-8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
-    _Target("C.utf8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
-    _Target("en_US.UTF-8", ("LC_CTYPE",), _DRAFT_COERCION_WARNING_LC_CTYPE),
+    ("C.UTF-8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
+    ("C.utf8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
+    ("en_US.UTF-8", ("LC_CTYPE",), _DRAFT_COERCION_WARNING_LC_CTYPE),
 )
 
 
@@ -64,7 +62,7 @@ class _Profile(Record):
     source = field()                # what the rules of this profile were read from
     # PEP 538
     coercion = field()              # the interpreter coerces the legacy C locale at all
-    targets = field()
+    targets = field()               # (locale, variables set, warning): _SHIPPED_TARGETS
     warn_by_default = field()       # W1/W2 printed without PYTHONCOERCECLOCALE=warn
     coercion_env_ignores_E = field()  # PYTHONCOERCECLOCALE read even under -E/-I
     lc_all_blocks_coercion = field()  # a non-empty LC_ALL means "the user chose": no coercion
