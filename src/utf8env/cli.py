@@ -401,8 +401,8 @@ def _dispatch(argv, own_process):
     if argv[0] == "run":
         operands = _run_operands(argv[1:])
         if operands is not None:
-            # `run -- COMMAND`, as every ENTRYPOINT starts: no option, so no declaration
-            # to parse with (options.py, its records: a twentieth of the launcher's start).
+            # `run -- COMMAND`, as an ENTRYPOINT starts: no option, so no declaration to
+            # parse with (options.py and its records: 1M instructions, a tenth of the start).
             return _run(None, operands)
     from .options import help_text, parse
     for name, declare, handler in _COMMANDS:

@@ -367,8 +367,8 @@ def _may_start_python(path):
     """False where interpreter.python_command cannot find a Python, known without loading
     interpreter.py: it looks only at a name starting with "python", a symlink's target and
     a #! line. So an ordinary program (/bin/true, any binary) costs the launcher neither
-    that module nor its records (a tenth of `run`'s start-up). tests/test_launch.py holds
-    this to python_command."""
+    that module nor its records (0.8M instructions, 3.11). tests/test_launch.py holds this
+    to python_command."""
     if path.rpartition("/")[2].startswith("python"):
         return True
     try:

@@ -38,7 +38,7 @@ HELP = Option(("-h", "--help"), "help", "flag", "show this help and exit", usage
 
 
 # The parsed options: one attribute per option's dest. types.SimpleNamespace, which is
-# sys.implementation's type: a class of our own costs the launcher's start-up more than
+# sys.implementation's type: a class of our own costs a command's start-up more than
 # parsing its options, and importing types more still.
 _Namespace = type(sys.implementation)
 
