@@ -177,3 +177,4 @@ def test_the_errors_made_on_first_use_are_ordinary_classes():
         assert type(error) is cls and str(error) == "x"
     with pytest.raises(AttributeError):
         errors.NoSuchError
+    assert set(errors._FAILURES) <= set(dir(errors))

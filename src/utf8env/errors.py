@@ -70,5 +70,9 @@ def __getattr__(name):
     return globals()[name]
 
 
+def __dir__():
+    return sorted(set(globals()) | set(_FAILURES))
+
+
 if sys.version_info < (3, 7):
     globals().update(_failures())
