@@ -178,3 +178,33 @@ def test_the_errors_made_on_first_use_are_ordinary_classes():
     with pytest.raises(AttributeError):
         errors.NoSuchError
     assert set(errors._FAILURES) <= set(dir(errors))
+
+
+def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
+    # python_command reads links without os: the same name as os.path.realpath gives.
+    from utf8env.interpreter import _final_name, python_command
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "python3.11").write_text("")
+    (real / "dash").write_text("")
+    (tmp_path / "abs").symlink_to(real / "python3.11")
+    (tmp_path / "rel").symlink_to("real/dash")
+    (tmp_path / "chain").symlink_to("rel")
+    (tmp_path / "folder").symlink_to(real)                  # a folder link, then ".."
+    (real / "up").symlink_to("../folder/python3.11")
+    (tmp_path / "through").symlink_to("folder/up")
+    (tmp_path / "dots").symlink_to("real/../real/./python3.11")
+    (tmp_path / "dangling").symlink_to("nowhere/python3")
+    links = ["abs", "rel", "chain", "through", "dots", "dangling", "real/up", "folder/up"]
+    for name in links:
+        path = str(tmp_path / name)
+        assert _final_name(path) == os.path.basename(os.path.realpath(path)), name
+    here = os.getcwd()
+    try:
+        os.chdir(str(tmp_path))
+        assert [_final_name(name) for name in links] == [
+            os.path.basename(os.path.realpath(name)) for name in links]
+    finally:
+        os.chdir(here)
+    assert python_command(str(tmp_path / "through")) is not None
+    assert python_command(str(tmp_path / "chain")) is None

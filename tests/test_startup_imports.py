@@ -72,3 +72,12 @@ def test_run_of_a_venv_console_script_imports_only_the_launcher(python, tmp_path
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
     _imports(python, ["run", "--", str(script)], env)   # the first run asks it and caches
     assert _imports(python, ["run", "--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+
+
+@pytest.mark.parametrize("python", _pythons())
+def test_run_of_a_symlinked_program_reads_the_link_without_os(python, tmp_path):
+    # /bin/sh -> dash: a link's target names it, read without importing os.
+    (tmp_path / "tool").symlink_to("/bin/true")
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
+    assert _imports(python, ["run", "--", str(tmp_path / "tool")], env) - _INTERPRETER <= (
+        _LAUNCHER | _FOR_A_PYTHON)

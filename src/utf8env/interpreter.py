@@ -41,6 +41,8 @@ class PythonCommand(Record):
 
 
 _SHEBANG_LENGTH = 256           # Linux reads at most this much of a #! line (BINPRM_BUF_SIZE)
+# The file type bits of st_mode, as Lib/stat.py defines them for every platform.
+_TYPE_MASK, _REGULAR, _DIRECTORY, _SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
 def python_command(path):
@@ -48,12 +50,8 @@ def python_command(path):
     name or first lines says it is a Python. Reads at most the file's first 512 bytes."""
     named = _is_python_name(path.rpartition("/")[2])
     try:
-        if (system.lstat(path).st_mode & 0o170000) == 0o120000 and not named:
-            # A symlink: its target's name counts. Resolved only where the name says
-            # nothing (a venv's bin/python is a symlink): os costs the launcher more than
-            # the rest of its work.
-            import os
-            named = _is_python_name(os.path.basename(os.path.realpath(path)))
+        if (system.lstat(path).st_mode & _TYPE_MASK) == _SYMLINK and not named:
+            named = _is_python_name(_final_name(path))     # a symlink: its target counts
     except (OSError, ValueError):
         return None
     start = _start_of(path)
@@ -61,6 +59,24 @@ def python_command(path):
         # A shim or wrapper script named python3 answers for its environment, not its file.
         return PythonCommand(path, (), (), start.startswith(b"\x7fELF"))
     return _from_shebang(start)
+
+
+def _final_name(path):
+    """The name of the file the symlink `path` leads to: os.path.basename(os.path.realpath())
+    without os, which costs the launcher several times the rest of its work (/bin/sh is a
+    link to dash). Each link is read in turn, a relative target from the link's own folder
+    (the kernel resolves any folder link and ".." in it), to the first file that is not a
+    link, or that cannot be read (a dangling link: the name it points to)."""
+    for _ in range(40):                 # the links Linux follows at most (MAXSYMLINKS)
+        try:
+            if system.lstat(path).st_mode & _TYPE_MASK != _SYMLINK:
+                break
+            target = system.readlink(path)
+        except (OSError, ValueError):
+            break
+        folder, slash, _ = path.rpartition("/")
+        path = target if target.startswith("/") else folder + slash + target
+    return path.rstrip("/").rpartition("/")[2]
 
 
 def _is_python_name(name):
@@ -268,7 +284,6 @@ def _read_cache(store):
 
 
 _O_NOFOLLOW = getattr(system, "O_NOFOLLOW", 0)
-_TYPE_MASK, _REGULAR, _DIRECTORY = 0o170000, 0o100000, 0o040000
 
 
 def _private(path, kind):
