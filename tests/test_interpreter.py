@@ -181,8 +181,10 @@ def test_the_errors_made_on_first_use_are_ordinary_classes():
 
 
 def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
-    # python_command reads links without os: the same name as os.path.realpath gives.
-    from utf8env.interpreter import _final_name, python_command
+    # python_command reads links without os (environment.final_name): the same name as
+    # os.path.realpath gives.
+    from utf8env.environment import final_name
+    from utf8env.interpreter import python_command
     real = tmp_path / "real"
     real.mkdir()
     (real / "python3.11").write_text("")
@@ -198,11 +200,11 @@ def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
     links = ["abs", "rel", "chain", "through", "dots", "dangling", "real/up", "folder/up"]
     for name in links:
         path = str(tmp_path / name)
-        assert _final_name(path) == os.path.basename(os.path.realpath(path)), name
+        assert final_name(path) == os.path.basename(os.path.realpath(path)), name
     here = os.getcwd()
     try:
         os.chdir(str(tmp_path))
-        assert [_final_name(name) for name in links] == [
+        assert [final_name(name) for name in links] == [
             os.path.basename(os.path.realpath(name)) for name in links]
     finally:
         os.chdir(here)

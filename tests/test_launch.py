@@ -465,8 +465,9 @@ def test_what_may_start_a_python_includes_all_that_does(tmp_path):
     assert pythons == {"python3", "python", "python3.11d", "tool", "env-tool", "trampoline", "link"}
     for name, path in files.items():
         assert launch._may_start_python(path) or name not in pythons, name
-    # An ordinary program is known for one from its name, its type and two bytes.
-    for name in ("binary", "/bin/true"):
+    # An ordinary program is known for one from its name (a link's: its target's) and two
+    # bytes.
+    for name in ("binary", "/bin/true", "link-to-true"):
         assert not launch._may_start_python(files[name]), name
 
 

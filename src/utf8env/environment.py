@@ -53,6 +53,28 @@ def fsdecode(data):
     return data.decode(*_FS_CODEC)
 
 
+def final_name(path):
+    """The name of the file the symlink `path` leads to, as os.path.basename(
+    os.path.realpath(path)) gives it (/bin/sh: "dash"). Each link is read in turn, a
+    relative target from the link's own folder (the kernel resolves any folder link and
+    ".." in it), to the first file that is not a link, or that cannot be read (a dangling
+    link: the name it points to)."""
+    for _ in range(40):                 # the links Linux follows at most (MAXSYMLINKS)
+        try:
+            if system.lstat(path).st_mode & _TYPE_MASK != _SYMLINK:
+                break
+            target = system.readlink(path)
+        except (OSError, ValueError):
+            break
+        folder, slash, _ = path.rpartition("/")
+        path = target if target.startswith("/") else folder + slash + target
+    return path.rstrip("/").rpartition("/")[2]
+
+
+# The file type bits of st_mode, as Lib/stat.py defines them for every platform.
+_TYPE_MASK, _SYMLINK = 0o170000, 0o120000
+
+
 def inherited():
     """The environment as passed to this process, as a dict of str (surrogate escapes
     for undecodable bytes); the process's environment where /proc is not available."""

@@ -13,7 +13,7 @@ On the launcher's path this module imports nothing but the built-in posix module
 (environment.system): subprocess loads only when an interpreter is really asked, once
 per interpreter file thanks to the cache.
 """
-from .environment import fsdecode, fsencode, system
+from .environment import final_name, fsdecode, fsencode, system
 from . import errors      # errors.X where raised: most are made on first use
 from .profiles import VERSIONS, platform_name
 from .records import Record, field
@@ -51,7 +51,7 @@ def python_command(path):
     named = _is_python_name(path.rpartition("/")[2])
     try:
         if (system.lstat(path).st_mode & _TYPE_MASK) == _SYMLINK and not named:
-            named = _is_python_name(_final_name(path))     # a symlink: its target counts
+            named = _is_python_name(final_name(path))      # a symlink: its target counts
     except (OSError, ValueError):
         return None
     start = _start_of(path)
@@ -59,24 +59,6 @@ def python_command(path):
         # A shim or wrapper script named python3 answers for its environment, not its file.
         return PythonCommand(path, (), (), start.startswith(b"\x7fELF"))
     return _from_shebang(start)
-
-
-def _final_name(path):
-    """The name of the file the symlink `path` leads to: os.path.basename(os.path.realpath())
-    without os, which costs the launcher several times the rest of its work (/bin/sh is a
-    link to dash). Each link is read in turn, a relative target from the link's own folder
-    (the kernel resolves any folder link and ".." in it), to the first file that is not a
-    link, or that cannot be read (a dangling link: the name it points to)."""
-    for _ in range(40):                 # the links Linux follows at most (MAXSYMLINKS)
-        try:
-            if system.lstat(path).st_mode & _TYPE_MASK != _SYMLINK:
-                break
-            target = system.readlink(path)
-        except (OSError, ValueError):
-            break
-        folder, slash, _ = path.rpartition("/")
-        path = target if target.startswith("/") else folder + slash + target
-    return path.rstrip("/").rpartition("/")[2]
 
 
 def _is_python_name(name):

@@ -9,7 +9,7 @@ launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize
 strict mode, which no release has, always comes from the bootstrap.
 """
 from . import cmdline, errors      # errors.X where raised: most are made on first use
-from .environment import fsencode, system
+from .environment import final_name, fsencode, system
 from .policy import Inputs, decide
 from .records import Record, field
 
@@ -365,14 +365,15 @@ def python_behind(path, environ):
 
 def _may_start_python(path):
     """False where interpreter.python_command cannot find a Python, known without loading
-    interpreter.py: it looks only at a name starting with "python", a symlink's target and
-    a #! line. So an ordinary program (/bin/true, any binary) costs the launcher neither
-    that module nor its records (0.8M instructions, 3.11). tests/test_launch.py holds this
-    to python_command."""
-    if path.rpartition("/")[2].startswith("python"):
-        return True
+    interpreter.py: it looks only at a name starting with "python" (a symlink's: its
+    target's) and a #! line. So an ordinary program (/bin/true, /bin/sh -> dash, any
+    binary) costs the launcher neither that module nor its records (0.8M instructions,
+    3.11). tests/test_launch.py holds this to python_command."""
+    name = path.rpartition("/")[2]
     try:
-        if system.lstat(path).st_mode & _TYPE_MASK == _SYMLINK:
+        if not name.startswith("python") and system.lstat(path).st_mode & _TYPE_MASK == _SYMLINK:
+            name = final_name(path)
+        if name.startswith("python"):
             return True
         fd = system.open(path, system.O_RDONLY)
     except (OSError, ValueError):
