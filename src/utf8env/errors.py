@@ -63,11 +63,16 @@ _FAILURES = ("LauncherError", "LaunchUsageError", "InterpreterError", "CommandNo
              "NotExecutable", "WorldError")
 
 
+_MADE = []      # the one set made (two threads may both make one: the first kept is used)
+
+
 def __getattr__(name):
     if name not in _FAILURES:
         raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    globals().update(_failures())       # once: then they are ordinary attributes
-    return globals()[name]
+    if not _MADE:
+        _MADE.append(_failures())
+    globals().update(_MADE[0])          # then they are ordinary attributes
+    return _MADE[0][name]
 
 
 def __dir__():
