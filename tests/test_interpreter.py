@@ -210,3 +210,30 @@ def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
         os.chdir(here)
     assert python_command(str(tmp_path / "through")) is not None
     assert python_command(str(tmp_path / "chain")) is None
+
+
+_ERRORS_CHECK = """
+import pickle, sys
+sys.path.insert(0, sys.argv[1])
+from utf8env import errors
+assert "WorldError" not in vars(errors) and "WorldError" in dir(errors)
+from utf8env.errors import CommandNotFound, InterpreterError, UsageError
+assert errors.CommandNotFound is CommandNotFound and issubclass(InterpreterError, UsageError)
+assert type(pickle.loads(pickle.dumps(CommandNotFound("x")))) is CommandNotFound
+assert not hasattr(errors, "__path__") and not hasattr(errors, "NoSuchError")
+"""
+
+
+def test_the_errors_are_made_on_first_use_on_every_version():
+    # 3.6 has no module __getattr__ (PEP 562): errors.py gives its module a class with one.
+    import subprocess
+    import sys
+    from utf8env import errors
+    from utf8env.matrix import discovery
+    src = os.path.dirname(os.path.dirname(os.path.abspath(errors.__file__)))
+    pythons = {i.version: i.argv[0] for i in discovery.interpreters() if i.root == "/"}
+    for version in ("3.6", "3.7", "%d.%d" % sys.version_info[:2]):
+        if version in pythons:
+            out = subprocess.run([pythons[version], "-I", "-S", "-c", _ERRORS_CHECK, src],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            assert (out.returncode, out.stderr) == (0, b""), version

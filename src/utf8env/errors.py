@@ -23,8 +23,8 @@ def _failures():
     declaration names LaunchUsageError: it is made only for a run given options), where
     the two above are named by the engine and every declaration. A class costs the
     launcher's start-up about 0.08M instructions, so these are made when first named
-    (module __getattr__, PEP 562), or at import on 3.6, which has no module __getattr__.
-    __qualname__: their name at the top of this module, where pickle and tracebacks look."""
+    (the module's __getattr__ below). __qualname__: their name at the top of this module,
+    where pickle and tracebacks look."""
 
     class LauncherError(Utf8envError):
         """`utf8env run` failed on its own account (not the command's): 125."""
@@ -80,4 +80,12 @@ def __dir__():
 
 
 if sys.version_info < (3, 7):
-    globals().update(_failures())
+    class _Module(type(sys)):
+        """3.6 reads no module __getattr__ (PEP 562), but a module's class may have one."""
+        def __getattr__(self, name):
+            return __getattr__(name)
+
+        def __dir__(self):
+            return __dir__()
+
+    sys.modules[__name__].__class__ = _Module
