@@ -796,6 +796,22 @@ def test_a_file_that_is_not_executable_is_126_as_in_the_shell():
         126, b"", b"utf8env: error: command '/dev/null': /dev/null is not executable\n")
 
 
+@pytest.mark.parametrize("name", ["tool", "python3"])
+def test_an_executable_fifo_is_126_as_in_the_shell_not_a_wait(name, tmp_path):
+    # Looking for a #! line must not open a FIFO: that waits for a writer, for ever (bash
+    # does, when execve refuses it; dash and env(1) say 126).
+    fifo = tmp_path / name
+    os.mkfifo(str(fifo))
+    fifo.chmod(0o755)
+    shell = subprocess.run(["/bin/sh", "-c", shlex.quote(str(fifo))], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=30)
+    result = subprocess.run(CHECKOUT + [str(fifo)], env={"PATH": PATH}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=30)
+    assert shell.returncode == 126
+    assert (result.returncode, result.stdout, result.stderr) == (
+        126, b"", b"utf8env: error: command '%s': permission denied\n" % os.fsencode(str(fifo)))
+
+
 @pytest.mark.parametrize("which", ["stderr", "both"])
 @pytest.mark.parametrize("args,status", [
     (["no-such-command-x"], 127), (["/etc"], 126),

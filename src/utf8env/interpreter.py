@@ -68,7 +68,11 @@ def _is_python_name(name):
 
 
 def _start_of(path):
+    # Only a regular file is read: execve runs no FIFO or device, and opening one may wait
+    # for a writer (a FIFO: the launcher would hang) or act (a tape rewinds).
     try:
+        if system.stat(path).st_mode & _TYPE_MASK != _REGULAR:
+            return b""
         with open(path, "rb") as f:
             return f.read(2 * _SHEBANG_LENGTH)
     except (OSError, ValueError):

@@ -375,6 +375,8 @@ def _may_start_python(path):
             name = final_name(path)
         if name.startswith("python"):
             return True
+        if system.stat(path).st_mode & _TYPE_MASK != _REGULAR:
+            return False        # execve runs no FIFO or device; opening one may wait, or act
         fd = system.open(path, system.O_RDONLY)
     except (OSError, ValueError):
         return True                 # python_command decides
@@ -427,7 +429,7 @@ def find_command(name, environ):
 
 _DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
 # The file type bits of st_mode, as Lib/stat.py defines them for every platform.
-_TYPE_MASK, _DIRECTORY, _SYMLINK = 0o170000, 0o040000, 0o120000
+_TYPE_MASK, _REGULAR, _DIRECTORY, _SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
 def _file_type(path):
