@@ -169,7 +169,9 @@ int main(int argc, char **argv)
     memcpy(companion, self, slash + 1);
     strcpy(companion + slash + 1, COMPANION);
 
-    args = calloc((size_t)argc + 8, sizeof *args);
+    /* interpreter, -I, -S, -c, code, companion, mask, kept names, argv[1:], NULL: argc + 8,
+     * and one more for an empty argv (argc 0, which older kernels pass on). */
+    args = calloc((size_t)argc + 9, sizeof *args);
     if (args == NULL)
         return fail(companion, strerror(ENOMEM));
 

@@ -253,6 +253,20 @@ def test_the_command_finds_itself_whatever_its_argv0(venv, hide_proc, tmp_path):
         assert (result.returncode, result.stdout, result.stderr) == (0, b"found", b""), argv0
 
 
+def test_an_empty_argv_is_no_crash(venv):
+    # execve() with no argv at all (os.execve refuses it; libc's does not): Linux 5.18+
+    # passes one empty argv[0] instead, older kernels none. Either way the usual usage
+    # line, as with no arguments at all.
+    code = ("import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True); "
+            "argv = (ctypes.c_char_p * 1)(None); "
+            "env = (ctypes.c_char_p * 2)(b'PATH=/usr/bin:/bin', None); "
+            "libc.execve(sys.argv[1].encode(), argv, env); sys.exit(99)")
+    result = run([sys.executable, "-c", code, os.path.join(venv, "utf8env")])
+    usage = run([os.path.join(venv, "utf8env")])
+    assert usage.returncode == 2 and usage.stdout.startswith(b"usage: utf8env COMMAND")
+    assert (result.returncode, result.stdout, result.stderr) == (2, usage.stdout, b"")
+
+
 def test_a_long_interpreter_path(wheel, tmp_path):
     # Longer than the 127 bytes older kernels read of a #! line: the stub reads the
     # interpreter itself and never relies on the kernel for it.
