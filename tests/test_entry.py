@@ -54,7 +54,10 @@ def _mark_site(folder):
                 "(os.write(2, b'site ran\\n'), setattr(sys, 'site_mark', 1))\n")
 
 
-FORMS = ("c", "sh")          # the compiled launcher, the shell stub
+# The compiled launcher (freestanding where it builds), its build over the C library,
+# the shell stub.
+FORMS = ("c", "libc", "sh")
+_FORM_OF = {}                # the venv fixture's bin folders: the form of each
 
 
 @pytest.fixture(scope="module")
@@ -62,23 +65,32 @@ def stub_wheel(tmp_path_factory):
     return install.build_wheel(str(tmp_path_factory.mktemp("stub-wheel")), launcher="sh")
 
 
+@pytest.fixture(scope="module")
+def libc_wheel(tmp_path_factory):
+    return install.build_wheel(str(tmp_path_factory.mktemp("libc-wheel")), launcher="libc")
+
+
 @pytest.fixture(scope="module", params=[(v, f) for v in VERSIONS for f in FORMS],
                 ids=lambda p: "%s-%s" % p)
-def venv(request, installs, stub_wheel, tmp_path_factory):
+def venv(request, installs, stub_wheel, libc_wheel, tmp_path_factory):
     """The bin folder of a venv of that version with the site mark: for the compiled
-    launcher, the install matrix's venv (the wheel installed last); for the stub, one with
-    the stub's wheel."""
+    launcher, the install matrix's venv (the wheel installed last); for the others, one
+    with their wheel."""
     version, form = request.param
     if form == "c":
         folder = _get(installs, version, "pip")["venv"]
         _mark_site(folder)
-        return os.path.join(folder, "bin")
-    return _venv(stub_wheel, str(tmp_path_factory.mktemp("stub") / "venv"), version)
+        bin_folder = os.path.join(folder, "bin")
+    else:
+        bin_folder = _venv(stub_wheel if form == "sh" else libc_wheel,
+                           str(tmp_path_factory.mktemp(form) / "venv"), version)
+    _FORM_OF[bin_folder] = form
+    return bin_folder
 
 
 def _form(bin_folder):
-    with open(os.path.join(bin_folder, "utf8env"), "rb") as f:
-        return "c" if f.read(4) == b"\x7fELF" else "sh"
+    """"c" for either build of the compiled launcher, "sh" for the stub."""
+    return "sh" if _FORM_OF[bin_folder] == "sh" else "c"
 
 
 def run(command, env=None, **kw):
@@ -86,7 +98,8 @@ def run(command, env=None, **kw):
                           stderr=subprocess.PIPE, **kw)
 
 
-def test_pip_installs_the_command_and_writes_its_interpreter_beside_it(venv):
+def test_pip_installs_the_command_and_writes_its_interpreter_beside_it(venv, monkeypatch):
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", _FORM_OF[venv])
     command, _ = build_backend.command_files()
     with open(os.path.join(venv, "utf8env"), "rb") as f:
         installed = f.read()
@@ -183,6 +196,7 @@ def test_debians_dist_packages_is_found_without_site(venv, tmp_path):
         shutil.copy2(os.path.join(venv, name), str(prefix / "bin" / name))
     dist = prefix / "lib" / os.path.basename(os.path.dirname(packages)) / "dist-packages"
     shutil.copytree(os.path.join(packages, "utf8env"), str(dist / "utf8env"))
+    shutil.copy2(os.path.join(packages, "_utf8env_start.py"), str(dist))
     result = run([str(prefix / "bin" / "utf8env"), "run", "--", "echo", "debian"])
     assert (result.returncode, result.stdout, result.stderr) == (0, b"debian\n", b"")
 
@@ -295,8 +309,9 @@ def test_a_companion_in_the_sh_form_starts_the_usual_way(venv, tmp_path):
 # -- the build backend ------------------------------------------------------------------
 
 def _expected_package_files(root=install.ROOT):
-    """Every file under src/utf8env but caches: what the wheel must hold (paths in it)."""
-    found = set()
+    """Every file under src/utf8env but caches, and the start module beside the package:
+    what the wheel must hold (paths in it)."""
+    found = {"_utf8env_start.py"}
     for folder, dirs, names in os.walk(os.path.join(root, "src", "utf8env")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         found.update(os.path.relpath(os.path.join(folder, n), os.path.join(root, "src"))
@@ -409,6 +424,50 @@ def test_a_launcher_that_cannot_be_built_is_an_error_when_asked_for(tmp_path):
     assert result.stderr.splitlines()[-1] == "RuntimeError: UTF8ENV_LAUNCHER=c: /bin/false failed"
 
 
+def _program_headers(elf):
+    """The types of an ELF64 little-endian file's program headers."""
+    assert elf[:6] == b"\x7fELF\x02\x01"
+    offset = int.from_bytes(elf[0x20:0x28], "little")
+    size, count = int.from_bytes(elf[0x36:0x38], "little"), int.from_bytes(elf[0x38:0x3a], "little")
+    return [int.from_bytes(elf[offset + i * size:offset + i * size + 4], "little")
+            for i in range(count)]
+
+
+_PT_DYNAMIC, _PT_INTERP = 2, 3
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"),
+                    reason="the freestanding launcher is for x86_64 and aarch64")
+def test_the_launcher_built_here_loads_no_library(monkeypatch):
+    # What makes it start in a tenth of the time (scripts/launcher.c): no program
+    # interpreter (ld.so), nothing dynamic. The libc form has both.
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", "c")
+    headers = _program_headers(dict(build_backend.command_files()[0])["utf8env"])
+    assert _PT_INTERP not in headers and _PT_DYNAMIC not in headers
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", "libc")
+    headers = _program_headers(dict(build_backend.command_files()[0])["utf8env"])
+    assert _PT_INTERP in headers and _PT_DYNAMIC in headers
+
+
+def test_where_the_freestanding_build_fails_the_launcher_is_built_over_libc(tmp_path):
+    # Another architecture stops at launcher.c's #error; a compiler may lack a flag.
+    compiler = tmp_path / "cc"
+    compiler.write_text('#!/bin/sh\ncase "$*" in *UTF8ENV_FREESTANDING*) exit 1 ;; esac\n'
+                        'exec %s "$@"\n' % (shutil.which("cc") or shutil.which("gcc")))
+    compiler.chmod(0o755)
+    code = ("import sys; sys.path.insert(0, %r); import build_backend; "
+            "sys.stdout.buffer.write(dict(build_backend.command_files()[0])['utf8env'])"
+            % install.TOOLS)
+    built = {}
+    for form, cc in (("", str(compiler)), ("libc", None)):
+        environ = dict(os.environ, UTF8ENV_LAUNCHER=form)
+        if cc:
+            environ["CC"] = cc
+        built[form] = subprocess.run([sys.executable, "-I", "-c", code], env=environ, check=True,
+                                     stdout=subprocess.PIPE).stdout
+    assert built[""] == built["libc"]
+
+
 def test_the_backends_toml_reader_reads_pyproject_as_tomllib_does():
     tomllib = pytest.importorskip("tomllib")
     with open(os.path.join(install.ROOT, "pyproject.toml"), "rb") as f:
@@ -497,7 +556,8 @@ def _commands(place, bin_folder, env):
 
 
 def _installed(site_packages):
-    found = set()
+    """The package's files and the start module, where pip put them."""
+    found = {n for n in os.listdir(site_packages) if n == "_utf8env_start.py"}
     for folder, dirs, names in os.walk(os.path.join(site_packages, "utf8env")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         found.update(os.path.relpath(os.path.join(folder, n), site_packages) for n in names)

@@ -247,12 +247,12 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
 def test_run_without_options_of_its_own_takes_its_operands_as_the_parser_does(words, without_options):
     # `run -- COMMAND` is not parsed (no declaration is made): the same operands and the
     # same switches as parse() gives.
-    from utf8env import cli, options
+    from utf8env import cli, commands, options
     operands = cli._run_operands(list(words))
     assert (operands is not None) == without_options
     if without_options:
-        args, parsed = options.parse(cli.declaration("run"), words)
-        assert (parsed, cli._launch_switches(args)) == (operands, cli._launch_switches(None))
+        args, parsed = options.parse(commands.declaration("run"), words)
+        assert (parsed, cli.launch_switches(args)) == (operands, cli.launch_switches(None))
 
 
 @pytest.mark.parametrize("version", ["3.7", "3.8", "3.11", "3.14", "3.15"])

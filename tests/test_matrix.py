@@ -19,12 +19,12 @@ from utf8env.errors import UsageError, Utf8envError
 from utf8env.matrix import cli, discovery, environments, pep, program, report, results, scenarios, worlds
 from utf8env.matrix.cells import LAUNCHER, python_command
 from utf8env.own_command import own_command
-from utf8env import cli as utf8env_cli, options
+from utf8env import cli as utf8env_cli, commands, options
 
 
 def matrix(argv):
     """`utf8env matrix ARGV` as utf8env.cli.main runs it, but raising its UsageError."""
-    parsed, operands = options.parse(utf8env_cli.declaration("matrix"), argv)
+    parsed, operands = options.parse(commands.declaration("matrix"), argv)
     return cli.run(parsed, operands)
 
 
@@ -539,7 +539,7 @@ def test_usage_errors(argv, message):
 # -- without a world: options, records, judging --------------------------------------
 
 def test_parse_keeps_the_words_as_given():
-    spec = utf8env_cli.declaration("matrix")
+    spec = commands.declaration("matrix")
     o, command = options.parse(spec, [
         "--python", "a", "--python=b", "--env-set", "c-locale,,latin1", "--env-set=gb18030",
         "--format=json", "--timeout", "5", "--hostile-files", "--stdin", "in", "prog.py", "-x"])
@@ -554,7 +554,7 @@ def test_parse_keeps_the_words_as_given():
 
 def test_help_comes_before_the_values_are_checked(capsys):
     assert utf8env_cli.main(["matrix", "--format=xml", "--help"]) == 0
-    assert capsys.readouterr().out == options.help_text(utf8env_cli.declaration("matrix"))
+    assert capsys.readouterr().out == options.help_text(commands.declaration("matrix"))
 
 
 def test_launcher_cells_start_this_utf8env_and_keep_a_cache_of_their_own():

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from utf8env import cli as utf8env_cli, options, pages, policy
+from utf8env import commands, options, pages, policy
 from utf8env.matrix import cli, discovery, environments, program, report, results, worlds
 
 from test_matrix import _Dom, _no_external_resources, browse
@@ -126,11 +126,11 @@ def test_the_bytes_option_reaches_the_report(tmp_path, capsys):
     if py is None:
         pytest.skip("no Python 3.12 in pyenv")
     argv = ["--python", py.argv[0], "--env-set", "latin1", "--", str(script)]
-    parsed, operands = options.parse(utf8env_cli.declaration("matrix"), ["--bytes"] + argv)
+    parsed, operands = options.parse(commands.declaration("matrix"), ["--bytes"] + argv)
     assert parsed.bytes is True
     assert cli.run(parsed, operands) == 0
     raw = capsys.readouterr().out
-    parsed, operands = options.parse(utf8env_cli.declaration("matrix"), argv)
+    parsed, operands = options.parse(commands.declaration("matrix"), argv)
     assert parsed.bytes is None
     assert cli.run(parsed, operands) == 0
     shown = capsys.readouterr().out

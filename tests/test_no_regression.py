@@ -523,12 +523,19 @@ def stub_wheel(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def stubs(utf8env_wheel, stub_wheel, tmp_path_factory):
+def libc_wheel(tmp_path_factory):
+    return install.build_wheel(str(tmp_path_factory.mktemp("libc-wheel")), launcher="libc")
+
+
+@pytest.fixture(scope="module")
+def stubs(utf8env_wheel, libc_wheel, stub_wheel, tmp_path_factory):
     """The installed `utf8env run --` of venvs made by 3.6 and 3.13: "installed", the
-    command as built here (the compiled launcher), and "stub", the shell stub (where no
-    compiler built it)."""
+    command as built here (the compiled launcher, freestanding), "libc", its build over
+    the C library (where the freestanding one does not build), and "stub", the shell stub
+    (where no compiler built it)."""
     made = {}
-    for form, wheel in (("installed", utf8env_wheel), ("stub", stub_wheel)):
+    for form, wheel in (("installed", utf8env_wheel), ("libc", libc_wheel),
+                        ("stub", stub_wheel)):
         for version in ("3.6", "3.13"):
             folder = str(tmp_path_factory.mktemp(form + version) / "venv")
             made[form + "/" + version] = [
@@ -536,7 +543,8 @@ def stubs(utf8env_wheel, stub_wheel, tmp_path_factory):
     return made
 
 
-LAUNCHERS = ("checkout", "installed/3.6", "installed/3.13", "stub/3.6", "stub/3.13")
+LAUNCHERS = ("checkout", "installed/3.6", "installed/3.13", "libc/3.6", "libc/3.13", "stub/3.6",
+             "stub/3.13")
 INSTALLED = [name for name in LAUNCHERS if name != "checkout"]
 
 

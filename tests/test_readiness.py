@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from utf8env import cli, options, pages
+from utf8env import cli, commands, options, pages
 from utf8env.errors import UsageError
 from utf8env.matrix import discovery, worlds
 from utf8env.own_command import own_command
@@ -298,7 +298,7 @@ def test_pytest_usage_error_is_a_usage_error(tmp_path):
 def test_help_lists_every_option_on_one_line(capsys):
     assert cli.main(["readiness", "--help"]) == 0
     out = capsys.readouterr().out
-    spec = cli.declaration("readiness")
+    spec = commands.declaration("readiness")
     assert out == options.help_text(spec)
     lines = out[out.index("options:\n"):].splitlines()[1:]
     assert len(lines) == len(spec.options) + 1          # --format's text goes on the next line
