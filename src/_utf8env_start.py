@@ -158,14 +158,17 @@ def _bytecode(spec, source, magic):
 def _read(path):
     fd = posix.open(path, posix.O_RDONLY | getattr(posix, "O_CLOEXEC", 0))
     try:
-        chunks = []
-        while True:
-            chunk = posix.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
+        # A regular file is read short only at its end: one call for any .pyc here. (Were
+        # one cut short, marshal would fail on it, and importlib would load the module.)
+        chunks = [posix.read(fd, _CHUNK)]
+        while len(chunks[-1]) == _CHUNK:
+            chunks.append(posix.read(fd, _CHUNK))
+        return b"".join(chunks)
     finally:
         posix.close(fd)
+
+
+_CHUNK = 1 << 16        # below malloc's threshold for a mapping of its own
 
 
 def _stat(path):

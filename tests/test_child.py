@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from utf8env import launch, locales, probe
+from utf8env import locales, probe, python_child
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(locales.__file__)), "_child")
 FILES = sorted(os.path.join(folder, name)
@@ -105,8 +105,8 @@ def test_the_programs_sent_with_c_are_ascii():
 
 def test_the_bootstrap_folder_holds_only_the_bootstrap():
     """It is first on a child's sys.path: any other module there would shadow the user's."""
-    assert os.path.realpath(launch.BOOTSTRAP_DIR) == os.path.realpath(os.path.join(CHILD, "bootstrap"))
-    names = set(os.listdir(launch.BOOTSTRAP_DIR)) - {"__pycache__"}
+    assert os.path.realpath(python_child.BOOTSTRAP_DIR) == os.path.realpath(os.path.join(CHILD, "bootstrap"))
+    names = set(os.listdir(python_child.BOOTSTRAP_DIR)) - {"__pycache__"}
     assert names == {"sitecustomize.py"}
 
 

@@ -13,7 +13,7 @@ import pytest
 import corpus
 from support import groundtruth
 from utf8env.matrix import discovery as interpreters, worlds
-from utf8env import launch, probe
+from utf8env import launch, probe, python_child
 from utf8env.own_command import own_command
 
 # As the installed command starts it (-I -S: the launcher's own interpreter must not read
@@ -271,11 +271,11 @@ def test_a_37_plus_child_with_nothing_asked_or_set_needs_no_more_decisions(versi
     for environ in environs:
         for args in argss:
             for utf8 in (None, "0", "1", "strict"):
-                child = launch._python_child(environ, args, version, facts, utf8)
+                child = python_child.child(environ, args, version, facts, utf8)
                 full_notes, notes = [], []
-                full = launch._native_controls(dict(environ), args, version, facts, child, None,
+                full = python_child._native_controls(dict(environ), args, version, facts, child, None,
                                                None, full_notes, True)
-                short = launch._native_controls(dict(environ), args, version, facts, child, None,
+                short = python_child._native_controls(dict(environ), args, version, facts, child, None,
                                                 None, notes, False)
                 assert (short, notes) == (full, full_notes) == (({}, ()), []), (environ, args, utf8)
 
@@ -493,7 +493,7 @@ def test_a_broken_pipe_ends_the_command_as_without_the_launcher():
 
 
 def test_a_colon_in_the_install_path_never_reaches_pythonpath(monkeypatch):
-    monkeypatch.setattr(launch, "BOOTSTRAP_DIR", "/opt/a:b/utf8env/_child/bootstrap")
+    monkeypatch.setattr(python_child, "BOOTSTRAP_DIR", "/opt/a:b/utf8env/_child/bootstrap")
     facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
     p = launch.plan({"LANG": "C"}, "/usr/bin/python3.6", ["python3.6", "x.py"], facts, python="3.6")
     assert (p.bootstrap, "PYTHONPATH" in p.environ, p.environ["LC_CTYPE"]) == (False, False, "C.UTF-8")

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import pytest
 
-from utf8env import launch, policy, probe
+from utf8env import policy, probe, python_child
 from utf8env.profiles import SHIPPED_LEGACY_WARNING
 from support import groundtruth
 from utf8env.matrix import discovery as interpreters, worlds
@@ -399,9 +399,9 @@ def test_enable_under_pytests_capture(mode, tmp_path):
 # -- the bootstrap -----------------------------------------------------------------------
 
 def _bootstrap_env(env, mode=1, user_path=None):
-    """The launcher's own protocol (launch.bootstrap_environment), PYTHONPATH split off."""
+    """The launcher's own protocol (python_child.bootstrap_environment), PYTHONPATH split off."""
     given = dict(env, **({"PYTHONPATH": user_path} if user_path is not None else {}))
-    env = dict(env, **launch.bootstrap_environment(given, "mode=%s" % mode))
+    env = dict(env, **python_child.bootstrap_environment(given, "mode=%s" % mode))
     return env, env.pop("PYTHONPATH")
 
 

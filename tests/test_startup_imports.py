@@ -25,8 +25,9 @@ _LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.errors", "utf8env.records",
              "utf8env._child.textnames", "_locale",
              "_operator"}       # records.py's field accessor on 3.6 and 3.7 (no _tuplegetter)
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
-# (the cache answers a known one: nothing more loads; no os for a venv's symlinked python).
-_FOR_A_PYTHON = {"utf8env.interpreter"}
+# (the cache answers a known one: nothing more loads; no os for a venv's symlinked python),
+# and planned by python_child.py.
+_FOR_A_PYTHON = {"utf8env.interpreter", "utf8env.python_child"}
 
 
 def _imports(python, command, env):

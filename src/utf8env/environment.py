@@ -75,12 +75,26 @@ def final_name(path):
 _TYPE_MASK, _SYMLINK = 0o170000, 0o120000
 
 
+def _read_all(path):
+    """The bytes of the file `path`, read with the calls alone (open() would build a
+    buffered file object for one read)."""
+    fd = system.open(path, system.O_RDONLY | getattr(system, "O_CLOEXEC", 0))
+    try:
+        chunks = []
+        while True:
+            chunk = system.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        system.close(fd)
+
+
 def inherited():
     """The environment as passed to this process, as a dict of str (surrogate escapes
     for undecodable bytes); the process's environment where /proc is not available."""
     try:
-        with open("/proc/self/environ", "rb") as f:
-            data = f.read()
+        data = _read_all("/proc/self/environ")
     except OSError:
         import os
         return dict(os.environ)
