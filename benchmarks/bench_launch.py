@@ -10,8 +10,11 @@ into a new venv (what pipx does). Then, alternating, N runs of each, medians, in
   utf8env run -- CONSOLE_SCRIPT    a console script of the venv (#!.../venv/bin/python,
                                    asked once and cached), against the same wrapper
                                    exec'ing it (goal 1.15x)
+  libc: utf8env run -- /bin/true   the same command with the launcher built over the C
+                                   library (where its freestanding build fails), in a
+                                   second venv
   stub: utf8env run -- /bin/true   the same command where no compiler built the launcher:
-                                   the /bin/sh stub (scripts/utf8env.sh), in a second venv
+                                   the /bin/sh stub (scripts/utf8env.sh), in a third venv
 
 and, to show what the entry point avoids, two starts with site, as a console script that
 pip generates would start: the same wrapper, and `python -m utf8env run -- /bin/true`.
@@ -50,6 +53,8 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         wheel = install.build_wheel(os.path.join(folder, "c"), launcher="c")
         bin_folder = install.venv_with(wheel, os.path.join(folder, "venv"), args.python)
+        libc_wheel = install.build_wheel(os.path.join(folder, "libc"), launcher="libc")
+        libc_bin = install.venv_with(libc_wheel, os.path.join(folder, "libc-venv"), args.python)
         stub_wheel = install.build_wheel(os.path.join(folder, "sh"), launcher="sh")
         stub_bin = install.venv_with(stub_wheel, os.path.join(folder, "stub-venv"), args.python)
         python = os.path.join(bin_folder, "python")
@@ -62,6 +67,8 @@ def main():
             "python -I -S -c execv SCRIPT": [python, "-I", "-S", "-c", SCRIPT_WRAPPER, script],
             "utf8env run -- /bin/true": [os.path.join(bin_folder, "utf8env"), "run", "--", "/bin/true"],
             "python -I -S -c execv": [python, "-I", "-S", "-c", WRAPPER],
+            "libc: utf8env run -- /bin/true": [os.path.join(libc_bin, "utf8env"), "run", "--",
+                                               "/bin/true"],
             "stub: utf8env run -- /bin/true": [os.path.join(stub_bin, "utf8env"), "run", "--",
                                                "/bin/true"],
             "python -c execv (with site)": [python, "-c", WRAPPER],
@@ -85,6 +92,8 @@ def main():
           % (ours / medians["python -I -S -c execv"]))
     print("ratio run CONSOLE_SCRIPT / (python -I -S exec wrapper of it): %.2f  (goal <= 1.15)"
           % (medians["utf8env run -- CONSOLE_SCRIPT"] / medians["python -I -S -c execv SCRIPT"]))
+    print("ratio libc run / (python -I -S exec wrapper): %.2f  (the launcher over libc, for "
+          "comparison)" % (medians["libc: utf8env run -- /bin/true"] / medians["python -I -S -c execv"]))
     print("ratio stub run / (python -I -S exec wrapper): %.2f  (the shell stub, for comparison)"
           % (medians["stub: utf8env run -- /bin/true"] / medians["python -I -S -c execv"]))
     print("ratio run / (python exec wrapper with site): %.2f"

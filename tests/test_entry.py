@@ -257,13 +257,21 @@ def test_the_command_finds_itself_whatever_its_argv0(venv, hide_proc, tmp_path):
         pytest.skip(worlds.available()[1])
     utf8env = os.path.join(venv, "utf8env")
     show = ["run", "--", "printf", "%s", "found"]
-    cases = [(utf8env, {})]
+    # Links as pipx makes them, one absolute and one relative, to a link: each is followed.
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / "first").symlink_to(utf8env)
+    (links / "utf8env").symlink_to("first")
+    cases = [(utf8env, {}, None), (str(links / "utf8env"), {}, None),
+             ("links/utf8env", {}, str(tmp_path))]
     if _form(venv) == "c":
-        cases.append(("utf8env", {"PATH": venv + ":/usr/bin:/bin"}))
+        cases.append(("utf8env", {"PATH": venv + ":/usr/bin:/bin"}, None))
+        cases.append(("utf8env", {"PATH": str(links) + ":/usr/bin:/bin"}, None))
         if not hide_proc:
-            cases.append(("not-this-name", {}))
-    for argv0, env in cases:
-        result = _exec_as(argv0, [utf8env] + show, env, hide_proc=hide_proc)
+            cases.append(("not-this-name", {}, None))
+    for argv0, env, cwd in cases:
+        command = argv0 if "/" in argv0 else utf8env
+        result = _exec_as(argv0, [command] + show, env, cwd=cwd, hide_proc=hide_proc)
         assert (result.returncode, result.stdout, result.stderr) == (0, b"found", b""), argv0
 
 

@@ -20,10 +20,9 @@ _PYENV = {i.version: i.argv[0] for i in interpreters.interpreters() if i.root ==
 _PYTHONS = {os.path.realpath(p): p for p in
             [_PYENV[v] for v in ("3.6", "3.13") if v in _PYENV] + [sys.executable]}
 
-# Run in the interpreter under test: `argv[1]` is the folder of the start module; the
-# modules named load through importlib or through the start module (argv[2]); prints
-# what each module looks like, and which went through importlib's SourceFileLoader.
-_PROBE = r"""
+# Run in the interpreter under test, `argv[1]` the folder of the start module: the start
+# module imported, and every module that importlib's SourceFileLoader loads recorded.
+_RECORDING = r"""
 import json, sys
 sys.path[:0] = [sys.argv[1]]
 import _utf8env_start as start
@@ -34,6 +33,10 @@ def recording(self, name):
     through_importlib.append(name)
     return get_code(self, name)
 external.SourceFileLoader.get_code = recording
+"""
+# Then: the modules named load through importlib or through the start module (argv[2]);
+# prints what each module looks like, and which went through importlib.
+_PROBE = _RECORDING + r"""
 names = start.EVERY_COMMAND + start.RUN
 if sys.argv[2] == "import":
     for name in names:
@@ -161,17 +164,8 @@ def test_hash_based_bytecode_is_left_to_importlib(tree):
 
 # What a command imports of utf8env, started as the installed command starts it (its
 # exec replaced by a print of the modules imported and which went through importlib).
-_COMMAND = r"""
-import json, posix, sys
-sys.path[:0] = [sys.argv[1]]
-import _utf8env_start as start
-external = sys.modules["_frozen_importlib_external"]
-through_importlib = []
-get_code = external.SourceFileLoader.get_code
-def recording(self, name):
-    through_importlib.append(name)
-    return get_code(self, name)
-external.SourceFileLoader.get_code = recording
+_COMMAND = _RECORDING + r"""
+import posix
 def report(*args):
     ours = sorted(n for n in sys.modules if n == "utf8env" or n.startswith("utf8env."))
     posix.write(2, json.dumps([ours, through_importlib]).encode())

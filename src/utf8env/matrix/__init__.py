@@ -14,5 +14,5 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
     discovery.py     which real interpreters exist here
 """
 
-# The report formats: the command line offers them (utf8env/cli.py), report.py renders them.
+# The report formats: the command line offers them (utf8env/commands.py), report.py renders them.
 FORMATS = ("text", "markdown", "html", "json")

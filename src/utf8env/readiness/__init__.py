@@ -12,5 +12,5 @@
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """
 
-# The report formats: the command line offers them (utf8env/cli.py), formats.py renders them.
+# The report formats: the command line offers them (utf8env/commands.py), formats.py renders them.
 FORMATS = ("text", "markdown", "github", "junit", "json")
