@@ -10,9 +10,7 @@
 # the names of the variables kept aside (each moved to UTF8ENV_HIDDEN_NAME). No os:
 # utf8env/environment.py says why.
 import sys
-companion, ignored, hidden = sys.argv[1:4]
-del sys.argv[1:4]
-lib = "%s/../lib/python%d.%d/" % ((companion.rpartition("/")[0],) + sys.version_info[:2])
+lib = "%s/../lib/python%d.%d/" % ((sys.argv[1].rpartition("/")[0],) + sys.version_info[:2])
 sys.path[:0] = [lib + "site-packages", lib + "dist-packages"]
 try:
     from _utf8env_start import start
@@ -23,6 +21,8 @@ except ImportError:
     # would double what that costs.
     exec("""
 import posix
+companion, hidden = sys.argv[1], sys.argv[3]
+del sys.argv[1:4]
 env = dict(posix.environ)
 for name in hidden.split():
     value = env.pop(b"UTF8ENV_HIDDEN_" + name.encode(), None)
@@ -30,4 +30,4 @@ for name in hidden.split():
         env[name.encode()] = value
 posix.execve(sys.executable, [sys.executable, companion] + sys.argv[1:], env)
 """)
-sys.exit(start(ignored, hidden))
+start()

@@ -31,9 +31,12 @@ RUN = ("utf8env.launch", "utf8env._child.ask_locales", "utf8env.locales")
 _TOP = __file__.rpartition("/")[0]      # the folder this module and the package are in
 
 
-def start(ignored, hidden):
-    """The command: sys.argv is [-c, ARGS...]. `ignored` and `hidden` are what the
-    launcher passes (scripts/start.py)."""
+def start():
+    """The command. sys.argv is [-c, the companion's path, the mask of the signals ignored
+    on entry, the names of the variables kept aside, ARGS...] (scripts/start.py); exits
+    with main()'s status."""
+    ignored, hidden = sys.argv[2:4]
+    del sys.argv[1:4]
     run = sys.argv[1:2] == ["run"]
     if run:
         # `run` replaces itself with the command within milliseconds: collecting garbage
@@ -45,7 +48,7 @@ def start(ignored, hidden):
     environment.ignored_at_start = ignored
     environment.kept_aside = hidden.split()
     from utf8env.cli import main
-    return main()
+    sys.exit(main())
 
 
 def load(names):

@@ -171,9 +171,11 @@ def report(*args):
     posix.write(2, json.dumps([ours, through_importlib]).encode())
     posix._exit(0)
 posix.execve = report
-sys.argv[1:] = sys.argv[2:]
-start.start("", "")
-report()
+sys.argv[1:] = ["companion", "", ""] + sys.argv[2:]
+try:
+    start.start()
+finally:
+    report()
 """
 
 
