@@ -4,6 +4,9 @@
 # the real python3.14 and python3.15 (built once, cached outside the repository).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A C compiler and libc's headers: the tests build the command's launcher
+# (scripts/launcher.c) freestanding and over libc.
+command -v cc >/dev/null && [ -e /usr/include/stdlib.h ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null; }
 python3 -m pip install -q -e '.[test]'
 # pytest-xdist: tests/test_readiness.py checks the pytest plugin under xdist too.
 python3 -m pip install -q pytest-xdist

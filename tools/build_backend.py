@@ -8,13 +8,14 @@ ships modules that no longer exist. A wheel of a pure package is a zip of its fi
 four small ones (PEP 427, core metadata 2.1); an sdist, a tar of the tree with PKG-INFO.
 So: no build dependency (`pip install --no-index .` works offline, on every 3.6-3.15),
 one reading of [project] for every version, and the wheel holds exactly the files under
-src/utf8env (but caches) and src/_utf8env_start.py. Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL 8's
-9.0.3) run setup.py instead, which takes its arguments from here.
+src/utf8env (but caches) and src/_utf8env_start.py. Pips without PEP 517 (before 19: a
+new 3.6 venv's 18.1, RHEL 8's 9.0.3) run setup.py instead, which takes its arguments from
+here.
 
 What it builds, besides [project]: the package src/utf8env (every file, the _child/
 folders that are not packages included), the module that starts the command
-(src/_utf8env_start.py), and the two files of the `utf8env` command as
-scripts (scripts/utf8env.sh says why they are not a console script): bin/utf8env and its
+(src/_utf8env_start.py), and the two files of the `utf8env` command as scripts
+(scripts/utf8env.sh says why they are not a console script): bin/utf8env and its
 companion bin/.utf8env.py. bin/utf8env is scripts/launcher.c compiled where a C compiler
 works on Linux (the wheel is then this platform's), else the shell stub
 scripts/utf8env.sh; both start Python with the code of scripts/start.py. UTF8ENV_LAUNCHER
