@@ -273,10 +273,10 @@ def test_a_37_plus_child_with_nothing_asked_or_set_needs_no_more_decisions(versi
             for utf8 in (None, "0", "1", "strict"):
                 child = python_child.child(environ, args, version, facts, utf8)
                 full_notes, notes = [], []
-                full = python_child._native_controls(dict(environ), args, version, facts, child, None,
-                                               None, full_notes, True)
-                short = python_child._native_controls(dict(environ), args, version, facts, child, None,
-                                                None, notes, False)
+                full = python_child._native_controls(dict(environ), args, version, facts, child,
+                                                     None, None, full_notes, True)
+                short = python_child._native_controls(dict(environ), args, version, facts, child,
+                                                      None, None, notes, False)
                 assert (short, notes) == (full, full_notes) == (({}, ()), []), (environ, args, utf8)
 
 

@@ -704,14 +704,14 @@ def test_coercion_adds_lc_ctype_and_nothing_else(launcher, stubs, tmp_path):
     assert _environ(through) == expected
 
 
-@pytest.mark.parametrize("form", ["installed", "stub"])
+@pytest.mark.parametrize("form", ["installed", "libc", "stub"])
 @pytest.mark.parametrize("version", ["3.6", "3.13"])
 @pytest.mark.parametrize("folder", ["with space", "co:lon"])
-def test_install_path_with_a_space_or_a_colon(folder, version, form, utf8env_wheel, stub_wheel,
-                                              tmp_path):
+def test_install_path_with_a_space_or_a_colon(folder, version, form, utf8env_wheel, libc_wheel,
+                                              stub_wheel, tmp_path):
     """A venv in a folder with a space; `pip install --prefix` into one with a colon (venv
-    refuses such a path since 3.13); the command in both its forms."""
-    utf8env_wheel = utf8env_wheel if form == "installed" else stub_wheel
+    refuses such a path since 3.13); the command in each of its forms."""
+    utf8env_wheel = {"installed": utf8env_wheel, "libc": libc_wheel, "stub": stub_wheel}[form]
     place = str(tmp_path / folder)
     if folder == "with space":
         python = place + "/venv/bin/python"

@@ -5,7 +5,7 @@ class's own code otherwise (errors.py); `run` passes the command's status throug
 Each subcommand is a declaration (options.Command) and a handler that takes the parsed
 options and the operands (commands.py); the handlers only connect the parts that do the
 work. Here: dispatching, and `run`'s handler, which `run -- COMMAND` reaches without
-commands.py (its declarations and handlers are a fifth of this start-up's bytecode)."""
+loading commands.py (its declarations and handlers, 22 KB of bytecode on 3.11)."""
 import sys
 
 from .errors import UsageError, Utf8envError

@@ -7,7 +7,7 @@ from .cli import launch_switches, run, write
 from .errors import UsageError
 
 
-# Every declaration is made on first use: `run -- COMMAND` makes none (_dispatch), and a
+# Every declaration is made on first use: `run -- COMMAND` makes none (cli._dispatch), and a
 # command pays only for its own (env's and matrix's format lists live with their
 # renderers, which `run` and `explain` must not import).
 
@@ -317,11 +317,9 @@ def _doctor(args, command):
 
 
 # (name, its declaration, its handler).
-
-
 COMMANDS = (("explain", _explain_spec, _explain), ("run", _run_spec, run),
-             ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
-             ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
+            ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
+            ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
 
 
 def declaration(name):

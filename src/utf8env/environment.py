@@ -61,7 +61,7 @@ def final_name(path):
     link: the name it points to)."""
     for _ in range(40):                 # the links Linux follows at most (MAXSYMLINKS)
         try:
-            if system.lstat(path).st_mode & _TYPE_MASK != _SYMLINK:
+            if system.lstat(path).st_mode & TYPE_MASK != SYMLINK:
                 break
             target = system.readlink(path)
         except (OSError, ValueError):
@@ -71,8 +71,9 @@ def final_name(path):
     return path.rstrip("/").rpartition("/")[2]
 
 
-# The file type bits of st_mode, as Lib/stat.py defines them for every platform.
-_TYPE_MASK, _SYMLINK = 0o170000, 0o120000
+# The file type bits of st_mode, as Lib/stat.py defines them for every platform (stat
+# itself is not imported: the launcher's path stays on posix).
+TYPE_MASK, REGULAR, DIRECTORY, SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
 def _read_all(path):

@@ -13,7 +13,8 @@ On the launcher's path this module imports nothing but the built-in posix module
 (environment.system): subprocess loads only when an interpreter is really asked, once
 per interpreter file thanks to the cache.
 """
-from .environment import final_name, fsdecode, fsencode, system
+from .environment import (DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, fsdecode,
+                          fsencode, system)
 from . import errors      # errors.X where raised: most are made on first use
 from .profiles import VERSIONS, platform_name
 from .records import Record, field
@@ -41,8 +42,6 @@ class PythonCommand(Record):
 
 
 _SHEBANG_LENGTH = 256           # Linux reads at most this much of a #! line (BINPRM_BUF_SIZE)
-# The file type bits of st_mode, as Lib/stat.py defines them for every platform.
-_TYPE_MASK, _REGULAR, _DIRECTORY, _SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
 def python_command(path):
@@ -50,7 +49,7 @@ def python_command(path):
     name or first lines says it is a Python. Reads at most the file's first 512 bytes."""
     named = _is_python_name(path.rpartition("/")[2])
     try:
-        if (system.lstat(path).st_mode & _TYPE_MASK) == _SYMLINK and not named:
+        if (system.lstat(path).st_mode & TYPE_MASK) == SYMLINK and not named:
             named = _is_python_name(final_name(path))      # a symlink: its target counts
     except (OSError, ValueError):
         return None
@@ -71,7 +70,7 @@ def _start_of(path):
     # Only a regular file is read: execve runs no FIFO or device, and opening one may wait
     # for a writer (a FIFO: the launcher would hang) or act (a tape rewinds).
     try:
-        if system.stat(path).st_mode & _TYPE_MASK != _REGULAR:
+        if system.stat(path).st_mode & TYPE_MASK != REGULAR:
             return b""
         with open(path, "rb") as f:
             return f.read(2 * _SHEBANG_LENGTH)
@@ -243,14 +242,14 @@ def _read_cache(store):
     regular file (a symlink is not followed), not this user's, or writable by others
     (another user could fake versions), or not in the format."""
     folder = store.rpartition("/")[0]
-    if not _private(folder, _DIRECTORY):
+    if not _private(folder, DIRECTORY):
         return {}
     try:
         fd = system.open(store, system.O_RDONLY | _O_NOFOLLOW)
     except (OSError, ValueError):
         return {}
     try:
-        if not _private_fd(fd, _REGULAR):
+        if not _private_fd(fd, REGULAR):
             return {}
         chunks = []
         while True:
@@ -286,7 +285,7 @@ def _private_fd(fd, kind):
 
 
 def _is_private(stat, kind):
-    return (stat.st_mode & _TYPE_MASK == kind and stat.st_uid == system.geteuid()
+    return (stat.st_mode & TYPE_MASK == kind and stat.st_uid == system.geteuid()
             and not stat.st_mode & 0o022)
 
 
@@ -303,7 +302,7 @@ def _write_cache(store, cache):
         if not os.path.lexists(folder):
             os.makedirs(folder, mode=0o700)     # XDG: missing folders are made 0700
             os.chmod(folder, 0o700)             # whatever the umask
-        if not _private(folder, _DIRECTORY):
+        if not _private(folder, DIRECTORY):
             return
         temporary = "%s/.interpreters.%s" % (folder, os.urandom(8).hex())
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)

@@ -10,7 +10,7 @@ strict mode, which no release has, always comes from the bootstrap. What a CPyth
 gets is python_child.py's, loaded only for one.
 """
 from . import errors      # errors.X where raised: most are made on first use
-from .environment import final_name, system
+from .environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, system
 from .policy import Inputs, decide
 from .records import Record, field
 
@@ -165,11 +165,11 @@ def _may_start_python(path):
     3.11). tests/test_launch.py holds this to python_command."""
     name = path.rpartition("/")[2]
     try:
-        if not name.startswith("python") and system.lstat(path).st_mode & _TYPE_MASK == _SYMLINK:
+        if not name.startswith("python") and system.lstat(path).st_mode & TYPE_MASK == SYMLINK:
             name = final_name(path)
         if name.startswith("python"):
             return True
-        if system.stat(path).st_mode & _TYPE_MASK != _REGULAR:
+        if system.stat(path).st_mode & TYPE_MASK != REGULAR:
             return False        # execve runs no FIFO or device; opening one may wait, or act
         fd = system.open(path, system.O_RDONLY)
     except (OSError, ValueError):
@@ -208,22 +208,20 @@ def find_command(name, environ):
         candidates = [_join(folder or ".", name) for folder in search]
     seen_not_executable = None
     for candidate in candidates:
-        if _file_type(candidate) not in (None, _DIRECTORY):     # a device too, as a shell does
+        if _file_type(candidate) not in (None, DIRECTORY):     # a device too, as a shell does
             if system.access(candidate, system.X_OK):
                 return candidate
             seen_not_executable = seen_not_executable or candidate
     if seen_not_executable:
         raise errors.NotExecutable("command %r: %s is not executable"
                                    % (name, seen_not_executable))
-    if "/" in name and _file_type(name) == _DIRECTORY:
+    if "/" in name and _file_type(name) == DIRECTORY:
         raise errors.NotExecutable("command %r: is a directory" % name)
     raise errors.CommandNotFound("command %r: not found%s" % (
         name, "" if "/" in name else " on PATH"))
 
 
 _DEFAULT_PATH = "/bin:/usr/bin"     # os.defpath
-# The file type bits of st_mode, as Lib/stat.py defines them for every platform.
-_TYPE_MASK, _REGULAR, _DIRECTORY, _SYMLINK = 0o170000, 0o100000, 0o040000, 0o120000
 
 
 def _file_type(path):
@@ -231,7 +229,7 @@ def _file_type(path):
         mode = system.stat(path).st_mode
     except (OSError, ValueError):
         return None
-    return mode & _TYPE_MASK
+    return mode & TYPE_MASK
 
 
 def _join(folder, name):
