@@ -1,595 +1,582 @@
-/* utf8env's command, compiled: what scripts/utf8env.sh does, without a shell.
+/* utf8env's command: bin/utf8env where a C compiler built it (tools/build_backend.py),
+ * a small exec wrapper over the C library, as tini and dumb-init are.
  *
- * Every POSIX shell rewrites the environment it passes on: dash drops the variables
- * whose names are not shell identifiers (spring.profiles.active, a-b, a name holding the
- * byte \xff) and sets PWD; bash sets PWD, SHLVL and _. A launcher put in front of a
- * command must pass the environment on byte for byte, so where a C compiler is at hand
- * when the wheel is built (tools/build_backend.py), bin/utf8env is this program, and the
- * shell stub is the fallback.
+ * What it promises: the command that `utf8env run` starts gets this program's arguments
+ * and environment as bytes, exactly as they came (every entry, in order: duplicates,
+ * entries without '=', names no shell accepts), with only the variables utf8env sets
+ * on purpose changed. Text never passes through Python on the way: Python decides, this
+ * program execs.
  *
- * It does what the stub does, in the same order and with the same protocol:
+ * How:
  *   - find the companion .utf8env.py beside the real file of this program (a symlink to
- *     it, as pipx makes, is followed) and take the interpreter pip wrote on its first line;
- *   - where that line is not a plain interpreter path, or the interpreter cannot be
- *     executed: run the companion itself, the usual start with site;
- *   - otherwise start the interpreter with -I -S -c START_CODE (the code every form of the
- *     command shares, scripts/start.py) and the arguments: the companion, the mask of the
- *     signals ignored on entry (before CPython ignores SIGPIPE and SIGXFSZ for itself), the
- *     variables kept aside (PYTHONMALLOC, PYTHONMALLOCSTATS and PYTHONHASHSEED, which 3.6
- *     reads even under -I: renamed UTF8ENV_HIDDEN_NAME, given back to the command), then
- *     this program's own arguments, untouched.
- * Nothing else changes: the environment's other entries, their order, the signal mask,
- * the dispositions and the open files reach the interpreter as they came.
+ *     it, as pipx makes, is followed) and the interpreter pip wrote on its first line;
+ *     where that line is not a plain interpreter path, or it cannot be executed, run the
+ *     companion itself: the usual start, with site;
+ *   - start that interpreter as `-I -S -c START_CODE` (scripts/start.py) in a world where
+ *     it cannot fail and decodes every byte reversibly: LC_ALL=C, and the variables that
+ *     could stop it or change its own text (kept_aside below) taken out of its
+ *     environment and given to it as arguments instead, with the entries a mapping cannot
+ *     hold (duplicates after the first, entries without '=') left out;
+ *   - for `run`, that interpreter is a child: it writes the plan (what to exec, which
+ *     variables to set or unset) on a pipe and exits, and this program applies the plan to
+ *     its own untouched argv and environment and execs the command, same pid. Every other
+ *     subcommand: the interpreter replaces this program.
  *
- * Two builds of the one program. On x86_64 and aarch64 Linux, freestanding
- * (UTF8ENV_FREESTANDING): its own entry point and system calls, no C library. Starting
- * a program linked to libc costs more than all this one does (the dynamic loader, or a
- * static libc's start-up): on this project's test machine an exec of a tiny program that
- * does nothing took about 0.55 ms with libc and 0.08 ms without, against the 9 ms of
- * the Python start-up that bin/utf8env is measured beside (benchmarks/bench_launch.py).
- * Elsewhere, the same program over the C library's calls (POSIX only).
+ * The start-up window of `run`: the child runs in a process group of its own (a terminal's
+ * Ctrl-C reaches this program alone; the child and anything it starts are killed as a
+ * group), with SIGTTOU ignored (so that its messages reach a terminal with `stty tostop`).
+ * SIGINT, SIGTERM, SIGHUP or SIGQUIT arriving before the exec kills the child and then
+ * this program by the same signal: the death the command itself would have had. A signal
+ * ignored on entry stays ignored. The command gets the signal dispositions, the signal
+ * mask and the open files this program received.
  *
- * C99, no allocation that can fail silently, no buffer that a path can overflow: every
- * path is checked against its buffer. Exit 125 (the launcher's own failure) with one line
- * on stderr when nothing can be started.
+ * Exit statuses as a shell's: the command's own; 127 command not found (a missing #!
+ * interpreter too, as env(1) says); 126 not executable; 125 this program's own failure,
+ * with one line on stderr. An executable file the kernel cannot run (no #!) is run by
+ * /bin/sh, as execvp(3) and env(1) do.
+ *
+ * C99 and POSIX.1-2008, no buffer that a path can overflow (every path is checked against
+ * its buffer).
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "start_code.h" /* START_CODE: scripts/start.py as a C string (the build writes it) */
 
+extern char **environ;
+
 #define COMPANION ".utf8env.py"
-#define HIDDEN_PREFIX "UTF8ENV_HIDDEN_"
 #define LAUNCHER_FAILED 125
 #define MAX_PATH 4096   /* Linux's PATH_MAX */
 #define MAX_LINKS 40    /* Linux's limit on symbolic links in one lookup */
 
-/* -- the system: each call returns what the kernel does (>= 0, or -errno) -------------- */
-
-#ifdef UTF8ENV_FREESTANDING
-
-typedef unsigned long size_t;
-
-/* The numbers of the calls and errors used: Linux's ABI for each architecture. */
-#if defined(__x86_64__)
-enum { SYS_read = 0, SYS_write = 1, SYS_close = 3, SYS_mmap = 9, SYS_rt_sigaction = 13,
-       SYS_execve = 59, SYS_getcwd = 79, SYS_exit_group = 231, SYS_openat = 257,
-       SYS_readlinkat = 267, SYS_faccessat = 269 };
-
-static long system_call(long number, long a, long b, long c, long d, long e, long f)
-{
-    register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
-    long result;
-    __asm__ volatile("syscall" : "=a"(result)
-                     : "a"(number), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-                     : "rcx", "r11", "memory");
-    return result;
-}
-
-/* The kernel starts the program with the stack holding argc, argv..., NULL, envp...,
- * NULL; the ABI wants it 16-byte aligned at a call. */
-__asm__(".text\n.global _start\n.type _start, @function\n_start:\n"
-        "    xor %ebp, %ebp\n    mov %rsp, %rdi\n    and $-16, %rsp\n"
-        "    call utf8env_entry\n    hlt\n");
-#elif defined(__aarch64__)
-enum { SYS_getcwd = 17, SYS_faccessat = 48, SYS_openat = 56, SYS_close = 57, SYS_read = 63,
-       SYS_write = 64, SYS_readlinkat = 78, SYS_exit_group = 94, SYS_rt_sigaction = 134,
-       SYS_execve = 221, SYS_mmap = 222 };
-
-static long system_call(long number, long a, long b, long c, long d, long e, long f)
-{
-    register long x8 __asm__("x8") = number, x0 __asm__("x0") = a, x1 __asm__("x1") = b,
-                  x2 __asm__("x2") = c, x3 __asm__("x3") = d, x4 __asm__("x4") = e,
-                  x5 __asm__("x5") = f;
-    __asm__ volatile("svc 0" : "+r"(x0)
-                     : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
-                     : "memory", "cc");
-    return x0;
-}
-
-__asm__(".text\n.global _start\n.type _start, %function\n_start:\n"
-        "    mov x29, #0\n    mov x30, #0\n    mov x0, sp\n"
-        "    bl utf8env_entry\n    brk #0\n");
-#else
-#error "the freestanding launcher knows x86_64 and aarch64 Linux; build it with the C library"
-#endif
-
-enum { E_PERM = 1, E_NOENT = 2, E_INTR = 4, E_IO = 5, E_2BIG = 7, E_NOEXEC = 8,
-       E_AGAIN = 11, E_NOMEM = 12, E_ACCES = 13, E_NOTDIR = 20, E_ISDIR = 21, E_INVAL = 22,
-       E_NFILE = 23, E_MFILE = 24, E_TXTBSY = 26, E_NAMETOOLONG = 36, E_LOOP = 40 };
-#define AT_CWD (-100)
-#define READ_ONLY_CLOSE_ON_EXEC 02000000    /* O_RDONLY | O_CLOEXEC */
-
-static int launch(int argc, char **argv, char **envp);
-
-/* Called by _start with the stack it was given; never returns. */
-__attribute__((used, noreturn)) void utf8env_entry(long *stack)
-{
-    int argc = (int)stack[0];
-    char **argv = (char **)(stack + 1);
-    system_call(SYS_exit_group, launch(argc, argv, argv + argc + 1), 0, 0, 0, 0, 0);
-    for (;;) {
-    }
-}
-
-/* The compiler may call these for copies and initialisations (it does with any C). The
- * volatile keeps it from making their loops calls to themselves. */
-void *memcpy(void *to, const void *from, size_t count)
-{
-    volatile char *t = to;
-    const char *f = from;
-    while (count--)
-        *t++ = *f++;
-    return to;
-}
-
-void *memmove(void *to, const void *from, size_t count)
-{
-    volatile char *t = to;
-    const char *f = from;
-    if ((const char *)t < f)
-        return memcpy(to, from, count);
-    while (count--)
-        t[count] = f[count];
-    return to;
-}
-
-void *memset(void *to, int value, size_t count)
-{
-    volatile unsigned char *t = to;
-    while (count--)
-        *t++ = (unsigned char)value;
-    return to;
-}
-
-int memcmp(const void *a, const void *b, size_t count)
-{
-    const unsigned char *x = a, *y = b;
-    for (; count--; x++, y++)
-        if (*x != *y)
-            return *x - *y;
-    return 0;
-}
-
-static long sys_readlink(const char *path, char *out, size_t size)
-{
-    return system_call(SYS_readlinkat, AT_CWD, (long)path, (long)out, (long)size, 0, 0);
-}
-
-static long sys_open_read(const char *path)
-{
-    return system_call(SYS_openat, AT_CWD, (long)path, READ_ONLY_CLOSE_ON_EXEC, 0, 0, 0);
-}
-
-static long sys_read(int fd, char *out, size_t size)
-{
-    return system_call(SYS_read, fd, (long)out, (long)size, 0, 0, 0);
-}
-
-static void sys_close(int fd)
-{
-    system_call(SYS_close, fd, 0, 0, 0, 0, 0);
-}
-
-static long sys_write(int fd, const char *data, size_t size)
-{
-    return system_call(SYS_write, fd, (long)data, (long)size, 0, 0, 0);
-}
-
-static long sys_executable(const char *path)
-{
-    return system_call(SYS_faccessat, AT_CWD, (long)path, 1 /* X_OK */, 0, 0, 0);
-}
-
-static long sys_getcwd(char *out, size_t size)
-{
-    return system_call(SYS_getcwd, (long)out, (long)size, 0, 0, 0, 0);
-}
-
-/* 1 when `number` is ignored (SIG_IGN), 0 when not, -errno for no such signal. */
-static long sys_ignored(int number)
-{
-    /* The kernel's struct sigaction begins with the handler; room for every layout. */
-    unsigned long action[8] = {0};
-    long result = system_call(SYS_rt_sigaction, number, 0, (long)action, 8, 0, 0);
-    return result < 0 ? result : action[0] == 1 /* SIG_IGN */;
-}
-
-static long sys_execve(const char *path, char **argv, char **envp)
-{
-    return system_call(SYS_execve, (long)path, (long)argv, (long)envp, 0, 0, 0);
-}
-
-/* Zeroed memory, or 0. */
-static void *sys_allocate(size_t size)
-{
-    long address = system_call(SYS_mmap, 0, (long)size, 3 /* PROT_READ | PROT_WRITE */,
-                               0x22 /* MAP_PRIVATE | MAP_ANONYMOUS */, -1, 0);
-    return address < 0 && address > -4096 ? (void *)0 : (void *)address;
-}
-
-/* The C library's words for the errors an exec or an open can give. */
-static const char *error_text(long error)
-{
-    switch (error) {
-    case E_PERM: return "Operation not permitted";
-    case E_NOENT: return "No such file or directory";
-    case E_IO: return "Input/output error";
-    case E_2BIG: return "Argument list too long";
-    case E_NOEXEC: return "Exec format error";
-    case E_AGAIN: return "Resource temporarily unavailable";
-    case E_NOMEM: return "Cannot allocate memory";
-    case E_ACCES: return "Permission denied";
-    case E_NOTDIR: return "Not a directory";
-    case E_ISDIR: return "Is a directory";
-    case E_INVAL: return "Invalid argument";
-    case E_NFILE: return "Too many open files in system";
-    case E_MFILE: return "Too many open files";
-    case E_TXTBSY: return "Text file busy";
-    case E_NAMETOOLONG: return "File name too long";
-    case E_LOOP: return "Too many levels of symbolic links";
-    default: return "Unknown error";
-    }
-}
-
-#else /* the C library's calls */
-
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-extern char **environ;
-
-enum { E_INTR = EINTR, E_INVAL = EINVAL, E_NOMEM = ENOMEM, E_LOOP = ELOOP };
-
-static int launch(int argc, char **argv, char **envp);
-
-int main(int argc, char **argv)
-{
-    return launch(argc, argv, environ);
-}
-
-static long result_of(long result)
-{
-    return result < 0 ? -errno : result;
-}
-
-static long sys_readlink(const char *path, char *out, size_t size)
-{
-    return result_of(readlink(path, out, size));
-}
-
-static long sys_open_read(const char *path)
-{
-    return result_of(open(path, O_RDONLY | O_CLOEXEC));
-}
-
-static long sys_read(int fd, char *out, size_t size)
-{
-    return result_of(read(fd, out, size));
-}
-
-static void sys_close(int fd)
-{
-    close(fd);
-}
-
-static long sys_write(int fd, const char *data, size_t size)
-{
-    return result_of(write(fd, data, size));
-}
-
-static long sys_executable(const char *path)
-{
-    return result_of(access(path, X_OK));
-}
-
-static long sys_getcwd(char *out, size_t size)
-{
-    return getcwd(out, size) != NULL ? 0 : -errno;
-}
-
-static long sys_ignored(int number)
-{
-    struct sigaction action;
-    if (sigaction(number, NULL, &action) != 0)
-        return -errno;
-    return action.sa_handler == SIG_IGN;
-}
-
-static long sys_execve(const char *path, char **argv, char **envp)
-{
-    execve(path, argv, envp);
-    return -errno;
-}
-
-static void *sys_allocate(size_t size)
-{
-    return calloc(1, size);
-}
-
-static const char *error_text(long error)
-{
-    return strerror((int)error);
-}
-
-#endif
-
-/* -- strings ----------------------------------------------------------------------------- */
-
-static size_t length(const char *text)
-{
-    size_t n = 0;
-    while (text[n])
-        n++;
-    return n;
-}
-
-static int starts_with(const char *text, const char *start)
-{
-    while (*start)
-        if (*text++ != *start++)
-            return 0;
-    return 1;
-}
-
-static int same(const char *a, const char *b)
-{
-    return length(a) == length(b) && starts_with(a, b);
-}
-
-/* Appends `text` to the string in out[size]; 0 when it does not fit (out unchanged). */
-static int append(char *out, size_t size, const char *text)
-{
-    size_t have = length(out), add = length(text), i;
-    if (have + add >= size)
-        return 0;
-    for (i = 0; i <= add; i++)
-        out[have + i] = text[i];
-    return 1;
-}
-
-/* -- the launcher ------------------------------------------------------------------------ */
-
-static const char *const kept_aside[] = {"PYTHONMALLOC", "PYTHONMALLOCSTATS", "PYTHONHASHSEED"};
+/* The variables utf8env's own interpreter must not see: the locale (a codeset CPython has
+ * no codec for kills it at start-up; a legacy CJK codeset makes it decode arguments
+ * differently from libc), PYTHONCOERCECLOCALE (its warnings), and the three that
+ * CPython 3.6 reads even under -I (a bad value stops it). They reach it as arguments, and
+ * the command as they came. */
+static const char *const kept_aside[] = {"LC_ALL", "LC_CTYPE", "LANG", "PYTHONCOERCECLOCALE",
+                                         "PYTHONMALLOC", "PYTHONMALLOCSTATS", "PYTHONHASHSEED"};
 #define KEPT_ASIDE (sizeof kept_aside / sizeof kept_aside[0])
+
+/* The signals that end the start-up window the way they would end the command. */
+static const int window_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define WINDOW_SIGNALS (sizeof window_signals / sizeof window_signals[0])
+
+static volatile sig_atomic_t caught_signal;
+
+/* -- small helpers ----------------------------------------------------------------------- */
+
+/* One line on stderr in one write, so that it arrives whole; a closed stderr: the status
+ * still tells. */
+static void say(const char *a, const char *b, const char *c, const char *d)
+{
+    char line[MAX_PATH * 2 + 512];
+    size_t used = 0;
+    const char *parts[] = {"utf8env: error: ", a, b, c, d, "\n"};
+    size_t i, n;
+    for (i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (parts[i] == NULL)
+            continue;
+        n = strlen(parts[i]);
+        if (n > sizeof line - 1 - used)
+            n = sizeof line - 1 - used;
+        memcpy(line + used, parts[i], n);
+        used += n;
+    }
+    if (used == sizeof line - 1)
+        line[used - 1] = '\n';
+    while (write(2, line, used) < 0 && errno == EINTR) {
+    }
+}
 
 static int fail(const char *what, const char *why)
 {
-    /* One write: the line arrives whole. A closed stderr: the status still tells. */
-    char message[MAX_PATH + 256] = "utf8env: error: ";
-    if (!append(message, sizeof message, what))
-        append(message, sizeof message, "utf8env");
-    append(message, sizeof message, ": ");
-    append(message, sizeof message, why);
-    append(message, sizeof message, " (reinstall utf8env)\n");
-    sys_write(2, message, length(message));
+    say(what, ": ", why, NULL);
     return LAUNCHER_FAILED;
 }
 
-/* `path` made absolute, its final symbolic links followed (a pipx link to the command):
- * the folder of `out` is then the folder of the real file. 0 on success. */
+static void *allocate(size_t count, size_t size)
+{
+    void *memory = calloc(count ? count : 1, size);
+    if (memory == NULL) {
+        say("cannot start: ", strerror(ENOMEM), NULL, NULL);
+        exit(LAUNCHER_FAILED);
+    }
+    return memory;
+}
+
+/* The length of the name of the environment entry `entry` (NAME=value), or -1 without
+ * '=' (no variable: getenv never finds it). */
+static long name_length(const char *entry)
+{
+    const char *equals = strchr(entry, '=');
+    return equals ? (long)(equals - entry) : -1;
+}
+
+static int same_name(const char *entry, const char *name, size_t length)
+{
+    return name_length(entry) == (long)length && memcmp(entry, name, length) == 0;
+}
+
+/* -- finding the companion --------------------------------------------------------------- */
+
+/* `path` made absolute, its final symbolic links followed (a pipx link to the command): the
+ * folder of `out` is then the folder of the real file. 0 on success. */
 static int real_file(const char *path, char *out, size_t size)
 {
     char target[MAX_PATH];
     int links;
     out[0] = '\0';
-    if (path[0] != '/' && (sys_getcwd(out, size) < 0 || !append(out, size, "/")))
-        return -1;
-    if (!append(out, size, path))
-        return -1;
-    for (links = 0; links < MAX_LINKS; links++) {
-        long got = sys_readlink(out, target, sizeof target - 1);
-        if (got == -E_INVAL)
-            return 0;               /* not a link: the file itself */
-        if (got < 0)
+    if (path[0] != '/') {
+        if (getcwd(out, size) == NULL || strlen(out) + 1 >= size)
             return -1;
+        strcat(out, "/");
+    }
+    if (strlen(out) + strlen(path) >= size)
+        return -1;
+    strcat(out, path);
+    for (links = 0; links < MAX_LINKS; links++) {
+        ssize_t got = readlink(out, target, sizeof target - 1);
+        if (got < 0)
+            return errno == EINVAL ? 0 : -1;    /* EINVAL: not a link, the file itself */
         target[got] = '\0';
         if (target[0] == '/')
             out[0] = '\0';
-        else {
-            size_t slash = length(out);
-            while (out[slash - 1] != '/')
-                slash--;
-            out[slash] = '\0';      /* a relative target: from the link's folder */
-        }
-        if (!append(out, size, target))
+        else
+            strrchr(out, '/')[1] = '\0';        /* a relative target: from the link's folder */
+        if (strlen(out) + strlen(target) >= size)
             return -1;
+        strcat(out, target);
     }
     return -1;
 }
 
-static const char *variable(char **envp, const char *name_equals)
-{
-    for (; *envp != 0; envp++)
-        if (starts_with(*envp, name_equals))
-            return *envp + length(name_equals);
-    return 0;
-}
-
-/* The real path of this program: /proc/self/exe, else argv[0] when it holds a slash
- * (no /proc, as in a bare chroot); a command found on PATH without /proc is looked up
- * there as a shell would. 0 on success. */
-static int own_path(const char *argv0, char **envp, char *out, size_t size)
+/* The real path of this program: /proc/self/exe, else argv[0] when it holds a slash (no
+ * /proc, as in a bare chroot), else argv[0] looked up on PATH as a shell would. */
+static int own_path(const char *argv0, char *out, size_t size)
 {
     static const char deleted[] = " (deleted)";
-    long got = sys_readlink("/proc/self/exe", out, size - 1);
-    const char *path, *slash;
+    ssize_t got = readlink("/proc/self/exe", out, size - 1);
+    const char *path;
     if (got > 0) {
         out[got] = '\0';
         /* Replaced while running (an upgrade): the name still says where the bin folder is. */
-        if ((size_t)got > length(deleted) && same(out + got - length(deleted), deleted))
-            out[got - length(deleted)] = '\0';
+        if ((size_t)got > strlen(deleted) && strcmp(out + got - strlen(deleted), deleted) == 0)
+            out[got - strlen(deleted)] = '\0';
         return 0;
     }
-    if (argv0 == 0)
+    if (argv0 == NULL)
         return -1;
-    for (slash = argv0; *slash && *slash != '/'; slash++) {
-    }
-    if (*slash == '/')
+    if (strchr(argv0, '/'))
         return real_file(argv0, out, size);
-    for (path = variable(envp, "PATH="); path != 0;) {
-        char candidate[MAX_PATH] = "";
-        size_t folder = 0;
-        while (path[folder] && path[folder] != ':')
-            folder++;
-        if (folder == 0)
-            append(candidate, sizeof candidate, ".");
-        else if (folder < sizeof candidate) {
-            size_t i;
-            for (i = 0; i < folder; i++)
-                candidate[i] = path[i];
-            candidate[folder] = '\0';
+    for (path = getenv("PATH"); path != NULL;) {
+        char candidate[MAX_PATH];
+        size_t folder = strcspn(path, ":");
+        if (folder + strlen(argv0) + 3 < sizeof candidate) {
+            if (folder == 0)
+                strcpy(candidate, ".");
+            else {
+                memcpy(candidate, path, folder);
+                candidate[folder] = '\0';
+            }
+            strcat(candidate, "/");
+            strcat(candidate, argv0);
+            if (access(candidate, X_OK) == 0 && real_file(candidate, out, size) == 0)
+                return 0;
         }
-        if (candidate[0] && append(candidate, sizeof candidate, "/")
-                && append(candidate, sizeof candidate, argv0)
-                && sys_executable(candidate) == 0 && real_file(candidate, out, size) == 0)
-            return 0;
-        path = path[folder] == ':' ? path + folder + 1 : 0;
+        path = path[folder] == ':' ? path + folder + 1 : NULL;
     }
     return -1;
 }
 
-/* The first line of the companion, without its newline, into `line`. 0 on success. */
+/* The first line of the companion, without its newline. 0 on success. */
 static int first_line(const char *companion, char *line, size_t size)
 {
-    long got, total = 0, fd = sys_open_read(companion), i;
+    size_t total = 0;
+    int fd = open(companion, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    line[0] = '\0';
-    while ((size_t)total < size - 1) {
-        got = sys_read((int)fd, line + total, size - 1 - total);
-        if (got == -E_INTR)
+    while (total < size - 1) {
+        ssize_t got = read(fd, line + total, size - 1 - total);
+        char *newline;
+        if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0)
             break;
-        for (i = total; i < total + got; i++)
-            if (line[i] == '\n') {
-                line[i] = '\0';
-                sys_close((int)fd);
-                return 0;
-            }
-        total += got;
+        line[total + (size_t)got] = '\0';
+        newline = strchr(line + total, '\n');
+        if (newline) {
+            *newline = '\0';
+            close(fd);
+            return 0;
+        }
+        total += (size_t)got;
     }
-    sys_close((int)fd);
+    close(fd);
     line[total] = '\0';
-    /* Longer than any interpreter path: not a plain one. */
-    return (size_t)total == size - 1 ? -1 : 0;
+    return total == size - 1 ? -1 : 0;     /* longer than any interpreter path: not one */
 }
 
-/* The mask of ignored signals, as /proc/self/stat's sigignore field writes it (proc(5)):
- * bit N-1 for signal N, in decimal. */
-static void ignored_signals(char *out)
+/* -- utf8env's own interpreter ----------------------------------------------------------- */
+
+/* Its command line: INTERPRETER -I -S -c START_CODE COMPANION PLAN_FD "" N KEPT... ARGS...
+ * (scripts/start.py reads it), and its environment, into the arrays given. */
+static void own_start(char **argv, int argc, char **envp, const char *interpreter,
+                      const char *companion, const char *plan_fd, char **args, char **env)
 {
-    unsigned long long mask = 0;
-    char digits[24];
-    int number, n = 0;
-    for (number = 1; number <= 64; number++)
-        if (sys_ignored(number) == 1)
-            mask |= 1ULL << (number - 1);
-    do {
-        digits[n++] = (char)('0' + mask % 10);
-        mask /= 10;
-    } while (mask);
-    while (n)
-        *out++ = digits[--n];
-    *out = '\0';
+    static char count[8];
+    size_t n = 0, e = 0, kept = 0, i, j;
+    char **entry;
+    args[n++] = (char *)interpreter;
+    args[n++] = "-I";
+    args[n++] = "-S";
+    args[n++] = "-c";
+    args[n++] = (char *)START_CODE;
+    args[n++] = (char *)companion;
+    args[n++] = (char *)plan_fd;
+    args[n++] = "";                 /* the mask of ignored signals: only the stub needs it */
+    args[n++] = count;
+    for (i = 0; i < KEPT_ASIDE; i++)        /* the first entry of each: the one getenv sees */
+        for (entry = envp; *entry != NULL; entry++)
+            if (same_name(*entry, kept_aside[i], strlen(kept_aside[i]))) {
+                args[n++] = *entry;
+                kept++;
+                break;
+            }
+    snprintf(count, sizeof count, "%zu", kept);
+    for (i = 1; i < (size_t)argc; i++)
+        args[n++] = argv[i];
+    args[n] = NULL;
+
+    for (entry = envp; *entry != NULL; entry++) {
+        long length = name_length(*entry);
+        int keep = length >= 0;
+        for (i = 0; keep && i < KEPT_ASIDE; i++)
+            if (same_name(*entry, kept_aside[i], strlen(kept_aside[i])))
+                keep = 0;
+        for (j = 0; keep && j < e; j++)        /* a duplicate: the first is the variable */
+            if (same_name(env[j], *entry, (size_t)length))
+                keep = 0;
+        if (keep)
+            env[e++] = *entry;
+    }
+    env[e++] = "LC_ALL=C";
+    env[e] = NULL;
 }
 
-/* The index in kept_aside of the variable `entry` (NAME=value) sets, or -1. */
-static int kept_aside_index(const char *entry)
+/* -- the plan of `run` ------------------------------------------------------------------- */
+
+struct plan {
+    char *path;
+    char **argv;
+    char **set;         /* NAME=value entries */
+    char **unset;       /* names */
+    size_t set_count, unset_count;
+};
+
+/* The next NUL-terminated field of data[*at, size), or NULL. */
+static char *field(char *data, size_t size, size_t *at)
+{
+    char *start = data + *at, *end;
+    if (*at >= size)
+        return NULL;
+    end = memchr(start, '\0', size - *at);
+    if (end == NULL)
+        return NULL;
+    *at += (size_t)(end - start) + 1;
+    return start;
+}
+
+static int count_field(char *data, size_t size, size_t *at, size_t *count)
+{
+    char *text = field(data, size, at), *end;
+    unsigned long value;
+    if (text == NULL || *text == '\0')
+        return -1;
+    errno = 0;
+    value = strtoul(text, &end, 10);
+    if (*end != '\0' || errno != 0 || value > size)
+        return -1;
+    *count = value;
+    return 0;
+}
+
+/* The plan (src/utf8env/launch.py writes it): "exec", PATH, ARGC, ARGV..., N, NAME=value...,
+ * M, NAME..., each NUL-terminated. 0 when well formed. */
+static int read_plan(char *data, size_t size, struct plan *plan)
+{
+    size_t at = 0, count, i;
+    char *word = field(data, size, &at);
+    if (word == NULL || strcmp(word, "exec") != 0)
+        return -1;
+    if ((plan->path = field(data, size, &at)) == NULL)
+        return -1;
+    if (count_field(data, size, &at, &count) != 0 || count == 0)
+        return -1;
+    plan->argv = allocate(count + 1, sizeof *plan->argv);
+    for (i = 0; i < count; i++)
+        if ((plan->argv[i] = field(data, size, &at)) == NULL)
+            return -1;
+    if (count_field(data, size, &at, &plan->set_count) != 0)
+        return -1;
+    plan->set = allocate(plan->set_count, sizeof *plan->set);
+    for (i = 0; i < plan->set_count; i++)
+        if ((plan->set[i] = field(data, size, &at)) == NULL || name_length(plan->set[i]) <= 0)
+            return -1;
+    if (count_field(data, size, &at, &plan->unset_count) != 0)
+        return -1;
+    plan->unset = allocate(plan->unset_count, sizeof *plan->unset);
+    for (i = 0; i < plan->unset_count; i++)
+        if ((plan->unset[i] = field(data, size, &at)) == NULL)
+            return -1;
+    return at == size ? 0 : -1;
+}
+
+/* This program's environment with the plan's changes: a variable set takes the place of
+ * its first entry (later entries of that name go: they would contradict it), or comes last
+ * when it had none; a variable unset loses every entry. Everything else stays as it is. */
+static char **planned_environment(char **envp, const struct plan *plan)
+{
+    size_t count = 0, n = 0, i;
+    char **env, **entry;
+    char *placed;
+    for (entry = envp; *entry != NULL; entry++)
+        count++;
+    env = allocate(count + plan->set_count + 1, sizeof *env);
+    placed = allocate(plan->set_count, 1);
+    for (entry = envp; *entry != NULL; entry++) {
+        long length = name_length(*entry);
+        int keep = 1;
+        for (i = 0; length >= 0 && keep && i < plan->set_count; i++)
+            if (same_name(plan->set[i], *entry, (size_t)length)) {
+                if (!placed[i])
+                    env[n++] = plan->set[i];
+                placed[i] = 1;
+                keep = 0;
+            }
+        for (i = 0; length >= 0 && keep && i < plan->unset_count; i++)
+            if (strlen(plan->unset[i]) == (size_t)length
+                    && memcmp(plan->unset[i], *entry, (size_t)length) == 0)
+                keep = 0;
+        if (keep)
+            env[n++] = *entry;
+    }
+    for (i = 0; i < plan->set_count; i++)
+        if (!placed[i])
+            env[n++] = plan->set[i];
+    env[n] = NULL;
+    return env;
+}
+
+/* -- signals ----------------------------------------------------------------------------- */
+
+static void catch_signal(int number)
+{
+    caught_signal = number;
+}
+
+/* Catch the window's signals that are not ignored; `caught[i]` says which were. */
+static void catch_window_signals(int *caught)
 {
     size_t i;
-    for (i = 0; i < KEPT_ASIDE; i++)
-        if (starts_with(entry, kept_aside[i]) && entry[length(kept_aside[i])] == '=')
-            return (int)i;
-    return -1;
+    for (i = 0; i < WINDOW_SIGNALS; i++) {
+        struct sigaction action, before;
+        caught[i] = 0;
+        if (sigaction(window_signals[i], NULL, &before) != 0 || before.sa_handler == SIG_IGN)
+            continue;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = catch_signal;       /* no SA_RESTART: waits end with EINTR */
+        sigemptyset(&action.sa_mask);
+        caught[i] = sigaction(window_signals[i], &action, NULL) == 0;
+    }
 }
 
-static int launch(int argc, char **argv, char **envp)
+static void release_window_signals(const int *caught)
 {
-    char self[MAX_PATH], companion[MAX_PATH + sizeof COMPANION] = "", line[MAX_PATH + 3];
-    char ignored[24], hidden[64] = "";
+    size_t i;
+    for (i = 0; i < WINDOW_SIGNALS; i++)
+        if (caught[i])
+            signal(window_signals[i], SIG_DFL);
+}
+
+/* Die by `number`, as the command would have; the status a shell shows for it otherwise. */
+static void die_by(int number)
+{
+    sigset_t only;
+    signal(number, SIG_DFL);
+    sigemptyset(&only);
+    sigaddset(&only, number);
+    raise(number);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    _exit(128 + number);
+}
+
+static void end_child(pid_t child)
+{
+    int status;
+    kill(-child, SIGKILL);
+    kill(child, SIGKILL);
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/* -- exec ---------------------------------------------------------------------------------- */
+
+static int exec_command(const struct plan *plan, char **env)
+{
+    size_t count = 0, i;
+    char **by_shell;
+    execve(plan->path, plan->argv, env);
+    if (errno == ENOEXEC) {
+        /* No #! and no binary format: a shell script, as execvp(3) runs it. */
+        while (plan->argv[count] != NULL)
+            count++;
+        by_shell = allocate(count + 2, sizeof *by_shell);
+        by_shell[0] = "/bin/sh";
+        by_shell[1] = plan->path;
+        for (i = 1; i < count; i++)
+            by_shell[i + 1] = plan->argv[i];
+        execve("/bin/sh", by_shell, env);
+    }
+    say("command '", plan->argv[0], "': ", strerror(errno));
+    return errno == ENOENT || errno == ENOTDIR ? 127 : 126;
+}
+
+/* `run`: the interpreter decides in a child, this program execs. */
+static int run(char **args, char **python_env, char **envp, const char *interpreter)
+{
+    int pipe_ends[2], caught[WINDOW_SIGNALS], status = 0, waited;
+    char plan_fd[16];
+    char *data = NULL;
+    size_t size = 0, room = 0;
+    pid_t child;
+    sigset_t window, before;
+    struct plan plan;
+
+    if (pipe(pipe_ends) != 0)
+        return fail("cannot start its interpreter", strerror(errno));
+    /* Above 2, so that a standard stream closed on entry stays closed for the command. */
+    for (waited = 0; waited < 2; waited++) {
+        int moved = fcntl(pipe_ends[waited], F_DUPFD_CLOEXEC, 3);
+        if (moved < 0)
+            return fail("cannot start its interpreter", strerror(errno));
+        close(pipe_ends[waited]);
+        pipe_ends[waited] = moved;
+    }
+    snprintf(plan_fd, sizeof plan_fd, "%d", pipe_ends[1]);
+    args[6] = plan_fd;
+    catch_window_signals(caught);
+    child = fork();
+    if (child < 0)
+        return fail("cannot start its interpreter", strerror(errno));
+    if (child == 0) {
+        setpgid(0, 0);
+        signal(SIGTTOU, SIG_IGN);
+        fcntl(pipe_ends[1], F_SETFD, 0);
+        release_window_signals(caught);
+        execve(interpreter, args, python_env);
+        say(interpreter, ": ", strerror(errno), NULL);
+        _exit(LAUNCHER_FAILED);
+    }
+    close(pipe_ends[1]);
+    while (!caught_signal) {
+        ssize_t got;
+        if (size == room) {
+            char *bigger = realloc(data, room = room ? room * 2 : 1 << 16);
+            if (bigger == NULL) {
+                end_child(child);
+                return fail("cannot read the plan", strerror(ENOMEM));
+            }
+            data = bigger;
+        }
+        got = read(pipe_ends[0], data + size, room - size);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        size += (size_t)got;
+    }
+    close(pipe_ends[0]);
+    while (!caught_signal && (waited = (int)waitpid(child, &status, 0)) < 0 && errno == EINTR) {
+    }
+    /* SIGCHLD ignored on entry: the child is reaped by the kernel (ECHILD), the plan tells. */
+    if (!caught_signal && waited < 0 && errno == ECHILD)
+        status = 0;
+
+    /* From here to the exec, a window signal is held, then gets its default action. */
+    sigemptyset(&window);
+    for (waited = 0; waited < (int)WINDOW_SIGNALS; waited++)
+        if (caught[waited])
+            sigaddset(&window, window_signals[waited]);
+    sigprocmask(SIG_BLOCK, &window, &before);
+    if (caught_signal) {
+        end_child(child);
+        die_by(caught_signal);
+    }
+    if (WIFSIGNALED(status)) {
+        char number[16];
+        snprintf(number, sizeof number, "%d", WTERMSIG(status));
+        say(interpreter, ": killed by signal ", number, NULL);
+        return LAUNCHER_FAILED;
+    }
+    if (size == 0)
+        return WEXITSTATUS(status);        /* no exec: the interpreter's status is the answer */
+    if (WEXITSTATUS(status) != 0 || read_plan(data, size, &plan) != 0)
+        return fail(interpreter, "gave no plan that can be read");
+    release_window_signals(caught);
+    sigprocmask(SIG_SETMASK, &before, NULL);
+    return exec_command(&plan, planned_environment(envp, &plan));
+}
+
+int main(int argc, char **argv)
+{
+    char self[MAX_PATH], companion[MAX_PATH + sizeof COMPANION], line[MAX_PATH + 3];
+    char **envp = environ, **args, **python_env;
     const char *interpreter;
-    char **env = envp, **args;
-    size_t count = 0, i, slash;
-    long error;
-    int kept = 0, n;
+    size_t count = 0;
+    int n;
 
-    if (own_path(argc > 0 ? argv[0] : 0, envp, self, sizeof self) != 0)
+    if (own_path(argc > 0 ? argv[0] : NULL, self, sizeof self) != 0)
         return fail(argc > 0 && argv[0] ? argv[0] : "utf8env", "cannot find its own folder");
-    for (slash = length(self); self[slash - 1] != '/'; slash--) {
-    }                                  /* an absolute path: there is a slash */
-    self[slash] = '\0';
-    append(companion, sizeof companion, self);
-    append(companion, sizeof companion, COMPANION);
+    strrchr(self, '/')[1] = '\0';                 /* an absolute path: there is a slash */
+    strcpy(companion, self);
+    strcat(companion, COMPANION);
 
-    /* interpreter, -I, -S, -c, code, companion, mask, kept names, argv[1:], NULL: argc + 8,
-     * and one more for an empty argv (argc 0, which older kernels pass on). */
-    args = sys_allocate(((size_t)argc + 9) * sizeof *args);
-    if (args == 0)
-        return fail(companion, error_text(E_NOMEM));
-
+    /* interpreter, -I, -S, -c, code, companion, plan fd, mask, count, kept..., argv[1:],
+     * NULL; one more for an empty argv (argc 0, which older kernels pass on). */
+    args = allocate((size_t)(argc > 0 ? argc : 1) + 10 + KEPT_ASIDE, sizeof *args);
     if (first_line(companion, line, sizeof line) != 0)
-        return fail(companion, "cannot be read");
+        return fail(companion, "cannot be read (reinstall utf8env)");
     /* pip writes the interpreter's path alone, spaces and colons included (a #! line cannot
      * start such a path, this can). Anything else (the /bin/sh form some installers write
      * for a path too long for the kernel, a #! line with arguments): the usual start. */
-    interpreter = starts_with(line, "#!") ? line + 2 : line;
-    if (interpreter[0] == '/' && !same(interpreter, "/bin/sh")
-            && sys_executable(interpreter) == 0) {
-        ignored_signals(ignored);
-        while (env[count] != 0)
+    interpreter = strncmp(line, "#!", 2) == 0 ? line + 2 : line;
+    if (interpreter[0] == '/' && strcmp(interpreter, "/bin/sh") != 0
+            && access(interpreter, X_OK) == 0) {
+        while (envp[count] != NULL)
             count++;
-        for (i = 0; i < count; i++)
-            if ((n = kept_aside_index(env[i])) >= 0)
-                kept |= 1 << n;
-        if (kept) {
-            /* A copy with the kept variables renamed, first: the first of two entries of one
-             * name is the one getenv() and utf8env read, so a UTF8ENV_HIDDEN_NAME the
-             * environment already had cannot stand for the value kept aside. */
-            char **copy = sys_allocate((count + 1) * sizeof *copy), **next;
-            if (copy == 0)
-                return fail(companion, error_text(E_NOMEM));
-            next = copy;
-            for (i = 0; i < count; i++)
-                if (kept_aside_index(env[i]) >= 0) {
-                    size_t size = length(HIDDEN_PREFIX) + length(env[i]) + 1;
-                    *next = sys_allocate(size);
-                    if (*next == 0)
-                        return fail(companion, error_text(E_NOMEM));
-                    append(*next, size, HIDDEN_PREFIX);
-                    append(*next++, size, env[i]);
-                }
-            for (i = 0; i < count; i++)
-                if (kept_aside_index(env[i]) < 0)
-                    *next++ = env[i];
-            env = copy;
-            for (n = 0; n < (int)KEPT_ASIDE; n++)
-                if (kept & (1 << n)) {
-                    append(hidden, sizeof hidden, " ");
-                    append(hidden, sizeof hidden, kept_aside[n]);
-                }
-        }
-        args[0] = (char *)interpreter;
-        args[1] = "-I";
-        args[2] = "-S";
-        args[3] = "-c";
-        args[4] = (char *)START_CODE;
-        args[5] = companion;
-        args[6] = ignored;
-        args[7] = hidden;
-        for (n = 1; n < argc; n++)
-            args[7 + n] = argv[n];
-        sys_execve(interpreter, args, env);
+        python_env = allocate(count + 2, sizeof *python_env);
+        own_start(argv, argc, envp, interpreter, companion, "", args, python_env);
+        if (argc > 1 && strcmp(argv[1], "run") == 0)
+            return run(args, python_env, envp, interpreter);
+        execve(interpreter, args, python_env);
+        if (errno == E2BIG)
+            return fail(interpreter, strerror(errno));
         /* Not startable after all (a foreign binary, a full process table): the usual start. */
     }
     args[0] = companion;
     for (n = 1; n < argc; n++)
         args[n] = argv[n];
-    args[argc > 0 ? argc : 1] = 0;
-    error = sys_execve(companion, args, envp);
-    return fail(companion, error_text(-error));
+    args[argc > 0 ? argc : 1] = NULL;
+    execve(companion, args, envp);
+    return fail(companion, strerror(errno));
 }

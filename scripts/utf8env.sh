@@ -44,22 +44,21 @@ esac
 sigignore() { shift 30 && ignored=$1; }     # a function: "$@" (the arguments) stays as it is
 ignored=
 { IFS= read -r stat < /proc/self/stat; } 2>/dev/null && sigignore ${stat##*) }
-# Python 3.6 reads PYTHONMALLOC, PYTHONMALLOCSTATS and PYTHONHASHSEED even under -I, and
-# a bad value stops it before utf8env runs: they are kept aside for the command, which
-# gets them back unchanged (utf8env/environment.py).
-hidden=
-if [ -n "${PYTHONMALLOC+x}${PYTHONMALLOCSTATS+x}${PYTHONHASHSEED+x}" ]; then
-    for name in PYTHONMALLOC PYTHONMALLOCSTATS PYTHONHASHSEED; do
-        eval "set=\${$name+x}"
-        if [ -n "$set" ]; then
-            eval "export UTF8ENV_HIDDEN_$name=\"\$$name\""
-            unset "$name"
-            hidden="$hidden $name"
-        fi
-    done
-fi
-# The code every form of the command starts Python with (scripts/start.py says why -c);
-# the build writes it in place of the line below.
+# What utf8env's own interpreter must not see (scripts/launcher.c says why): the locale,
+# PYTHONCOERCECLOCALE, and the three variables 3.6 reads even under -I. Each goes before
+# the arguments as NAME=value (utf8env/_start.py takes them back), and LC_ALL=C stands in.
+kept=0
+for name in PYTHONHASHSEED PYTHONMALLOCSTATS PYTHONMALLOC PYTHONCOERCECLOCALE LANG LC_CTYPE LC_ALL; do
+    eval "set=\${$name+x}"
+    if [ -n "$set" ]; then
+        eval "set -- \"$name=\$$name\" \"\$@\""
+        unset "$name"
+        kept=$((kept + 1))
+    fi
+done
+export LC_ALL=C
+# The code every form of the command starts Python with (scripts/start.py); the build
+# writes it in place of the line below. No plan descriptor: Python execs the command.
 exec "$interpreter" -I -S -c '
 @START_CODE@
-' "$main" "$ignored" "$hidden" "$@"
+' "$main" "" "$ignored" "$kept" "$@"

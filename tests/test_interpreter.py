@@ -162,22 +162,21 @@ def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
     assert left == b""                  # the child was killed with its session
 
 
-def test_the_errors_made_on_first_use_are_ordinary_classes():
-    # errors.py makes the errors raised only on failure when first named (PEP 562).
+def test_the_errors_are_plain_classes_with_their_exit_codes():
     import pickle
     from utf8env import errors
-    from utf8env.errors import CommandNotFound, NotExecutable, UsageError, WorldError
-    assert errors.InterpreterError is InterpreterError and errors.WorldError is WorldError
-    assert sorted(errors._failures()) == sorted(errors._FAILURES)
+    from utf8env.errors import (CommandNotFound, LauncherError, LaunchUsageError,
+                                NotExecutable, UsageError, WorldError)
     assert issubclass(InterpreterError, UsageError) and InterpreterError.exit_code == 2
-    assert (CommandNotFound.exit_code, NotExecutable.exit_code, WorldError.exit_code) == (127, 126, 1)
-    for cls in (InterpreterError, CommandNotFound, NotExecutable, WorldError):
+    assert issubclass(LaunchUsageError, LauncherError) and issubclass(LaunchUsageError, UsageError)
+    assert [cls.exit_code for cls in (CommandNotFound, NotExecutable, WorldError, LauncherError,
+                                      LaunchUsageError)] == [127, 126, 1, 125, 125]
+    for cls in (InterpreterError, CommandNotFound, NotExecutable, WorldError, LaunchUsageError):
         assert "%s.%s" % (cls.__module__, cls.__qualname__) == "utf8env.errors." + cls.__name__
         error = pickle.loads(pickle.dumps(cls("x")))
         assert type(error) is cls and str(error) == "x"
     with pytest.raises(AttributeError):
         errors.NoSuchError
-    assert set(errors._FAILURES) <= set(dir(errors))
 
 
 def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
@@ -210,30 +209,3 @@ def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
         os.chdir(here)
     assert python_command(str(tmp_path / "through")) is not None
     assert python_command(str(tmp_path / "chain")) is None
-
-
-_ERRORS_CHECK = """
-import pickle, sys
-sys.path.insert(0, sys.argv[1])
-from utf8env import errors
-assert "WorldError" not in vars(errors) and "WorldError" in dir(errors)
-from utf8env.errors import CommandNotFound, InterpreterError, UsageError
-assert errors.CommandNotFound is CommandNotFound and issubclass(InterpreterError, UsageError)
-assert type(pickle.loads(pickle.dumps(CommandNotFound("x")))) is CommandNotFound
-assert not hasattr(errors, "__path__") and not hasattr(errors, "NoSuchError")
-"""
-
-
-def test_the_errors_are_made_on_first_use_on_every_version():
-    # 3.6 has no module __getattr__ (PEP 562): errors.py gives its module a class with one.
-    import subprocess
-    import sys
-    from utf8env import errors
-    from utf8env.matrix import discovery
-    src = os.path.dirname(os.path.dirname(os.path.abspath(errors.__file__)))
-    pythons = {i.version: i.argv[0] for i in discovery.interpreters() if i.root == "/"}
-    for version in ("3.6", "3.7", "%d.%d" % sys.version_info[:2]):
-        if version in pythons:
-            out = subprocess.run([pythons[version], "-I", "-S", "-c", _ERRORS_CHECK, src],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            assert (out.returncode, out.stderr) == (0, b""), version

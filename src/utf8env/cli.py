@@ -66,6 +66,11 @@ def _dispatch(argv, own_process):
         write(main_help())
         return 0 if argv else 2
     if argv[0] == "run":
+        if own_process:
+            from .environment import launched
+            if not launched():
+                from .launch import restart_safely
+                restart_safely(argv)        # returns only where it cannot
         operands = _run_operands(argv[1:])
         if operands is not None:
             # `run -- COMMAND`, as an ENTRYPOINT starts: no option, so no declaration to

@@ -22,15 +22,37 @@ except ImportError:                 # pragma: no cover - Windows
 _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
 # The mask of ignored signals (decimal, the sigignore field of /proc/self/stat) this
-# process had before CPython ignored SIGPIPE and SIGXFSZ for itself; the bin/utf8env stub
-# reads it and sets it here. None: not known (started as `python -m utf8env`).
+# process had before CPython ignored SIGPIPE and SIGXFSZ for itself, where the stub read
+# it. None: not known.
 ignored_at_start = None
 
+# The environment this process was started for, when utf8env's own start (_start.py) gave
+# it: the user's, rebuilt from what the launcher passed. None: read it (inherited()).
+_launched = None
 
-# The variables the stub kept aside from utf8env's own interpreter (it moved each NAME to
-# UTF8ENV_HIDDEN_NAME): inherited() gives them back, so the command gets them unchanged.
-kept_aside = ()
-_KEPT_PREFIX = "UTF8ENV_HIDDEN_"
+# The variables the launcher and the stub keep aside from utf8env's own interpreter (it
+# gets them as arguments; LC_ALL=C in their place): scripts/launcher.c says why.
+KEPT_ASIDE = ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONCOERCECLOCALE", "PYTHONMALLOC",
+              "PYTHONMALLOCSTATS", "PYTHONHASHSEED")
+
+
+def start_launched(kept, ignored):
+    """Take this process's environment as the launcher passed it: every variable but the
+    LC_ALL=C it added, and `kept` (NAME=value entries) back in."""
+    global _launched, ignored_at_start
+    environ = {fsdecode(name): fsdecode(value) for name, value in system.environ.items()
+               if name not in (b"LC_ALL", "LC_ALL")}
+    for entry in kept:
+        name, _, value = entry.partition("=")
+        environ[name] = value
+    _launched = environ
+    ignored_at_start = ignored
+
+
+def launched():
+    """Whether utf8env's own start rebuilt the environment (this process runs in LC_ALL=C,
+    with every byte decoded reversibly)."""
+    return _launched is not None
 
 
 def was_ignored_at_start(number):
@@ -94,6 +116,8 @@ def _read_all(path):
 def inherited():
     """The environment as passed to this process, as a dict of str (surrogate escapes
     for undecodable bytes); the process's environment where /proc is not available."""
+    if _launched is not None:
+        return dict(_launched)
     try:
         data = _read_all("/proc/self/environ")
     except OSError:
@@ -104,8 +128,32 @@ def inherited():
         name, sep, value = entry.partition(b"=")
         if sep and name:
             environ.setdefault(fsdecode(name), fsdecode(value))
-    for name in kept_aside:
-        value = environ.pop(_KEPT_PREFIX + name, None)
-        if value is not None:
-            environ[name] = value
     return environ
+
+
+def own_arguments(args):
+    """The bytes of this process's last len(args) arguments (utf8env's own, `args` as
+    decoded): from /proc/self/cmdline, as they came; None where that cannot be read."""
+    try:
+        words = _read_all("/proc/self/cmdline").split(b"\0")[:-1]
+    except OSError:
+        return None
+    if len(words) < len(args):
+        return None
+    return words[len(words) - len(args):]
+
+
+def raw_environment():
+    """This process's environment as passed to it, as (name, value) byte pairs, the first
+    entry of each name; None where /proc cannot be read."""
+    try:
+        data = _read_all("/proc/self/environ")
+    except OSError:
+        return None
+    pairs, seen = [], set()
+    for entry in data.split(b"\0"):
+        name, sep, value = entry.partition(b"=")
+        if sep and name and name not in seen:
+            seen.add(name)
+            pairs.append((name, value))
+    return pairs

@@ -5,7 +5,6 @@ The launcher's own failures must never be mistaken for the command's: a command'
 status 1, 2, 126 or 127 is passed through, so `run` reports a bad option of its own
 with 125 (LaunchUsageError) and a command it cannot start with 126/127, as a shell does.
 """
-import sys
 
 
 class Utf8envError(Exception):
@@ -18,74 +17,30 @@ class UsageError(Utf8envError):
     exit_code = 2
 
 
-def _failures():
-    """The errors that `utf8env run -- COMMAND` names only when something fails (run's own
-    declaration names LaunchUsageError: it is made only for a run given options), where
-    the two above are named by the engine and every declaration. A class costs the
-    launcher's start-up about 0.08M instructions, so these are made when first named
-    (the module's __getattr__ below). __qualname__: their name at the top of this module,
-    where pickle and tracebacks look."""
-
-    class LauncherError(Utf8envError):
-        """`utf8env run` failed on its own account (not the command's): 125."""
-        __qualname__ = "LauncherError"
-        exit_code = 125
-
-    class LaunchUsageError(LauncherError, UsageError):
-        """Bad input to `utf8env run`: 125, so that the command's own 1, 2, 126, 127 stay its
-        own."""
-        __qualname__ = "LaunchUsageError"
-
-    class InterpreterError(UsageError):
-        """The named interpreter cannot be run or is not a CPython utf8env can model."""
-        __qualname__ = "InterpreterError"
-
-    class CommandNotFound(Utf8envError):
-        """The command to launch does not exist (a shell's 127)."""
-        __qualname__ = "CommandNotFound"
-        exit_code = 127
-
-    class NotExecutable(Utf8envError):
-        """The command to launch exists but cannot be executed (a shell's 126)."""
-        __qualname__ = "NotExecutable"
-        exit_code = 126
-
-    class WorldError(Utf8envError):
-        """A locale world could not be built, entered or run in (no root, no mount namespace,
-        a failed localedef or mount, a runner that died)."""
-        __qualname__ = "WorldError"
-
-    return {error.__name__: error for error in (LauncherError, LaunchUsageError, InterpreterError,
-                                                CommandNotFound, NotExecutable, WorldError)}
+class LauncherError(Utf8envError):
+    """`utf8env run` failed on its own account (not the command's): 125."""
+    exit_code = 125
 
 
-_FAILURES = ("LauncherError", "LaunchUsageError", "InterpreterError", "CommandNotFound",
-             "NotExecutable", "WorldError")
+class LaunchUsageError(LauncherError, UsageError):
+    """Bad input to `utf8env run`: 125, so that the command's own 1, 2, 126, 127 stay its
+    own."""
 
 
-_MADE = []      # the one set made (two threads may both make one: the first kept is used)
+class InterpreterError(UsageError):
+    """The named interpreter cannot be run or is not a CPython utf8env can model."""
 
 
-def __getattr__(name):
-    if name not in _FAILURES:
-        raise AttributeError("module %r has no attribute %r" % (__name__, name))
-    if not _MADE:
-        _MADE.append(_failures())
-    globals().update(_MADE[0])          # then they are ordinary attributes
-    return _MADE[0][name]
+class CommandNotFound(Utf8envError):
+    """The command to launch does not exist (a shell's 127)."""
+    exit_code = 127
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_FAILURES))
+class NotExecutable(Utf8envError):
+    """The command to launch exists but cannot be executed (a shell's 126)."""
+    exit_code = 126
 
 
-if sys.version_info < (3, 7):
-    class _Module(type(sys)):
-        """3.6 reads no module __getattr__ (PEP 562), but a module's class may have one."""
-        def __getattr__(self, name):
-            return __getattr__(name)
-
-        def __dir__(self):
-            return __dir__()
-
-    sys.modules[__name__].__class__ = _Module
+class WorldError(Utf8envError):
+    """A locale world could not be built, entered or run in (no root, no mount namespace,
+    a failed localedef or mount, a runner that died)."""

@@ -184,8 +184,12 @@ def _may_start_python(path):
 
 
 def _own_startup_messages(environ, facts):
-    """The lines this very interpreter printed at start-up, by decide() on its own inputs."""
+    """The lines this very interpreter printed at start-up, by decide() on its own inputs:
+    none when utf8env's own start gave it LC_ALL=C and the variables kept aside."""
     import sys
+    from .environment import launched
+    if launched():
+        return ()
     from .profiles import VERSIONS
     version = "%d.%d" % sys.version_info[:2]
     if version not in VERSIONS:
@@ -236,9 +240,15 @@ def _join(folder, name):
     return folder + name if folder.endswith("/") else folder + "/" + name
 
 
+# The descriptor of the pipe the compiled launcher reads the plan from (scripts/launcher.c
+# runs `run` in a child and execs the command itself); None: this process execs it.
+plan_fd = None
+
+
 def execute(launch):
-    """Replace this process by the planned command: same pid, same file descriptors.
-    Returns only for a refused launch: the exit status."""
+    """Replace this process by the planned command: same pid, same file descriptors; or,
+    under the compiled launcher, hand it the plan and end. Returns only for a refused
+    launch: the exit status."""
     for line in launch.messages:
         try:
             system.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
@@ -246,14 +256,76 @@ def execute(launch):
             pass        # no stderr (closed): the command runs all the same
     if launch.refusal is not None:
         return launch.refusal
+    if plan_fd is not None:
+        _hand_over(launch, plan_fd)
     _restore_signals()
     try:
-        system.execve(launch.path, list(launch.argv), launch.environ)
+        _exec(launch.path, list(launch.argv), launch.environ)
+    except FileNotFoundError:
+        # The file was found: what is missing is its #! interpreter (env(1) says 127 too).
+        raise errors.CommandNotFound("command %r: No such file or directory" % launch.argv[0])
     except PermissionError:
         raise errors.NotExecutable("command %r: permission denied" % launch.argv[0])
     except OSError as error:
         raise errors.NotExecutable("command %r: cannot be executed (%s)"
                                    % (launch.argv[0], error.strerror))
+
+
+def _exec(path, argv, environ):
+    """execve, and for a file the kernel cannot run (no #!, no binary format) /bin/sh with
+    it, as execvp(3) and env(1) do."""
+    try:
+        system.execve(path, argv, environ)
+    except OSError as error:
+        import errno
+        if error.errno != errno.ENOEXEC:
+            raise
+    system.execve("/bin/sh", ["/bin/sh", path] + argv[1:], environ)
+
+
+def _hand_over(launch, fd):
+    """Write the plan for scripts/launcher.c (read_plan there) and end this process: what
+    to exec, and the variables to set and unset in the launcher's own environment, which
+    it kept byte for byte. Every str here was decoded reversibly (_start.py), so fsencode
+    gives the bytes back."""
+    from .environment import fsencode, inherited
+    before = inherited()
+    sets = [fsencode(name) + b"=" + fsencode(value) for name, value in launch.environ.items()
+            if before.get(name) != value]
+    unsets = [fsencode(name) for name in before if name not in launch.environ]
+    fields = ([b"exec", fsencode(launch.path), str(len(launch.argv)).encode()]
+              + [fsencode(word) for word in launch.argv]
+              + [str(len(sets)).encode()] + sets + [str(len(unsets)).encode()] + unsets)
+    data = b"\0".join(fields) + b"\0"
+    try:
+        while data:
+            data = data[system.write(fd, data):]
+    except OSError:
+        system._exit(125)       # the launcher is gone
+    system._exit(0)
+
+
+def restart_safely(args):
+    """For `python -m utf8env run ...`: start utf8env again as the launcher starts it
+    (_start.py), so that the command's bytes are never decoded in the user's locale and
+    encoded back. Returns where that cannot be done (no /proc to read the bytes from, no
+    sys.executable): the run goes on here, with the text as decoded."""
+    import sys
+    from .environment import KEPT_ASIDE, own_arguments, raw_environment
+    raw_args, pairs = own_arguments(args), raw_environment()
+    if raw_args is None or pairs is None or not sys.executable:
+        return
+    kept_names = {name.encode() for name in KEPT_ASIDE}
+    environ = {name: value for name, value in pairs if name not in kept_names}
+    environ[b"LC_ALL"] = b"C"
+    kept = [name + b"=" + value for name, value in pairs if name in kept_names]
+    folder = __file__.rpartition("/")[0].rpartition("/")[0]
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); "
+            "from utf8env._start import start; start()")
+    executable = sys.executable
+    argv = ([executable, "-I", "-S", "-c", code, folder, "", "", str(len(kept))] + kept
+            + raw_args)
+    system.execve(executable, argv, environ)
 
 
 def _restore_signals():

@@ -1,0 +1,40 @@
+"""The start of utf8env's own interpreter when the `utf8env` command (scripts/launcher.c,
+the stub scripts/utf8env.sh) or a re-exec of utf8env itself (launch.restart_safely) started
+it: `-I -S`, LC_ALL=C, the variables kept aside given as arguments.
+
+Why that world: an interpreter started in the user's locale can die before a line of
+utf8env runs (a codeset CPython has no codec for: ARMSCII-8, GEORGIAN-PS, EUC-TW), and in
+a legacy CJK locale it decodes arguments with libc's tables and encodes them back with its
+own codec, which differ (Big5 A\\xa1\\xfeB came back as A\\xa2AB). With LC_ALL=C, 3.7+ is
+in UTF-8 mode and 3.6 in ASCII, both with surrogateescape: every byte decodes and encodes
+back to itself. The user's environment is then rebuilt from what arrived, for utf8env to
+reason about (environment.inherited)."""
+import sys
+
+
+def start():
+    """sys.argv: [-c, the companion or the package's folder, the plan's descriptor or "",
+    the mask of ignored signals or "", N, N entries NAME=value, utf8env's arguments]
+    (scripts/start.py). Exits with main()'s status."""
+    plan_fd, ignored, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
+    kept = sys.argv[5:5 + count]
+    del sys.argv[1:5 + count]
+    from . import environment
+    environment.start_launched(kept, ignored or None)
+    if environment.inherited().get("PYTHONDONTWRITEBYTECODE"):
+        sys.dont_write_bytecode = True      # what -I kept this interpreter from reading
+    from .cli import main
+    if not plan_fd:
+        sys.exit(main())
+    from . import launch
+    launch.plan_fd = int(plan_fd)
+    try:
+        status = main()
+    except SystemExit:
+        raise
+    except BaseException:
+        # A failure of utf8env's own, never to be taken for the command's status.
+        import traceback
+        traceback.print_exc()
+        status = 125
+    sys.exit(status)
