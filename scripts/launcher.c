@@ -228,7 +228,7 @@ static int first_line(const char *companion, char *line, size_t size)
 
 /* -- utf8env's own interpreter ----------------------------------------------------------- */
 
-/* Its command line: INTERPRETER -I -S -c START_CODE COMPANION PLAN_FD "" N KEPT... ARGS...
+/* Its command line: INTERPRETER -I -S -c START_CODE COMPANION PLAN_FD "" "" N KEPT... ARGS...
  * (scripts/start.py reads it), and its environment, into the arrays given. */
 static void own_start(char **argv, int argc, char **envp, const char *interpreter,
                       const char *companion, const char *plan_fd, char **args, char **env)
@@ -244,6 +244,7 @@ static void own_start(char **argv, int argc, char **envp, const char *interprete
     args[n++] = (char *)companion;
     args[n++] = (char *)plan_fd;
     args[n++] = "";                 /* the mask of ignored signals: only the stub needs it */
+    args[n++] = "";                 /* nothing printed by an earlier start */
     args[n++] = count;
     for (i = 0; i < KEPT_ASIDE; i++)        /* the first entry of each: the one getenv sees */
         for (entry = envp; *entry != NULL; entry++)
@@ -551,9 +552,9 @@ int main(int argc, char **argv)
     strcpy(companion, self);
     strcat(companion, COMPANION);
 
-    /* interpreter, -I, -S, -c, code, companion, plan fd, mask, count, kept..., argv[1:],
-     * NULL; one more for an empty argv (argc 0, which older kernels pass on). */
-    args = allocate((size_t)(argc > 0 ? argc : 1) + 10 + KEPT_ASIDE, sizeof *args);
+    /* interpreter, -I, -S, -c, code, companion, plan fd, mask, printed, count, kept...,
+     * argv[1:], NULL; one more for an empty argv (argc 0, which older kernels pass on). */
+    args = allocate((size_t)(argc > 0 ? argc : 1) + 11 + KEPT_ASIDE, sizeof *args);
     if (first_line(companion, line, sizeof line) != 0)
         return fail(companion, "cannot be read (reinstall utf8env)");
     /* pip writes the interpreter's path alone, spaces and colons included (a #! line cannot

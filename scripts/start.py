@@ -5,7 +5,8 @@
 #
 # Its arguments, before utf8env's own: the companion's path, the plan's file descriptor
 # (empty: Python execs the command itself), the mask of the signals ignored on entry
-# (decimal, as /proc/self/stat writes it; empty: not known), the number N of variables
+# (decimal, as /proc/self/stat writes it; empty: not known), the command line of an
+# earlier start whose warnings were printed (empty: none), the number N of variables
 # kept aside and N entries NAME=value (utf8env/_start.py reads them).
 #
 # The package is where the installer put it in the scheme of the companion's folder (a

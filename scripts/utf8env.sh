@@ -61,4 +61,4 @@ export LC_ALL=C
 # writes it in place of the line below. No plan descriptor: Python execs the command.
 exec "$interpreter" -I -S -c '
 @START_CODE@
-' "$main" "" "$ignored" "$kept" "$@"
+' "$main" "" "$ignored" "" "$kept" "$@"

@@ -14,17 +14,19 @@ import sys
 
 def start():
     """sys.argv: [-c, the companion or the package's folder, the plan's descriptor or "",
-    the mask of ignored signals or "", N, N entries NAME=value, utf8env's arguments]
-    (scripts/start.py). Exits with main()'s status."""
-    plan_fd, ignored, count = sys.argv[2], sys.argv[3], int(sys.argv[4])
-    kept = sys.argv[5:5 + count]
-    del sys.argv[1:5 + count]
+    the mask of ignored signals or "", the command line of an earlier start that printed
+    its warnings or "" (launch.restart_safely), N, N entries NAME=value, utf8env's
+    arguments] (scripts/start.py). Exits with main()'s status."""
+    plan_fd, ignored, printed, count = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+    kept = sys.argv[6:6 + count]
+    del sys.argv[1:6 + count]
     from . import environment
-    environment.start_launched(kept, ignored or None)
+    environment.start_launched(kept, ignored or None, printed.split()[1:] if printed else None)
     if environment.inherited().get("PYTHONDONTWRITEBYTECODE"):
         sys.dont_write_bytecode = True      # what -I kept this interpreter from reading
     from .cli import main
     if not plan_fd:
+        _stdout_as_utf8_mode_writes()
         sys.exit(main())
     from . import launch
     launch.plan_fd = int(plan_fd)
@@ -38,3 +40,19 @@ def start():
         traceback.print_exc()
         status = 125
     sys.exit(status)
+
+
+def _stdout_as_utf8_mode_writes():
+    """3.7+ in LC_ALL=C is in UTF-8 mode: stdout writes UTF-8, and the bytes of the user's
+    environment that arrived undecodable go out as they came (surrogateescape). 3.6 there
+    writes ASCII, and would fail on utf8env's own "\u2026": it gets the same stdout."""
+    if sys.version_info >= (3, 7) or sys.stdout is None:
+        return
+    import io
+    stream = sys.stdout
+    try:
+        stream.flush()
+        sys.stdout = io.TextIOWrapper(stream.detach(), "utf-8", "surrogateescape",
+                                      line_buffering=stream.line_buffering)
+    except (OSError, ValueError):
+        pass        # a stdout that cannot be used: output.write says so at the first write

@@ -36,10 +36,16 @@ KEPT_ASIDE = ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONCOERCECLOCALE", "PYTHONMALLOC
               "PYTHONMALLOCSTATS", "PYTHONHASHSEED")
 
 
-def start_launched(kept, ignored):
+# The options of the interpreter that started utf8env first and printed its own locale
+# warnings (`python -m utf8env run`, started again by launch.restart_safely); None: none.
+first_start_options = None
+
+
+def start_launched(kept, ignored, printed):
     """Take this process's environment as the launcher passed it: every variable but the
     LC_ALL=C it added, and `kept` (NAME=value entries) back in."""
-    global _launched, ignored_at_start
+    global _launched, ignored_at_start, first_start_options
+    first_start_options = printed
     environ = {fsdecode(name): fsdecode(value) for name, value in system.environ.items()
                if name not in (b"LC_ALL", "LC_ALL")}
     for entry in kept:

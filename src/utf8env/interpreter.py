@@ -167,15 +167,24 @@ def _ask(argv, environ):
     if environ is None:
         import os
         environ = os.environ
+    # Under the compiled launcher, `run` decides in a process group of its own, which the
+    # launcher kills whole when a signal ends the start-up (scripts/launcher.c): the
+    # interpreter asked stays in it, to go with it.
+    from . import launch
+    in_launchers_group = launch.plan_fd is not None
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=environ, start_new_session=True)
+                               stderr=subprocess.PIPE, env=environ,
+                               start_new_session=not in_launchers_group)
     try:
         output, stderr = process.communicate(timeout=_TIMEOUT)
     except subprocess.TimeoutExpired:
         import os
         import signal
         try:
-            os.killpg(process.pid, signal.SIGKILL)
+            if in_launchers_group:
+                process.kill()
+            else:
+                os.killpg(process.pid, signal.SIGKILL)
         except OSError:
             pass
         process.stdout.close()

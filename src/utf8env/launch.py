@@ -184,23 +184,29 @@ def _may_start_python(path):
 
 
 def _own_startup_messages(environ, facts):
-    """The lines this very interpreter printed at start-up, by decide() on its own inputs:
-    none when utf8env's own start gave it LC_ALL=C and the variables kept aside."""
+    """The lines this very interpreter printed at start-up, by decide() on its own inputs.
+    Started by utf8env's own start (LC_ALL=C, the variables kept aside), it printed none:
+    the first start of `python -m utf8env run` may have (restart_safely)."""
     import sys
-    from .environment import launched
-    if launched():
-        return ()
+    from .environment import first_start_options, launched
     from .profiles import VERSIONS
     version = "%d.%d" % sys.version_info[:2]
-    if version not in VERSIONS:
+    options = first_start_options if launched() else _own_options()
+    if version not in VERSIONS or options is None:
         return ()
+    own = decide(Inputs(environ=environ, args=tuple(options), version=version, locales=facts))
+    return own.stderr_messages
+
+
+
+def _own_options():
+    """The options of this interpreter's command line that decide its start-up warnings."""
+    import sys
     options = ["-I"] if sys.flags.isolated else ["-E"] if sys.flags.ignore_environment else []
     utf8 = getattr(sys, "_xoptions", {}).get("utf8")
     if utf8 is not None:
         options += ["-X", "utf8" if utf8 is True else "utf8=%s" % utf8]
-    own = decide(Inputs(environ=environ, args=tuple(options), version=version, locales=facts))
-    return own.stderr_messages
-
+    return options
 
 
 def find_command(name, environ):
@@ -323,8 +329,9 @@ def restart_safely(args):
     code = ("import sys; sys.path.insert(0, sys.argv[1]); "
             "from utf8env._start import start; start()")
     executable = sys.executable
-    argv = ([executable, "-I", "-S", "-c", code, folder, "", "", str(len(kept))] + kept
-            + raw_args)
+    printed = " ".join(["python"] + _own_options())
+    argv = ([executable, "-I", "-S", "-c", code, folder, "", "", printed, str(len(kept))]
+            + kept + raw_args)
     system.execve(executable, argv, environ)
 
 
