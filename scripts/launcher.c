@@ -41,6 +41,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,12 @@ extern char **environ;
 static const char *const kept_aside[] = {"LC_ALL", "LC_CTYPE", "LANG", "PYTHONCOERCECLOCALE",
                                          "PYTHONMALLOC", "PYTHONMALLOCSTATS", "PYTHONHASHSEED"};
 #define KEPT_ASIDE (sizeof kept_aside / sizeof kept_aside[0])
+
+/* The locale names always asked about (src/utf8env/locales.py, candidate_names: the C
+ * locale and every coercion target a profile may try); the values of LC_ALL, LC_CTYPE,
+ * LANG and every other LC_* variable are asked about too. */
+static const char *const always_asked[] = {"C", "C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8"};
+#define ALWAYS_ASKED (sizeof always_asked / sizeof always_asked[0])
 
 /* The signals that end the start-up window the way they would end the command. */
 static const int window_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -228,12 +236,61 @@ static int first_line(const char *companion, char *line, size_t size)
 
 /* -- utf8env's own interpreter ----------------------------------------------------------- */
 
-/* Its command line: INTERPRETER -I -S -c START_CODE COMPANION PLAN_FD "" "" N KEPT... ARGS...
- * (scripts/start.py reads it), and its environment, into the arrays given. */
+#define MAX_ASKED 64
+
+/* Adds `name` to the names asked (args[first], args[first + 2], ...), unless it is empty,
+ * POSIX (the C locale by another name), asked already, or one too many. */
+static void to_ask(const char *name, char **args, size_t first, size_t *asked)
+{
+    size_t i;
+    if (name[0] == '\0' || strcmp(name, "POSIX") == 0 || *asked == MAX_ASKED)
+        return;
+    for (i = 0; i < *asked; i++)
+        if (strcmp(args[first + 2 * i], name) == 0)
+            return;
+    args[first + 2 * (*asked)++] = (char *)name;
+}
+
+/* The locale question of src/utf8env/locales.py (candidate_names), asked of libc here,
+ * under the user's environment (its LOCPATH counts): for each name, the name and the
+ * nl_langinfo(CODESET) where setlocale(LC_CTYPE, name) accepts it, else "". Appended to
+ * args from args[*n], led by their count. utf8env's own interpreter then needs neither
+ * its private _locale module nor the time to ask. */
+static void ask_locales(char **envp, char **args, size_t *n)
+{
+    static const char *const variables[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    static char count[24];
+    size_t first = *n + 1, asked = 0, i;
+    char **entry;
+    for (i = 0; i < ALWAYS_ASKED; i++)
+        to_ask(always_asked[i], args, first, &asked);
+    for (i = 0; i < sizeof variables / sizeof variables[0]; i++)
+        for (entry = envp; *entry != NULL; entry++)
+            if (same_name(*entry, variables[i], strlen(variables[i]))) {
+                to_ask(strchr(*entry, '=') + 1, args, first, &asked);
+                break;          /* the first entry is the variable */
+            }
+    for (entry = envp; *entry != NULL; entry++)       /* 3.6 sets every category */
+        if (strncmp(*entry, "LC_", 3) == 0 && strchr(*entry, '='))
+            to_ask(strchr(*entry, '=') + 1, args, first, &asked);
+    for (i = 0; i < asked; i++) {
+        const char *codeset = setlocale(LC_CTYPE, args[first + 2 * i]) ? nl_langinfo(CODESET) : NULL;
+        char *copy = codeset ? strdup(codeset) : NULL;
+        args[first + 2 * i + 1] = copy ? copy : "";
+        setlocale(LC_CTYPE, "C");
+    }
+    snprintf(count, sizeof count, "%zu", asked);
+    args[*n] = count;
+    *n = first + 2 * asked;
+}
+
+/* Its command line: INTERPRETER -I -S -c START_CODE COMPANION PLAN_FD "" "" N KEPT... M
+ * (NAME CODESET)... ARGS... (scripts/start.py reads it), and its environment, into the
+ * arrays given. */
 static void own_start(char **argv, int argc, char **envp, const char *interpreter,
                       const char *companion, const char *plan_fd, char **args, char **env)
 {
-    static char count[8];
+    static char count[24];
     size_t n = 0, e = 0, kept = 0, i, j;
     char **entry;
     args[n++] = (char *)interpreter;
@@ -254,6 +311,7 @@ static void own_start(char **argv, int argc, char **envp, const char *interprete
                 break;
             }
     snprintf(count, sizeof count, "%zu", kept);
+    ask_locales(envp, args, &n);
     for (i = 1; i < (size_t)argc; i++)
         args[n++] = argv[i];
     args[n] = NULL;
@@ -553,8 +611,10 @@ int main(int argc, char **argv)
     strcat(companion, COMPANION);
 
     /* interpreter, -I, -S, -c, code, companion, plan fd, mask, printed, count, kept...,
-     * argv[1:], NULL; one more for an empty argv (argc 0, which older kernels pass on). */
-    args = allocate((size_t)(argc > 0 ? argc : 1) + 11 + KEPT_ASIDE, sizeof *args);
+     * count, the names asked and their codesets, argv[1:], NULL; one more for an empty
+     * argv (argc 0, which older kernels pass on). */
+    args = allocate((size_t)(argc > 0 ? argc : 1) + 12 + KEPT_ASIDE + 2 * MAX_ASKED,
+                    sizeof *args);
     if (first_line(companion, line, sizeof line) != 0)
         return fail(companion, "cannot be read (reinstall utf8env)");
     /* pip writes the interpreter's path alone, spaces and colons included (a #! line cannot

@@ -7,7 +7,8 @@
 # (empty: Python execs the command itself), the mask of the signals ignored on entry
 # (decimal, as /proc/self/stat writes it; empty: not known), the command line of an
 # earlier start whose warnings were printed (empty: none), the number N of variables
-# kept aside and N entries NAME=value (utf8env/_start.py reads them).
+# kept aside and N entries NAME=value, the number M of names the starter asked libc's
+# setlocale about and M pairs NAME CODESET (utf8env/_start.py reads them all).
 #
 # The package is where the installer put it in the scheme of the companion's folder (a
 # venv, pipx, --user, a prefix: ../lib/pythonX.Y/site-packages, or dist-packages for

@@ -15,13 +15,19 @@ import sys
 def start():
     """sys.argv: [-c, the companion or the package's folder, the plan's descriptor or "",
     the mask of ignored signals or "", the command line of an earlier start that printed
-    its warnings or "" (launch.restart_safely), N, N entries NAME=value, utf8env's
-    arguments] (scripts/start.py). Exits with main()'s status."""
-    plan_fd, ignored, printed, count = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-    kept = sys.argv[6:6 + count]
-    del sys.argv[1:6 + count]
+    its warnings or "" (launch.restart_safely), N, N entries NAME=value, M, M pairs NAME,
+    CODESET (the starter's answers to the locale question, locales.py; CODESET "": a name
+    setlocale refused), utf8env's arguments] (scripts/start.py). Exits with main()'s
+    status."""
+    plan_fd, ignored, printed = sys.argv[2:5]
+    kept_end = 6 + int(sys.argv[5])
+    kept = sys.argv[6:kept_end]
+    answers_end = kept_end + 1 + 2 * int(sys.argv[kept_end])
+    answers = sys.argv[kept_end + 1:answers_end]
+    del sys.argv[1:answers_end]
     from . import environment
-    environment.start_launched(kept, ignored or None, printed.split()[1:] if printed else None)
+    environment.start_launched(kept, ignored or None, printed.split()[1:] if printed else None,
+                               dict(zip(answers[0::2], answers[1::2])))
     if environment.inherited().get("PYTHONDONTWRITEBYTECODE"):
         sys.dont_write_bytecode = True      # what -I kept this interpreter from reading
     from .cli import main

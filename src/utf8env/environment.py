@@ -41,11 +41,17 @@ KEPT_ASIDE = ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONCOERCECLOCALE", "PYTHONMALLOC
 first_start_options = None
 
 
-def start_launched(kept, ignored, printed):
+# The locale question as the compiled launcher answered it under the same environment:
+# {name asked: codeset, or "" where setlocale refused it}; None: not asked.
+_locale_answers = None
+
+
+def start_launched(kept, ignored, printed, answers):
     """Take this process's environment as the launcher passed it: every variable but the
     LC_ALL=C it added, and `kept` (NAME=value entries) back in."""
-    global _launched, ignored_at_start, first_start_options
+    global _launched, ignored_at_start, first_start_options, _locale_answers
     first_start_options = printed
+    _locale_answers = answers or None
     environ = {fsdecode(name): fsdecode(value) for name, value in system.environ.items()
                if name not in (b"LC_ALL", "LC_ALL")}
     for entry in kept:
@@ -53,6 +59,16 @@ def start_launched(kept, ignored, printed):
         environ[name] = value
     _launched = environ
     ignored_at_start = ignored
+
+
+def locale_answers(environ, names):
+    """{name: codeset} of the names setlocale accepts, as the launcher found them, where it
+    asked every one of `names` under `environ`'s LOCPATH; else None."""
+    if _locale_answers is None or _launched.get("LOCPATH") != environ.get("LOCPATH"):
+        return None
+    if any(name not in _locale_answers for name in names):
+        return None
+    return {name: _locale_answers[name] for name in names if _locale_answers[name]}
 
 
 def launched():

@@ -331,7 +331,7 @@ def restart_safely(args):
     executable = sys.executable
     printed = " ".join(["python"] + _own_options())
     argv = ([executable, "-I", "-S", "-c", code, folder, "", "", printed, str(len(kept))]
-            + kept + raw_args)
+            + kept + ["0"] + raw_args)
     system.execve(executable, argv, environ)
 
 

@@ -47,14 +47,20 @@ def probe(environ, names=None, here=False):
     names = candidate_names(environ) if names is None else list(names)
     if sys.platform == "win32":
         return LocaleFacts({})
-    if here and _fork_is_safe():
-        answer = _ask_here(environ, names)
-    elif _fork_is_safe():
-        answer = _ask_in_fork(environ, names)
-    else:
-        answer = _ask_in_interpreter(environ, names)
+    from .environment import locale_answers
+    answer = locale_answers(environ, names)     # the compiled launcher asked already
+    if answer is None:
+        answer = _ask(environ, names, here)
     c_codeset = answer.pop("C", None)
     return LocaleFacts(answer, c_codeset)
+
+
+def _ask(environ, names, here):
+    if here and _fork_is_safe():
+        return _ask_here(environ, names)
+    if _fork_is_safe():
+        return _ask_in_fork(environ, names)
+    return _ask_in_interpreter(environ, names)
 
 
 def _fork_is_safe():
