@@ -1,13 +1,15 @@
 """`utf8env run` starts as cheaply as it claims (README, "How the `utf8env` command
-starts"): the launcher's path imports only its own flat modules and what every
-interpreter has loaded before any code runs. A new import on that path fails here, so
-that the cost is a decision, not an accident (benchmarks/bench_launch.py measures it)."""
+starts"): utf8env's interpreter, started as the compiled launcher starts it for `run`,
+imports only its own modules and what every interpreter has loaded before any code runs.
+A new import on that path fails here, so that the cost is a decision, not an accident
+(benchmarks/bench_launch.py measures it)."""
 import os
 import subprocess
-import sys
 
 import pytest
 
+from utf8env import locales
+from utf8env.environment import KEPT_ASIDE
 from utf8env.matrix import discovery as interpreters
 from utf8env.own_command import own_command
 
@@ -17,23 +19,41 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
                 "encodings", "encodings.aliases", "encodings.utf_8", "encodings.latin_1", "io",
                 "marshal", "posix", "time", "zipimport", "builtins", "sys",
                 "linecache"}       # 3.13 imports it itself for -c (tracebacks show the source)
-# The launcher's own modules, and the one C module its in-process locale question needs.
-# (`run -- COMMAND` makes no declaration: no options.py)
-_LAUNCHER = {"utf8env", "utf8env.cli", "utf8env.errors", "utf8env.records",
+# utf8env's own modules on the way (`run -- COMMAND` makes no declaration: no options.py;
+# the launcher answered the locale question: no _locale).
+_LAUNCHER = {"utf8env", "utf8env._start", "utf8env.cli", "utf8env.errors", "utf8env.records",
              "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
              "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
-             "utf8env._child.textnames", "_locale",
-             "_operator"}       # records.py's field accessor on 3.6 and 3.7 (no _tuplegetter)
+             "utf8env._child.textnames"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
 # (the cache answers a known one: nothing more loads; no os for a venv's symlinked python),
 # and planned by python_child.py.
 _FOR_A_PYTHON = {"utf8env.interpreter", "utf8env.python_child"}
+_START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._start import start; start()"
 
 
 def _imports(python, command, env):
-    out = subprocess.run([python, "-X", "importtime"] + own_command(python)[1:] + command,
-                         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert out.returncode == 0, out.stderr
+    """The modules utf8env's interpreter imports for `utf8env run COMMAND`, started as
+    scripts/launcher.c starts it: LC_ALL=C, the variables kept aside and libc's answers to
+    the locale question as arguments, the plan written on a pipe."""
+    kept = ["%s=%s" % (name, env[name]) for name in KEPT_ASIDE if name in env]
+    names = locales.candidate_names(env)
+    facts = locales.probe(env, names)
+    answers = []
+    for name in names:
+        answers += [name, facts.c_codeset if name == "C" else facts.codesets.get(name, "")]
+    child_env = {name: value for name, value in env.items() if name not in KEPT_ASIDE}
+    child_env["LC_ALL"] = "C"
+    folder = own_command(python)[-1]
+    read_end, write_end = os.pipe()
+    argv = ([python, "-X", "importtime", "-I", "-S", "-c", _START, folder, str(write_end), "",
+             "", str(len(kept))] + kept + [str(len(names))] + answers + ["run"] + command)
+    out = subprocess.run(argv, env=child_env, pass_fds=[write_end], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    os.close(write_end)
+    plan = os.read(read_end, 1 << 16)
+    os.close(read_end)
+    assert (out.returncode, plan[:5]) == (0, b"exec\0"), out.stderr
     names = set()
     for line in out.stderr.decode().splitlines():
         if line.startswith("import time:") and line.count("|") == 2:
@@ -49,15 +69,15 @@ def _pythons():
 @pytest.mark.parametrize("python", _pythons())
 def test_run_of_a_program_imports_only_the_launcher(python):
     env = {"PATH": "/usr/bin:/bin", "LANG": "C"}
-    assert _imports(python, ["run", "--", "/bin/true"], env) - _INTERPRETER <= _LAUNCHER
+    assert _imports(python, ["--", "/bin/true"], env) - _INTERPRETER == _LAUNCHER
 
 
 @pytest.mark.parametrize("python", _pythons())
 def test_run_of_a_known_python_imports_only_the_launcher(python, tmp_path):
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
     target = [python, "-c", "pass"]
-    _imports(python, ["run", "--"] + target, env)       # the first run asks it and caches
-    assert _imports(python, ["run", "--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+    _imports(python, ["--"] + target, env)       # the first run asks it and caches
+    assert _imports(python, ["--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -71,8 +91,8 @@ def test_run_of_a_venv_console_script_imports_only_the_launcher(python, tmp_path
     script.write_text("#!%s\npass\n" % (venv / "python"))
     script.chmod(0o755)
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
-    _imports(python, ["run", "--", str(script)], env)   # the first run asks it and caches
-    assert _imports(python, ["run", "--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+    _imports(python, ["--", str(script)], env)   # the first run asks it and caches
+    assert _imports(python, ["--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -81,4 +101,4 @@ def test_run_of_a_symlinked_program_reads_the_link_without_os(python, tmp_path):
     # that is no Python loads no interpreter.py.
     (tmp_path / "tool").symlink_to("/bin/true")
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
-    assert _imports(python, ["run", "--", str(tmp_path / "tool")], env) - _INTERPRETER <= _LAUNCHER
+    assert _imports(python, ["--", str(tmp_path / "tool")], env) - _INTERPRETER <= _LAUNCHER

@@ -341,11 +341,12 @@ def _restore_signals():
     `utf8env run -- yes | head -1` would print "Broken pipe". Each gets back the
     disposition this process received, as the stub read it, else the default that a
     shell's command has. Handlers need nothing: exec resets them to the default itself;
-    the signal mask CPython leaves alone."""
-    import _signal
+    the signal mask CPython leaves alone. (The compiled launcher execs the command itself,
+    with what it received: this is the stub's and `python -m utf8env`'s way.)"""
+    import signal
     from .environment import was_ignored_at_start
     for name in ("SIGPIPE", "SIGXFSZ"):
-        number = getattr(_signal, name, None)
+        number = getattr(signal, name, None)
         if number is not None:
             ignored = was_ignored_at_start(number)
-            _signal.signal(number, _signal.SIG_IGN if ignored else _signal.SIG_DFL)
+            signal.signal(number, signal.SIG_IGN if ignored else signal.SIG_DFL)

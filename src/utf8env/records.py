@@ -12,13 +12,12 @@ NamedTuple did, and offers the same _fields, _field_defaults, _replace() and _as
 """
 
 
-try:
-    from _collections import _tuplegetter as _getter    # 3.8+: namedtuple's C accessor
-except ImportError:                                     # 3.6, 3.7
-    from _operator import itemgetter
-
-    def _getter(index, doc):
-        return property(itemgetter(index), doc=doc)
+def _getter(index, doc):
+    """The accessor of item `index`: a plain function (namedtuple's C accessor lives in a
+    private module, and operator's import costs the launcher more than every access)."""
+    def get(self):
+        return self[index]
+    return property(get, doc=doc)
 
 
 _REQUIRED = object()
