@@ -112,6 +112,15 @@ static int fail(const char *what, const char *why)
     return LAUNCHER_FAILED;
 }
 
+/* Why utf8env's own interpreter did not start (errno). Near ARG_MAX, what utf8env adds to
+ * the command line (its start code, the locale's answers) is what no longer fits. */
+static void cannot_start(const char *interpreter)
+{
+    say(interpreter, ": ", strerror(errno),
+        errno == E2BIG ? " (no room left for utf8env's own start: run the command without it)"
+                       : NULL);
+}
+
 static void *allocate(size_t count, size_t size)
 {
     void *memory = calloc(count ? count : 1, size);
@@ -543,7 +552,7 @@ static int run(char **args, char **python_env, char **envp, const char *interpre
         fcntl(pipe_ends[1], F_SETFD, 0);
         release_window_signals(caught);
         execve(interpreter, args, python_env);
-        say(interpreter, ": ", strerror(errno), NULL);
+        cannot_start(interpreter);
         _exit(LAUNCHER_FAILED);
     }
     close(pipe_ends[1]);
@@ -631,7 +640,7 @@ int main(int argc, char **argv)
             return run(args, python_env, envp, interpreter);
         execve(interpreter, args, python_env);
         if (errno == E2BIG)
-            return fail(interpreter, strerror(errno));
+            return cannot_start(interpreter), LAUNCHER_FAILED;
         /* Not startable after all (a foreign binary, a full process table): the usual start. */
     }
     args[0] = companion;

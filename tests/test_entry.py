@@ -4,8 +4,10 @@ venv: in both forms it starts its interpreter without site and without the user'
 variables, finds its package, passes bytes and status through, and where it cannot take
 that path (a link, a long path, a package found elsewhere) it still works, the usual way."""
 import os
+import shlex
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tarfile
@@ -54,9 +56,8 @@ def _mark_site(folder):
                 "(os.write(2, b'site ran\\n'), setattr(sys, 'site_mark', 1))\n")
 
 
-# The compiled launcher (freestanding where it builds), its build over the C library,
-# the shell stub.
-FORMS = ("c", "libc", "sh")
+# The compiled launcher, the shell stub.
+FORMS = ("c", "sh")
 _FORM_OF = {}                # the venv fixture's bin folders: the form of each
 
 
@@ -65,32 +66,21 @@ def stub_wheel(tmp_path_factory):
     return install.build_wheel(str(tmp_path_factory.mktemp("stub-wheel")), launcher="sh")
 
 
-@pytest.fixture(scope="module")
-def libc_wheel(tmp_path_factory):
-    return install.build_wheel(str(tmp_path_factory.mktemp("libc-wheel")), launcher="libc")
-
-
 @pytest.fixture(scope="module", params=[(v, f) for v in VERSIONS for f in FORMS],
                 ids=lambda p: "%s-%s" % p)
-def venv(request, installs, stub_wheel, libc_wheel, tmp_path_factory):
+def venv(request, installs, stub_wheel, tmp_path_factory):
     """The bin folder of a venv of that version with the site mark: for the compiled
-    launcher, the install matrix's venv (the wheel installed last); for the others, one
-    with their wheel."""
+    launcher, the install matrix's venv (the wheel installed last); for the stub, one
+    with its wheel."""
     version, form = request.param
     if form == "c":
         folder = _get(installs, version, "pip")["venv"]
         _mark_site(folder)
         bin_folder = os.path.join(folder, "bin")
     else:
-        bin_folder = _venv(stub_wheel if form == "sh" else libc_wheel,
-                           str(tmp_path_factory.mktemp(form) / "venv"), version)
+        bin_folder = _venv(stub_wheel, str(tmp_path_factory.mktemp(form) / "venv"), version)
     _FORM_OF[bin_folder] = form
     return bin_folder
-
-
-def _form(bin_folder):
-    """"c" for either build of the compiled launcher, "sh" for the stub."""
-    return "sh" if _FORM_OF[bin_folder] == "sh" else "c"
 
 
 def run(command, env=None, **kw):
@@ -103,7 +93,7 @@ def test_pip_installs_the_command_and_writes_its_interpreter_beside_it(venv, mon
     command, _ = build_backend.command_files()
     with open(os.path.join(venv, "utf8env"), "rb") as f:
         installed = f.read()
-    if _form(venv) == "c":
+    if _FORM_OF[venv] == "c":
         assert installed == dict(command)["utf8env"]        # the launcher, as built
     else:
         assert installed.startswith(b"#!/bin/sh\n# utf8env's command where no C compiler")
@@ -196,7 +186,6 @@ def test_debians_dist_packages_is_found_without_site(venv, tmp_path):
         shutil.copy2(os.path.join(venv, name), str(prefix / "bin" / name))
     dist = prefix / "lib" / os.path.basename(os.path.dirname(packages)) / "dist-packages"
     shutil.copytree(os.path.join(packages, "utf8env"), str(dist / "utf8env"))
-    shutil.copy2(os.path.join(packages, "_utf8env_start.py"), str(dist))
     result = run([str(prefix / "bin" / "utf8env"), "run", "--", "echo", "debian"])
     assert (result.returncode, result.stdout, result.stderr) == (0, b"debian\n", b"")
 
@@ -264,7 +253,7 @@ def test_the_command_finds_itself_whatever_its_argv0(venv, hide_proc, tmp_path):
     (links / "utf8env").symlink_to("first")
     cases = [(utf8env, {}, None), (str(links / "utf8env"), {}, None),
              ("links/utf8env", {}, str(tmp_path))]
-    if _form(venv) == "c":
+    if _FORM_OF[venv] == "c":
         cases.append(("utf8env", {"PATH": venv + ":/usr/bin:/bin"}, None))
         cases.append(("utf8env", {"PATH": str(links) + ":/usr/bin:/bin"}, None))
         if not hide_proc:
@@ -317,9 +306,8 @@ def test_a_companion_in_the_sh_form_starts_the_usual_way(venv, tmp_path):
 # -- the build backend ------------------------------------------------------------------
 
 def _expected_package_files(root=install.ROOT):
-    """Every file under src/utf8env but caches, and the start module beside the package:
-    what the wheel must hold (paths in it)."""
-    found = {"_utf8env_start.py"}
+    """Every file under src/utf8env but caches: what the wheel must hold (paths in it)."""
+    found = set()
     for folder, dirs, names in os.walk(os.path.join(root, "src", "utf8env")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         found.update(os.path.relpath(os.path.join(folder, n), os.path.join(root, "src"))
@@ -377,6 +365,9 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
     assert set(names) == _expected_package_files(tree) | {
         data + "utf8env", data + ".utf8env.py",
         info + "METADATA", info + "WHEEL", info + "entry_points.txt", info + "RECORD"}
+    # Nothing beside the package in site-packages: no start module of its own (the command
+    # starts with a plain import of the package).
+    assert [n for n in names if not n.startswith(("utf8env/", "utf8env-"))] == []
     assert CHILD_FILES <= set(names)
     assert modes[data + "utf8env"] == modes[data + ".utf8env.py"] == 0o100755
     # The metadata is pyproject.toml's, as tomllib reads it (where there is one).
@@ -432,48 +423,131 @@ def test_a_launcher_that_cannot_be_built_is_an_error_when_asked_for(tmp_path):
     assert result.stderr.splitlines()[-1] == "RuntimeError: UTF8ENV_LAUNCHER=c: /bin/false failed"
 
 
-def _program_headers(elf):
-    """The types of an ELF64 little-endian file's program headers."""
-    assert elf[:6] == b"\x7fELF\x02\x01"
-    offset = int.from_bytes(elf[0x20:0x28], "little")
-    size, count = int.from_bytes(elf[0x36:0x38], "little"), int.from_bytes(elf[0x38:0x3a], "little")
-    return [int.from_bytes(elf[offset + i * size:offset + i * size + 4], "little")
-            for i in range(count)]
+def test_an_unknown_launcher_choice_is_one_error_line():
+    # "libc" chose a second compiled form once; now there is one, "c".
+    environ = dict(os.environ, UTF8ENV_LAUNCHER="libc")
+    code = "import build_backend; build_backend.command_files()"
+    result = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, %r); %s"
+                             % (install.TOOLS, code)], env=environ, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1, "", "UTF8ENV_LAUNCHER='libc': expected c, sh or unset\n")
 
 
-_PT_DYNAMIC, _PT_INTERP = 2, 3
-
-
-@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"),
-                    reason="the freestanding launcher is for x86_64 and aarch64")
-def test_the_launcher_built_here_loads_no_library(monkeypatch):
-    # What makes it start in a tenth of the time (scripts/launcher.c): no program
-    # interpreter (ld.so), nothing dynamic. The libc form has both.
-    monkeypatch.setenv("UTF8ENV_LAUNCHER", "c")
-    headers = _program_headers(dict(build_backend.command_files()[0])["utf8env"])
-    assert _PT_INTERP not in headers and _PT_DYNAMIC not in headers
-    monkeypatch.setenv("UTF8ENV_LAUNCHER", "libc")
-    headers = _program_headers(dict(build_backend.command_files()[0])["utf8env"])
-    assert _PT_INTERP in headers and _PT_DYNAMIC in headers
-
-
-def test_where_the_freestanding_build_fails_the_launcher_is_built_over_libc(tmp_path):
-    # Another architecture stops at launcher.c's #error; a compiler may lack a flag.
+def test_a_launcher_that_does_not_start_its_companion_is_not_shipped(tmp_path, monkeypatch):
+    # A compiler that "builds" a program which runs but does not start the companion.
     compiler = tmp_path / "cc"
-    compiler.write_text('#!/bin/sh\ncase "$*" in *UTF8ENV_FREESTANDING*) exit 1 ;; esac\n'
-                        'exec %s "$@"\n' % (shutil.which("cc") or shutil.which("gcc")))
+    compiler.write_text("#!/bin/sh\nprintf '#!/bin/sh\\necho broken\\nexit 3\\n' > utf8env\n"
+                        "chmod +x utf8env\n")
     compiler.chmod(0o755)
-    code = ("import sys; sys.path.insert(0, %r); import build_backend; "
-            "sys.stdout.buffer.write(dict(build_backend.command_files()[0])['utf8env'])"
-            % install.TOOLS)
-    built = {}
-    for form, cc in (("", str(compiler)), ("libc", None)):
-        environ = dict(os.environ, UTF8ENV_LAUNCHER=form)
-        if cc:
-            environ["CC"] = cc
-        built[form] = subprocess.run([sys.executable, "-I", "-c", code], env=environ, check=True,
-                                     stdout=subprocess.PIPE).stdout
-    assert built[""] == built["libc"]
+    monkeypatch.setenv("CC", str(compiler))
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", "c")
+    with pytest.raises(RuntimeError) as error:
+        build_backend.command_files()
+    assert str(error.value) == (
+        "UTF8ENV_LAUNCHER=c: %s failed:\nthe launcher built does not start its companion: "
+        "status 3, b'broken\\n'" % compiler)
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", "")
+    command, platform = build_backend.command_files()
+    assert platform is None and dict(command)["utf8env"].startswith(b"#!/bin/sh\n")
+
+
+# The ELF constants read below (elf(5), <elf.h>).
+_ET_DYN, _PT_DYNAMIC, _PT_INTERP, _PT_GNU_RELRO = 3, 2, 3, 0x6474e552
+_DT_FLAGS, _DF_BIND_NOW, _DT_FLAGS_1, _DF_1_NOW = 30, 0x8, 0x6ffffffb, 0x1
+_SHT_DYNSYM = 11
+
+
+def _elf(data):
+    """(e_type, [program header types], {dynamic tag: value}, {dynamic symbol names}) of an
+    ELF file of either class and byte order: what shows how it was built and linked."""
+    assert data[:4] == b"\x7fELF"
+    wide, order = data[4] == 2, "<" if data[5] == 1 else ">"
+    (e_type,) = struct.unpack_from(order + "H", data, 16)
+    phoff, shoff = struct.unpack_from(order + ("QQ" if wide else "II"), data,
+                                      0x20 if wide else 0x1c)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from(order + "4H", data,
+                                                            0x36 if wide else 0x2a)
+    segments = []           # (p_type, p_offset, p_filesz)
+    for at in range(phoff, phoff + phnum * phentsize, phentsize):
+        if wide:
+            p_type, _, offset, _, _, size = struct.unpack_from(order + "IIQQQQ", data, at)
+        else:
+            p_type, offset, _, _, size = struct.unpack_from(order + "5I", data, at)
+        segments.append((p_type, offset, size))
+    dynamic = {}
+    entry = struct.Struct(order + ("qQ" if wide else "iI"))
+    for p_type, offset, size in segments:
+        if p_type == _PT_DYNAMIC:
+            for at in range(offset, offset + size, entry.size):
+                tag, value = entry.unpack_from(data, at)
+                if tag == 0:        # DT_NULL ends the table
+                    break
+                dynamic[tag] = value
+    # Section headers (-s strips the symbol table, not these): sh_type, sh_offset, sh_size,
+    # sh_link (the string table's section), sh_entsize.
+    header = struct.Struct(order + ("IIQQQQIIQQ" if wide else "10I"))
+    sections = [header.unpack_from(data, shoff + i * shentsize) for i in range(shnum)]
+    symbols = set()
+    for _, sh_type, _, _, offset, size, link, _, _, entsize in sections:
+        if sh_type == _SHT_DYNSYM:
+            strings = sections[link][4]
+            for at in range(offset, offset + size, entsize):
+                (name,) = struct.unpack_from(order + "I", data, at)
+                symbols.add(data[strings + name:data.index(b"\0", strings + name)].decode())
+    return e_type, [p_type for p_type, _, _ in segments], dynamic, symbols
+
+
+def _hardening(launcher):
+    """What the built launcher shows of each hardening flag."""
+    e_type, segments, dynamic, symbols = _elf(launcher)
+    return {"position independent": e_type == _ET_DYN,
+            # ET_DYN with a program interpreter: an executable (a PIE), not a library
+            "program interpreter": _PT_INTERP in segments,
+            "read-only relocations": _PT_GNU_RELRO in segments,
+            "bound at start": bool(dynamic.get(_DT_FLAGS, 0) & _DF_BIND_NOW
+                                   or dynamic.get(_DT_FLAGS_1, 0) & _DF_1_NOW),
+            # launcher.c has arrays on the stack: -fstack-protector-strong guards them
+            "stack protector": "__stack_chk_fail" in symbols,
+            # and copies into them with sizes the compiler knows: _FORTIFY_SOURCE checks them
+            "fortified": any(n.startswith("__") and n.endswith("_chk") and n != "__stack_chk_fail"
+                             for n in symbols)}
+
+
+def test_the_launcher_is_built_as_a_hardened_position_independent_executable(monkeypatch):
+    for name in ("CC", "CFLAGS", "LDFLAGS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", "c")
+    launcher = dict(build_backend.command_files()[0])["utf8env"]
+    assert _hardening(launcher) == {
+        "position independent": True, "program interpreter": True,
+        "read-only relocations": True, "bound at start": True, "stack protector": True,
+        "fortified": True}
+
+
+def test_cc_cflags_and_ldflags_are_honoured_after_the_defaults(tmp_path, monkeypatch):
+    # A compiler that records its arguments; CC of two words, as "ccache gcc" is. The
+    # user's flags undo three defaults: theirs come later, so theirs win.
+    record = tmp_path / "arguments"
+    compiler = tmp_path / "recording cc"
+    compiler.write_text('#!/bin/sh\nprintf "%%s\\n" "$@" > %s\nexec %s "$@"\n' % (
+        shlex.quote(str(record)), shutil.which("cc") or shutil.which("gcc")))
+    compiler.chmod(0o755)
+    monkeypatch.setenv("CC", "/usr/bin/env " + shlex.quote(str(compiler)))
+    monkeypatch.setenv("CFLAGS", "-fno-stack-protector -U_FORTIFY_SOURCE -DUTF8ENV_UNUSED='a b'")
+    monkeypatch.setenv("LDFLAGS", "-Wl,-z,lazy")
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", "c")
+    command, platform = build_backend.command_files()
+    assert platform == build_backend._platform_tag()
+    assert record.read_text().splitlines() == [
+        "-std=c99", "-Wall", "-Wextra", "-O2", "-fPIE", "-fstack-protector-strong",
+        "-D_FORTIFY_SOURCE=2", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-DUTF8ENV_UNUSED=a b",
+        "-pie", "-Wl,-z,relro", "-Wl,-z,now", "-s", "-Wl,-z,lazy",
+        "-o", "utf8env", "launcher.c"]
+    assert _hardening(dict(command)["utf8env"]) == {
+        "position independent": True, "program interpreter": True,
+        "read-only relocations": True, "bound at start": False, "stack protector": False,
+        "fortified": False}
 
 
 def test_the_backends_toml_reader_reads_pyproject_as_tomllib_does():
@@ -564,8 +638,8 @@ def _commands(place, bin_folder, env):
 
 
 def _installed(site_packages):
-    """The package's files and the start module, where pip put them."""
-    found = {n for n in os.listdir(site_packages) if n == "_utf8env_start.py"}
+    """The package's files, where pip put them."""
+    found = set()
     for folder, dirs, names in os.walk(os.path.join(site_packages, "utf8env")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         found.update(os.path.relpath(os.path.join(folder, n), site_packages) for n in names)

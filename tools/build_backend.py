@@ -8,20 +8,19 @@ ships modules that no longer exist. A wheel of a pure package is a zip of its fi
 four small ones (PEP 427, core metadata 2.1); an sdist, a tar of the tree with PKG-INFO.
 So: no build dependency (`pip install --no-index .` works offline, on every 3.6-3.15),
 one reading of [project] for every version, and the wheel holds exactly the files under
-src/utf8env (but caches) and src/_utf8env_start.py. Pips without PEP 517 (before 19: a
-new 3.6 venv's 18.1, RHEL 8's 9.0.3) run setup.py instead, which takes its arguments from
-here.
+src/utf8env (but caches). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL
+8's 9.0.3) run setup.py instead, which takes its arguments from here.
 
 What it builds, besides [project]: the package src/utf8env (every file, the _child/
-folders that are not packages included), the module that starts the command
-(src/_utf8env_start.py), and the two files of the `utf8env` command as scripts
-(scripts/utf8env.sh says why they are not a console script): bin/utf8env and its
-companion bin/.utf8env.py. bin/utf8env is scripts/launcher.c compiled where a C compiler
-works on Linux (the wheel is then this platform's), else the shell stub
-scripts/utf8env.sh; both start Python with the code of scripts/start.py. UTF8ENV_LAUNCHER
-chooses: "c" (fail without a compiler), "libc" (the launcher's build over the C library,
-which "c" takes only where its freestanding build fails), "sh", or unset (c where it
-builds).
+folders that are not packages included) and the two files of the `utf8env` command as
+scripts (scripts/utf8env.sh says why they are not a console script): bin/utf8env and its
+companion bin/.utf8env.py. bin/utf8env is scripts/launcher.c compiled over the C library
+where a C compiler works on Linux (the wheel is then this platform's), else the shell
+stub scripts/utf8env.sh; both start Python with the code of scripts/start.py. The
+launcher is compiled as tini and dumb-init are: CC (else cc, else gcc) with the usual
+hardening flags, then the environment's CFLAGS and LDFLAGS, which win where they differ.
+UTF8ENV_LAUNCHER chooses: "c" (the compiled launcher, else an error), "sh" (the stub), or
+unset (c where it builds, else sh); any other value is an error.
 """
 import base64
 import gzip
@@ -29,6 +28,7 @@ import hashlib
 import io
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -41,8 +41,6 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join("src", "utf8env")
-# The installed command's start (scripts/start.py imports it): a module beside the package.
-START_MODULE = os.path.join("src", "_utf8env_start.py")
 SCRIPTS = os.path.join(ROOT, "scripts")
 # What an sdist holds besides PKG-INFO: enough to build the wheel again and run the tests.
 SDIST = ("pyproject.toml", "setup.py", "README.md", "tools", "scripts", "src", "tests",
@@ -117,9 +115,8 @@ def _walk(top):
 
 
 def package_files():
-    """The files of the package and the start module, relative to ROOT: the wheel holds
-    these and no other."""
-    return [START_MODULE] + _walk(PACKAGE)
+    """The files of the package, relative to ROOT: the wheel holds these and no other."""
+    return _walk(PACKAGE)
 
 
 def _sdist_files():
@@ -194,8 +191,10 @@ def command_files():
         companion = f.read()
     code = start_code()
     choice = os.environ.get("UTF8ENV_LAUNCHER", "")
-    if choice not in ("", "c", "libc", "sh"):
-        raise ValueError("UTF8ENV_LAUNCHER=%r: expected c, libc, sh or nothing" % choice)
+    if choice not in ("", "c", "sh"):
+        # A mistyped value is the builder's to fix, not a bug: one line (pip shows what the
+        # backend printed), not a traceback.
+        raise SystemExit("UTF8ENV_LAUNCHER=%r: expected c, sh or unset" % choice)
     launcher = _compiled_launcher(code, choice) if choice != "sh" else None
     if launcher is not None:
         return [("utf8env", launcher), (".utf8env.py", companion)], _platform_tag()
@@ -217,21 +216,30 @@ def _platform_tag():
     return re.sub(r"[^A-Za-z0-9_]", "_", sysconfig.get_platform())
 
 
-# The two builds of scripts/launcher.c, in the order tried: freestanding (x86_64 and
-# aarch64 Linux: no C library to load at every start; launcher.c says why), then over
-# the C library.
-_FREESTANDING = ["-static", "-nostdlib", "-ffreestanding", "-fno-builtin", "-fno-stack-protector",
-                 "-fno-pie", "-no-pie", "-fno-asynchronous-unwind-tables",
-                 "-DUTF8ENV_FREESTANDING"]
-_WITH_LIBC = []
+# scripts/launcher.c is built as tini and dumb-init are, with the hardening a distribution
+# gives its own packages: position independent (address space randomisation moves it too),
+# a stack protector, fortified libc calls, relocations resolved at start and then made
+# read-only; C99 with warnings. The environment's CFLAGS and LDFLAGS come after these, so
+# that where a packager's flags differ, theirs win. -s (no symbol table) and relative
+# names in a fresh folder: the same compiler gives the same bytes wherever it builds.
+CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-O2", "-fPIE", "-fstack-protector-strong",
+          "-D_FORTIFY_SOURCE=2"]
+LDFLAGS = ["-pie", "-Wl,-z,relro", "-Wl,-z,now", "-s"]
+
+
+def compile_command(compiler, environ=None):
+    """The argv that builds utf8env from launcher.c in the current folder. `compiler`, CFLAGS
+    and LDFLAGS are split as make's shell splits them ("ccache gcc", "-O3 -march=native")."""
+    environ = os.environ if environ is None else environ
+    return (shlex.split(compiler) + CFLAGS + shlex.split(environ.get("CFLAGS", "")) + LDFLAGS
+            + shlex.split(environ.get("LDFLAGS", "")) + ["-o", "utf8env", "launcher.c"])
 
 
 def _compiled_launcher(code, choice):
     """scripts/launcher.c compiled with START_CODE = code, or None where that cannot be (not
-    Linux: its own path comes from /proc/self/exe; no compiler). choice: "c" (the first
-    build that compiles and starts a program, else an error), "libc" (the build over the
-    C library, else an error), "" (as c, else None). Stripped and built in a folder of
-    fixed names, so the same compiler gives the same bytes."""
+    Linux: its own path comes from /proc/self/exe; no compiler). choice: "c" (built and
+    starting a program, else an error), "" (as c, else None). Built in a folder of fixed
+    names and stripped, so the same compiler gives the same bytes."""
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if not sys.platform.startswith("linux") or not compiler:
         if choice:
@@ -244,11 +252,10 @@ def _compiled_launcher(code, choice):
         shutil.copy(os.path.join(SCRIPTS, "launcher.c"), os.path.join(folder, "launcher.c"))
         with open(os.path.join(folder, "start_code.h"), "wb") as f:
             f.write(b"static const char START_CODE[] =\n" + _c_string(code) + b";\n")
-        for flags in ([_WITH_LIBC] if choice == "libc" else [_FREESTANDING, _WITH_LIBC]):
-            output = _compile(compiler, flags, folder)
-            if output is None:
-                with open(os.path.join(folder, "utf8env"), "rb") as f:
-                    return f.read()
+        output = _compile(compile_command(compiler), folder)
+        if output is None:
+            with open(os.path.join(folder, "utf8env"), "rb") as f:
+                return f.read()
         if choice:
             raise RuntimeError("UTF8ENV_LAUNCHER=%s: %s failed%s" % (
                 choice, compiler, ":\n" + output.rstrip() if output.strip() else ""))
@@ -257,20 +264,20 @@ def _compiled_launcher(code, choice):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _compile(compiler, flags, folder):
-    """None when `folder`/utf8env is built with `flags` and starts a program, else what
-    went wrong (the compiler's output)."""
+def _compile(command, folder):
+    """None when `command` builds `folder`/utf8env and it starts a program, else what went
+    wrong (the compiler's output)."""
     try:
-        result = subprocess.run(compiler.split() + ["-O2", "-s"] + flags + [
-            "-o", "utf8env", "launcher.c"], cwd=folder, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT)
+        result = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
     except OSError as error:        # CC names no program
         return str(error)
     if result.returncode != 0:
         return result.stdout.decode("utf-8", "replace")
     # It starts its companion, here a shell script (a first line of /bin/sh is the usual
     # start): a build that compiles but does not run is not shipped. A folder where
-    # nothing can be executed (noexec) proves nothing either way.
+    # nothing can be executed (noexec), or a compiler for another machine, proves nothing
+    # either way.
     companion = os.path.join(folder, ".utf8env.py")
     with open(companion, "w") as f:
         f.write("#!/bin/sh\necho started \"$@\"\n")
@@ -283,8 +290,8 @@ def _compile(compiler, flags, folder):
     finally:
         os.remove(companion)
     if (ran.returncode, ran.stdout) != (0, b"started x y\n"):
-        return "the launcher built with %s does not start its companion: status %d, %r" % (
-            " ".join(flags) or "the C library", ran.returncode, ran.stdout)
+        return "the launcher built does not start its companion: status %d, %r" % (
+            ran.returncode, ran.stdout)
     return None
 
 
@@ -406,12 +413,9 @@ def setuptools_arguments(folder, root=ROOT):
         with open(scripts[-1], "wb") as f:
             f.write(data)
         os.chmod(scripts[-1], 0o755)
-    packages, package_data, modules = [], {}, []
+    packages, package_data = [], {}
     for relative in package_files():
         folder, name = os.path.split(os.path.relpath(relative, "src"))
-        if not folder and name.endswith(".py"):
-            modules.append(name[:-3])
-            continue
         owner = folder
         while owner and not os.path.exists(os.path.join(root, "src", owner, "__init__.py")):
             owner = os.path.dirname(owner)
@@ -438,7 +442,7 @@ def setuptools_arguments(folder, root=ROOT):
         install_requires=list(project.get("dependencies", ())), extras_require=extras,
         entry_points={group: ["%s = %s" % item for item in sorted(points.items())]
                       for group, points in entry_point_groups(project).items()},
-        package_dir={"": "src"}, packages=sorted(packages), py_modules=modules,
+        package_dir={"": "src"}, packages=sorted(packages),
         package_data=package_data,
         scripts=scripts, zip_safe=False)
 

@@ -332,7 +332,10 @@ def restart_safely(args):
     printed = " ".join(["python"] + _own_options())
     argv = ([executable, "-I", "-S", "-c", code, folder, "", "", printed, str(len(kept))]
             + kept + ["0"] + raw_args)
-    system.execve(executable, argv, environ)
+    try:
+        system.execve(executable, argv, environ)
+    except OSError:
+        pass        # no room for it (near ARG_MAX), say: the run goes on here
 
 
 def _restore_signals():
