@@ -240,7 +240,10 @@ static int first_line(const char *companion, char *line, size_t size)
     }
     close(fd);
     line[total] = '\0';
-    return total == size - 1 ? -1 : 0;     /* longer than any interpreter path: not one */
+    if (total < size - 1)
+        return 0;
+    errno = 0;                              /* longer than any interpreter path: not one */
+    return -1;
 }
 
 /* -- utf8env's own interpreter ----------------------------------------------------------- */
@@ -624,8 +627,13 @@ int main(int argc, char **argv)
      * argv (argc 0, which older kernels pass on). */
     args = allocate((size_t)(argc > 0 ? argc : 1) + 12 + KEPT_ASIDE + 2 * MAX_ASKED,
                     sizeof *args);
-    if (first_line(companion, line, sizeof line) != 0)
-        return fail(companion, "cannot be read (reinstall utf8env)");
+    if (first_line(companion, line, sizeof line) != 0) {
+        /* Copied alone (into /usr/local/bin, say): a link finds the companion, a copy not. */
+        say(companion, ": ", errno == ENOENT ? "not found: the utf8env command works beside its "
+                                               "companion; link to it (ln -s) rather than copy it"
+                                             : "cannot be read (reinstall utf8env)", NULL);
+        return LAUNCHER_FAILED;
+    }
     /* pip writes the interpreter's path alone, spaces and colons included (a #! line cannot
      * start such a path, this can). Anything else (the /bin/sh form some installers write
      * for a path too long for the kernel, a #! line with arguments): the usual start. */

@@ -25,7 +25,11 @@ case $here in
 esac
 main=$here/.utf8env.py
 { IFS= read -r interpreter < "$main"; } 2>/dev/null || {
-    echo "utf8env: error: $main: cannot be read (reinstall utf8env)" >&2
+    if [ -e "$main" ]; then
+        echo "utf8env: error: $main: cannot be read (reinstall utf8env)" >&2
+    else    # copied alone (into /usr/local/bin, say): a link finds the companion, a copy not
+        echo "utf8env: error: $main: not found: the utf8env command works beside its companion; link to it (ln -s) rather than copy it" >&2
+    fi
     exit 125
 }
 interpreter=${interpreter#\#!}

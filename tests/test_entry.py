@@ -222,7 +222,8 @@ def test_without_its_companion_the_command_says_so(form, tmp_path, monkeypatch):
     stub.chmod(0o755)
     result = run([str(stub), "run", "--", "true"])
     assert (result.returncode, result.stdout, result.stderr) == (
-        125, b"", ("utf8env: error: %s/.utf8env.py: cannot be read (reinstall utf8env)\n"
+        125, b"", ("utf8env: error: %s/.utf8env.py: not found: the utf8env command works "
+                   "beside its companion; link to it (ln -s) rather than copy it\n"
                    % tmp_path).encode())
 
 
