@@ -13,7 +13,10 @@
 # The package is where the installer put it in the scheme of the companion's folder (a
 # venv, pipx, --user, a prefix: ../lib/pythonX.Y/site-packages, or dist-packages for
 # Debian's /usr/local); elsewhere (an editable install, a .pth file) site finds it.
-import sys
+import posix, sys
+# -I keeps the interpreter from reading it; the user's word about their site-packages
+# all the same, before the first import.
+sys.dont_write_bytecode = bool(posix.environ.get(b"PYTHONDONTWRITEBYTECODE"))
 lib = "%s/../lib/python%d.%d/" % ((sys.argv[1].rpartition("/")[0],) + sys.version_info[:2])
 sys.path[:0] = [lib + "site-packages", lib + "dist-packages"]
 try:

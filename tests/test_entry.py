@@ -823,3 +823,37 @@ def test_the_usual_start_gives_back_the_variables_kept_aside(venv, tmp_path):
     lines = result.stdout.decode().splitlines()
     assert result.returncode == 0 and "PYTHONHASHSEED=42" in lines
     assert [line for line in lines if line.startswith("UTF8ENV")] == []
+
+
+@pytest.fixture
+def own_venv(wheel, tmp_path):
+    """A venv of the running interpreter with the wheel, for a test that changes it."""
+    bin_folder = install.venv_with(wheel, str(tmp_path / "venv"), sys.executable)
+    return bin_folder, _site_packages(os.path.dirname(bin_folder))
+
+
+def test_a_stray_module_named_utf8env_beside_the_package_is_not_run(own_venv):
+    # The package is imported plainly: a folder with __init__ comes before a module of the
+    # same name in one folder, as importlib's FileFinder looks.
+    bin_folder, site_packages = own_venv
+    with open(os.path.join(site_packages, "utf8env.py"), "w") as f:
+        f.write("import os\nos.write(2, b'stray ran\\n')\n")
+    result = run([os.path.join(bin_folder, "utf8env"), "run", "--", "printf", "ok"])
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"ok", b"")
+
+
+def test_pythondontwritebytecode_keeps_the_command_from_writing_bytecode(own_venv):
+    # -I keeps utf8env's interpreter from reading PYTHONDONTWRITEBYTECODE: it is honoured
+    # all the same, as the user's word about their site-packages.
+    bin_folder, site_packages = own_venv
+    caches = [os.path.join(root, name) for root, dirs, _ in os.walk(site_packages)
+              for name in dirs if name == "__pycache__" and "utf8env" in root]
+    for cache in caches:
+        shutil.rmtree(cache)
+    command = [os.path.join(bin_folder, "utf8env"), "run", "--", "printf", "ok"]
+    result = run(command, env={"PYTHONDONTWRITEBYTECODE": "1"})
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"ok", b"")
+    assert [cache for cache in caches if os.path.exists(cache)] == []
+    result = run(command)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"ok", b"")
+    assert [cache for cache in caches if os.path.exists(cache)] != []

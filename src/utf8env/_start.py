@@ -28,8 +28,6 @@ def start():
     from . import environment
     environment.start_launched(kept, ignored or None, printed.split()[1:] if printed else None,
                                dict(zip(answers[0::2], answers[1::2])))
-    if environment.inherited().get("PYTHONDONTWRITEBYTECODE"):
-        sys.dont_write_bytecode = True      # what -I kept this interpreter from reading
     from .cli import main
     if not plan_fd:
         _stdout_as_utf8_mode_writes()
