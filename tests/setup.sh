@@ -7,9 +7,10 @@ cd "$(dirname "$0")/.."
 # A C compiler and libc's headers: the tests build the command's launcher
 # (scripts/launcher.c) freestanding and over libc.
 command -v cc >/dev/null && [ -e /usr/include/stdlib.h ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null; }
-python3 -m pip install -q -e '.[test]'
+# The versions of tests/constraints.txt: the ones the suite last passed with.
+python3 -m pip install -q -c tests/constraints.txt -e '.[test]'
 # pytest-xdist: tests/test_readiness.py checks the pytest plugin under xdist too.
-python3 -m pip install -q pytest-xdist
+python3 -m pip install -q -c tests/constraints.txt pytest-xdist
 if ! command -v debootstrap >/dev/null || [ ! -d /usr/share/i18n/locales ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap locales >/dev/null
@@ -21,8 +22,12 @@ command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=nonint
 # tests/test_envformat.py runs what `utf8env env` prints through fish and systemd-analyze.
 command -v fish >/dev/null && command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fish systemd >/dev/null; }
 bash tests/support/build_debian_pythons.sh
-# Test-only wheels that tests/test_no_regression.py installs into the venvs it makes:
-# click 7 (a console script of the corpus), setuptools, pip (the chroot's 3.15 has none).
+# Test-only wheels that tests/test_no_regression.py installs into the venvs it makes,
+# pinned as tests/constraints.txt is (the same versions as its TEST_WHEELS): click 7 (a
+# console script of the corpus); setuptools, into its 3.13 and 3.15 venvs only (3.12+
+# venvs have none; 3.6 and 3.8 build with their venv's own); pip, into the chroot's 3.15
+# only (it has none; the pyenv venvs use their ensurepip's). Both need Python 3.10+,
+# which is all they meet.
 mkdir -p /var/cache/utf8env/wheels
 python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/wheels \
-  click==7.1.2 setuptools pip
+  click==7.1.2 setuptools==84.2.1 pip==26.3

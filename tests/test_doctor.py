@@ -21,9 +21,11 @@ DOCKER = os.path.exists("/.dockerenv")
 PYENV_ROOT = discovery.pyenv_root()
 
 
-def doctor(*args, env, python=None, wrap=()):
-    result = subprocess.run(list(wrap) + own_command(python) + ["doctor"] + list(args), env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+def doctor(*args, env, python=None, wrap=(), command=None):
+    """`command`: how utf8env is started (own_command(python) when None)."""
+    result = subprocess.run(list(wrap) + (command or own_command(python)) + ["doctor"] + list(args),
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL)
     return result.returncode, result.stdout, result.stderr
 
 
@@ -355,10 +357,10 @@ def test_compare_with_a_snapshot_holding_lone_surrogates(tmp_path):
 
 # -- hostile input -------------------------------------------------------------------------
 
-def _hostile(env, wrap=(), python=None):
+def _hostile(env, wrap=(), python=None, command=None):
     for args in (("--json",), ()):
-        result = subprocess.run(list(wrap) + own_command(python) + ["doctor"] + list(args),
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        argv = list(wrap) + (command or own_command(python)) + ["doctor"] + list(args)
+        result = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert result.returncode in (0, 1) and result.stderr == b"", result.stderr[-2000:]
         if args:
             data = json.loads(result.stdout)
@@ -390,29 +392,45 @@ def test_a_hundred_thousand_variables():
     _hostile(env)
 
 
+def _world_readable(folder):
+    """Every file under `folder` readable by all, every folder searchable (a clone made
+    under umask 077 has neither): chmod -R a+rX."""
+    for top, dirs, files in os.walk(folder):
+        os.chmod(top, 0o755)
+        for name in files:
+            path = os.path.join(top, name)
+            mode = os.stat(path).st_mode & 0o777
+            os.chmod(path, mode | 0o444 | (0o111 if mode & 0o100 else 0))
+
+
 def test_unreadable_etc_files_and_no_proc(tmp_path):
     """As nobody (root reads any file), in a mount namespace where /proc is an empty tmpfs,
-    /etc/default/locale and sshd_config are root's alone and /etc/os-release is a FIFO."""
+    /etc/default/locale and sshd_config are root's alone and /etc/os-release is a FIFO.
+    nobody runs a copy of the package, and has its HOME, in a folder bound over /mnt: the
+    checkout's folder and pytest's tmp_path may sit under folders private to root."""
     _need_namespaces()
-    if not os.access("/usr/bin/python3", os.X_OK):
-        pytest.skip("no /usr/bin/python3 for the unprivileged run")
+    if not os.access("/usr/bin/python3", os.X_OK) or not os.path.isdir("/mnt"):
+        pytest.skip("no /usr/bin/python3 for the unprivileged run, or no /mnt to bind over")
     secret = tmp_path / "secret"
     secret.write_text("LANG=C.UTF-8\n")
     os.chmod(str(secret), 0o600)
     fifo = tmp_path / "fifo"
     os.mkfifo(str(fifo))
-    home = tmp_path / "home"
-    home.mkdir()
-    os.chmod(str(home), 0o777)
-    os.chmod(str(tmp_path), 0o755)
+    shared = tmp_path / "shared"
+    shutil.copytree(os.path.dirname(locales.__file__), str(shared / "utf8env"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (shared / "home").mkdir()
+    _world_readable(str(shared))
+    os.chmod(str(shared / "home"), 0o777)
     script = ('mount --make-rprivate / && mount --bind "$1" /etc/default/locale && '
               'mount --bind "$1" /etc/ssh/sshd_config && mount --bind "$2" /etc/os-release && '
-              'mount -t tmpfs none /proc && shift 2 && exec setpriv --reuid=65534 --regid=65534 '
-              '--clear-groups "$@"')
-    wrap = ["unshare", "--mount", "sh", "-c", script, "sh", str(secret), str(fifo)]
-    env = cron_env(HOME=str(home), SSH_CONNECTION="10.0.0.1 5 10.0.0.2 22", LANG="de_DE.UTF-8")
-    _hostile(env, wrap=wrap, python="/usr/bin/python3")
-    code, out, err = doctor("--json", env=env, wrap=wrap, python="/usr/bin/python3")
+              'mount --bind "$3" /mnt && mount -t tmpfs none /proc && shift 3 && '
+              'cd /mnt && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"')
+    wrap = ["unshare", "--mount", "sh", "-c", script, "sh", str(secret), str(fifo), str(shared)]
+    command = own_command("/usr/bin/python3")[:-1] + ["/mnt"]
+    env = cron_env(HOME="/mnt/home", SSH_CONNECTION="10.0.0.1 5 10.0.0.2 22", LANG="de_DE.UTF-8")
+    _hostile(env, wrap=wrap, command=command)
+    code, out, err = doctor("--json", env=env, wrap=wrap, command=command)
     data = json.loads(out)
     [finding] = [f for f in data["findings"] if f["code"] == "locale-missing"]
     # No sshd_config to read: the origin is said to be likely, not confirmed.
@@ -424,6 +442,8 @@ def test_unreadable_etc_files_and_no_proc(tmp_path):
     assert note["evidence"] == ["LC_CTYPE=C.UTF-8 may be this Python's own locale coercion "
                                 "(PEP 538); the value it replaced cannot be known"]
     assert data["distribution"] is None and data["contexts"][0]["name"] == "ssh"
+    # A HOME that is not nobody's (root's, open to all) gets no cache of nobody's.
+    assert os.listdir(str(shared / "home")) == []
 
 
 # -- JSON keys -----------------------------------------------------------------------------

@@ -13,9 +13,9 @@ from test_startup_imports import _INTERPRETER, _imports, _pythons
 # What the verdict of one Decision needs of doctor (doctor/__init__.py says why).
 _VERDICT = {"utf8env.doctor", "utf8env.doctor.findings", "utf8env.doctor.fixes",
             "utf8env.doctor.locale_state", "utf8env.doctor.outcome", "utf8env.doctor.verdict"}
-# Outside utf8env: the C modules of the locale question and of records.py (3.6, 3.7), and
+# Outside utf8env: the C module of the locale question (asked anew for --empty-env), and
 # the codec of the C locale, which the locale state's decision looks up.
-_OTHERS = {"_locale", "_operator", "encodings.ascii"}
+_OTHERS = {"_locale", "encodings.ascii"}
 
 _CASES = (
     # the benchmark's case: the C locale, its warning and the fix in a shell rc file

@@ -1,5 +1,6 @@
 """The one identification of an interpreter, and its cache: asked once per file, asked
-again when the file changes, never written without an absolute home for it."""
+again when the file changes, never written without an absolute home for it, nor into a
+folder or through a symlink of another user's (root with another user's HOME)."""
 import os
 
 import pytest
@@ -20,6 +21,13 @@ def fake(tmp_path, answer, name="python3"):
     path.write_text(FAKE.format(log=log, answer=answer))
     path.chmod(0o755)
     return str(path), log
+
+
+def _home(tmp_path):
+    """A HOME of this user's (a missing one gets no cache)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return str(home)
 
 
 def asked(log):
@@ -44,7 +52,7 @@ def test_identify_refuses_what_is_not_a_python(tmp_path):
 
 def test_cache_asks_once_and_again_when_the_file_changes(tmp_path):
     path, log = fake(tmp_path, "3.9 linux")
-    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    environ = {"PATH": "/usr/bin:/bin", "HOME": _home(tmp_path)}
     assert identify_cached(path, environ) == Identity("3.9", "linux")
     assert identify_cached(path, environ) == Identity("3.9", "linux")
     assert asked(log) == 1
@@ -83,7 +91,7 @@ def test_no_cache_without_an_absolute_home(tmp_path, home, monkeypatch):
 
 def test_a_corrupt_cache_is_asked_again(tmp_path):
     path, log = fake(tmp_path, "3.11 linux")
-    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    environ = {"PATH": "/usr/bin:/bin", "HOME": _home(tmp_path)}
     identify_cached(path, environ)
     store = tmp_path / "home" / ".cache" / "utf8env" / "interpreters"
     key, mtime, size, _, platform = store.read_bytes().split(b"\0")[:5]
@@ -100,7 +108,7 @@ def test_the_cache_folder_and_file_are_private_whatever_the_umask(tmp_path):
     path, _ = fake(tmp_path, "3.9 linux")
     old = os.umask(0)
     try:
-        identify_cached(path, {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")})
+        identify_cached(path, {"PATH": "/usr/bin:/bin", "HOME": _home(tmp_path)})
     finally:
         os.umask(old)
     store = _store(tmp_path)
@@ -111,7 +119,7 @@ def test_the_cache_folder_and_file_are_private_whatever_the_umask(tmp_path):
 
 def test_a_planted_symlink_is_never_written_through(tmp_path):
     path, _ = fake(tmp_path, "3.9 linux")
-    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    environ = {"PATH": "/usr/bin:/bin", "HOME": _home(tmp_path)}
     store = _store(tmp_path)
     store.parent.mkdir(parents=True, mode=0o700)
     victim = tmp_path / "victim"
@@ -125,7 +133,7 @@ def test_a_planted_symlink_is_never_written_through(tmp_path):
 @pytest.mark.parametrize("mode", [0o666, 0o620])
 def test_a_cache_others_can_write_is_not_believed(tmp_path, mode):
     path, log = fake(tmp_path, "3.9 linux")
-    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    environ = {"PATH": "/usr/bin:/bin", "HOME": _home(tmp_path)}
     identify_cached(path, environ)
     store = _store(tmp_path)
     key, mtime, size, _, platform = store.read_bytes().split(b"\0")[:5]
@@ -137,13 +145,107 @@ def test_a_cache_others_can_write_is_not_believed(tmp_path, mode):
 
 def test_a_folder_others_can_write_gets_no_cache(tmp_path):
     path, log = fake(tmp_path, "3.9 linux")
-    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    environ = {"PATH": "/usr/bin:/bin", "HOME": _home(tmp_path)}
     store = _store(tmp_path)
     store.parent.mkdir(parents=True)
     store.parent.chmod(0o777)
     identify_cached(path, environ)
     identify_cached(path, environ)
     assert asked(log) == 2 and os.listdir(str(store.parent)) == []
+
+
+NOBODY = 65534
+
+
+def _files(folder):
+    return sorted(os.path.relpath(os.path.join(top, name), str(folder))
+                  for top, dirs, files in os.walk(str(folder)) for name in dirs + files)
+
+
+def _as_root():
+    if os.geteuid() != 0:
+        pytest.skip("chown to another user needs root")
+
+
+@pytest.mark.parametrize("variable", ["HOME", "XDG_CACHE_HOME"])
+def test_another_users_home_gets_no_cache(tmp_path, variable):
+    """Root with HOME (or XDG_CACHE_HOME) still naming the user it came from, as `sudo`
+    and `su` without `-` leave them: nothing of root's is made there."""
+    _as_root()
+    path, log = fake(tmp_path, "3.9 linux")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    os.chown(str(theirs), NOBODY, NOBODY)
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"), variable: str(theirs)}
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert (asked(log), _files(theirs)) == (2, [])
+    # Nor in a folder it would make there: ~/.cache of theirs, missing, is theirs to make.
+    environ[variable] = str(theirs / "not-yet")
+    identify_cached(path, environ)
+    assert (asked(log), _files(theirs)) == (3, [])
+
+
+def test_a_cache_symlink_of_another_user_is_not_followed(tmp_path):
+    _as_root()
+    path, log = fake(tmp_path, "3.9 linux")
+    home, elsewhere = tmp_path / "home", tmp_path / "elsewhere"
+    home.mkdir()
+    elsewhere.mkdir()
+    (home / ".cache").symlink_to(elsewhere)
+    os.lchown(str(home / ".cache"), NOBODY, NOBODY)     # planted by another user
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert (asked(log), _files(home), _files(elsewhere)) == (2, [".cache"], [])
+    # The same link, ours: followed, to a folder of ours.
+    os.lchown(str(home / ".cache"), 0, 0)
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert (asked(log), _files(elsewhere)) == (3, ["utf8env", "utf8env/interpreters"])
+    # To a folder of another user's, not.
+    (home / ".cache").unlink()
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    os.chown(str(theirs), NOBODY, NOBODY)
+    (home / ".cache").symlink_to(theirs)
+    identify_cached(path, environ)
+    assert (asked(log), _files(theirs)) == (4, [])
+
+
+def test_a_cache_folder_of_another_user_gets_no_cache(tmp_path):
+    _as_root()
+    path, log = fake(tmp_path, "3.9 linux")
+    home = tmp_path / "home"
+    (home / ".cache").mkdir(parents=True)
+    os.chown(str(home / ".cache"), NOBODY, NOBODY)
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(home)}
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert (asked(log), _files(home)) == (2, [".cache"])
+
+
+def test_a_missing_home_is_not_made(tmp_path):
+    # Debian's nobody has HOME=/nonexistent: made by root, it would exist for everyone.
+    path, log = fake(tmp_path, "3.9 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "nonexistent")}
+    identify_cached(path, environ)
+    identify_cached(path, environ)
+    assert (asked(log), sorted(os.listdir(str(tmp_path)))) == (2, ["python3", "python3.log"])
+
+
+def test_missing_cache_folders_are_made_private(tmp_path):
+    path, _ = fake(tmp_path, "3.9 linux")
+    environ = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+               "XDG_CACHE_HOME": str(tmp_path / "a" / "b")}
+    old = os.umask(0o022)
+    try:
+        identify_cached(path, environ)
+    finally:
+        os.umask(old)
+    assert [(name, os.stat(str(tmp_path / name)).st_mode & 0o777)
+            for name in ("a", "a/b", "a/b/utf8env")] == [("a", 0o700), ("a/b", 0o700),
+                                                         ("a/b/utf8env", 0o700)]
 
 
 def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):

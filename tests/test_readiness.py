@@ -118,6 +118,34 @@ def test_each_run_had_its_own_folder_and_nothing_is_left(sample):
         assert not os.path.exists(folder)
 
 
+@pytest.mark.parametrize("version", ["3.13", "3.15"])
+def test_lent_pytest_carries_its_metadata(version):
+    """A Python without pytest (pyenv's 3.13 on the host: links; the chroot's 3.15:
+    copies) finds every lent distribution's metadata, as pluggy 1.7 and pytest's header
+    need it (`pluggy.__version__` reads importlib.metadata)."""
+    import importlib.metadata
+    interp = _python(version)
+    assert not suite._has_pytest(interp, {"PATH": "/usr/bin:/bin"})
+    by_package = importlib.metadata.packages_distributions()
+    dists = sorted({d for name in suite._LENT for d in by_package.get(name, ())}, key=str.lower)
+    assert {"pytest", "pluggy", "iniconfig", "packaging"} <= set(dists)
+    holder = suite.Folder(interp.root, "site")
+    try:
+        site = suite._lend(holder, True)
+        proc = subprocess.run(list(interp.argv) + ["-c", (
+            "import importlib.metadata as m, sys, pluggy, pytest\n"
+            "for d in sys.argv[1:]: print(d, m.version(d))\n"
+            "print('pluggy', pluggy.__version__, 'pytest', pytest.__version__)")] + dists,
+            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": site}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE)
+    finally:
+        holder.remove()
+    assert (proc.returncode, proc.stderr.decode()) == (0, "")
+    v = importlib.metadata.version
+    assert proc.stdout.decode() == "".join("%s %s\n" % (d, v(d)) for d in dists) + (
+        "pluggy %s pytest %s\n" % (v("pluggy"), v("pytest")))
+
+
 @pytest.mark.parametrize("fmt", ["text", "markdown", "github", "junit", "json"])
 def test_every_format_exact_for_the_sample(sample, fmt):
     with open(os.path.join(EXPECTED, "both." + fmt), encoding="utf-8") as f:

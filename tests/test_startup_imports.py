@@ -32,10 +32,10 @@ _FOR_A_PYTHON = {"utf8env.interpreter", "utf8env.python_child"}
 _START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._start import start; start()"
 
 
-def _imports(python, command, env):
-    """The modules utf8env's interpreter imports for `utf8env run COMMAND`, started as
+def _imports(python, words, env):
+    """The modules utf8env's interpreter imports for `utf8env WORDS...`, started as
     scripts/launcher.c starts it: LC_ALL=C, the variables kept aside and libc's answers to
-    the locale question as arguments, the plan written on a pipe."""
+    the locale question as arguments, and for `run` the plan written on a pipe."""
     kept = ["%s=%s" % (name, env[name]) for name in KEPT_ASIDE if name in env]
     names = locales.candidate_names(env)
     facts = locales.probe(env, names)
@@ -45,13 +45,15 @@ def _imports(python, command, env):
     child_env = {name: value for name, value in env.items() if name not in KEPT_ASIDE}
     child_env["LC_ALL"] = "C"
     folder = own_command(python)[-1]
+    run = words[0] == "run"
     read_end, write_end = os.pipe()
-    argv = ([python, "-X", "importtime", "-I", "-S", "-c", _START, folder, str(write_end), "",
-             "", str(len(kept))] + kept + [str(len(names))] + answers + ["run"] + command)
+    argv = ([python, "-X", "importtime", "-I", "-S", "-c", _START, folder,
+             str(write_end) if run else "", "", "", str(len(kept))] + kept + [str(len(names))]
+            + answers + words)
     out = subprocess.run(argv, env=child_env, pass_fds=[write_end], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
     os.close(write_end)
-    plan = os.read(read_end, 1 << 16)
+    plan = os.read(read_end, 1 << 16) if run else b"exec\0"
     os.close(read_end)
     assert (out.returncode, plan[:5]) == (0, b"exec\0"), out.stderr
     names = set()
@@ -69,15 +71,15 @@ def _pythons():
 @pytest.mark.parametrize("python", _pythons())
 def test_run_of_a_program_imports_only_the_launcher(python):
     env = {"PATH": "/usr/bin:/bin", "LANG": "C"}
-    assert _imports(python, ["--", "/bin/true"], env) - _INTERPRETER == _LAUNCHER
+    assert _imports(python, ["run", "--", "/bin/true"], env) - _INTERPRETER == _LAUNCHER
 
 
 @pytest.mark.parametrize("python", _pythons())
 def test_run_of_a_known_python_imports_only_the_launcher(python, tmp_path):
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
     target = [python, "-c", "pass"]
-    _imports(python, ["--"] + target, env)       # the first run asks it and caches
-    assert _imports(python, ["--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+    _imports(python, ["run", "--"] + target, env)       # the first run asks it and caches
+    assert _imports(python, ["run", "--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -91,8 +93,8 @@ def test_run_of_a_venv_console_script_imports_only_the_launcher(python, tmp_path
     script.write_text("#!%s\npass\n" % (venv / "python"))
     script.chmod(0o755)
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
-    _imports(python, ["--", str(script)], env)   # the first run asks it and caches
-    assert _imports(python, ["--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+    _imports(python, ["run", "--", str(script)], env)   # the first run asks it and caches
+    assert _imports(python, ["run", "--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -101,4 +103,4 @@ def test_run_of_a_symlinked_program_reads_the_link_without_os(python, tmp_path):
     # that is no Python loads no interpreter.py.
     (tmp_path / "tool").symlink_to("/bin/true")
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
-    assert _imports(python, ["--", str(tmp_path / "tool")], env) - _INTERPRETER <= _LAUNCHER
+    assert _imports(python, ["run", "--", str(tmp_path / "tool")], env) - _INTERPRETER <= _LAUNCHER

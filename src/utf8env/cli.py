@@ -54,6 +54,8 @@ def main(argv=None):
         _say_error(error)
         return error.exit_code
     except BrokenPipeError:
+        # stdout's reader went away (output.write, which sent what was left in stdout's
+        # buffer to /dev/null): status 1 and no message, as a filter ends in a pipeline.
         return 1
 
 
@@ -101,4 +103,8 @@ def _say_error(error):
         sys.stderr.write("utf8env: error: %s\n" % error)
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
-        pass        # no stderr (closed, or None): the exit status still tells
+        # No stderr (closed, or None) or a full one: the exit status still tells. The
+        # line left in a full stderr's buffer would fail again at exit, the interpreter's
+        # flush turning the status into 120: it goes to /dev/null instead.
+        from .output import drop_pending
+        drop_pending(2)

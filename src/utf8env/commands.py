@@ -213,7 +213,8 @@ def _env(args, command):
         facts = locales.probe(environ, here=args.own_process)
     target = _env_target(command, args.version, environ)
     advice = envformat.advise(environ, facts, target, launch_switches(args))
-    _write_bytes(envformat.render(args.format, advice))
+    from . import output
+    output.write_bytes(envformat.render(args.format, advice))
     return advice.status
 
 
@@ -236,20 +237,6 @@ def _env_target(command, version, environ):
                               "--version X.Y if it starts a CPython)" % error)
     python, script, notes = launch.python_behind(path, environ)
     return Target(tuple(command), path, python, script, tuple(notes))
-
-
-def _write_bytes(data):
-    """write for bytes: what env prints reaches stdout byte for byte (values may hold
-    bytes no codec of this process's stdout would write back)."""
-    stream = sys.stdout
-    if stream is not None and hasattr(stream, "buffer"):
-        try:
-            stream.flush()
-            stream.buffer.write(data)
-        except (OSError, ValueError):
-            pass        # write meets the same error when it flushes, and reports it
-        data = b""
-    write(data.decode("utf-8", "surrogateescape"))
 
 
 def _matrix(args, command):

@@ -216,13 +216,14 @@ def identify_cached(path, environ, cacheable=True):
         return identify(path, environ)
     key = "%d:%d" % (stat.st_dev, stat.st_ino)
     stamp = (str(stat.st_mtime_ns), str(stat.st_size))
-    store = _cache_file(environ)
+    store = _cache_file(environ)        # None: no cache folder yet, or none of ours
     cache = _read_cache(store) if store else {}
     entry = cache.get(key)
     if entry and entry[:2] == stamp and entry[2].partition(".")[0] in ("2", "3") \
             and _is_version(entry[2]) and entry[3]:     # anything else: not ours, ask again
         return Identity(*entry[2:])
     identity = identify(path, environ)
+    store = store or _cache_file(environ, create=True)
     if store:
         cache[key] = stamp + tuple(identity)
         _write_cache(store, cache)
@@ -234,16 +235,69 @@ def identify_cached(path, environ, cacheable=True):
 _ENTRY_FIELDS = 5
 
 
-def _cache_file(environ):
+def _cache_file(environ, create=False):
     """$XDG_CACHE_HOME/utf8env/interpreters, else ~/.cache/...; None (no cache) without an
-    absolute folder to put it in: a relative or empty HOME would put it wherever we are."""
-    base = environ.get("XDG_CACHE_HOME") or ""
-    if not base.startswith("/"):
+    absolute folder to put it in (a relative or empty HOME would put it wherever we are),
+    or without a folder of this user's there (_own_folder; made when `create`)."""
+    xdg = environ.get("XDG_CACHE_HOME") or ""
+    if xdg.startswith("/"):
+        folder = _own_folder(xdg, ("utf8env",), create, True)
+    else:
         home = environ.get("HOME") or ""
         if not home.startswith("/"):
             return None
-        base = home.rstrip("/") + "/.cache"
-    return base + "/utf8env/interpreters"
+        folder = _own_folder(home, (".cache", "utf8env"), create, False)
+    return None if folder is None else folder + "/interpreters"
+
+
+def _own_folder(named, below, create, make_named):
+    """The folder `named`/`below`..., or None where any of it is not this (effective)
+    user's: root running with another user's HOME (sudo, su without -, a service) must
+    leave no root-owned file there, nor follow a ~/.cache symlink that user planted. The
+    named folder (HOME, XDG_CACHE_HOME) is found as the environment names it, and must be
+    ours; below it every folder, and every symlink followed, must be ours. What is missing
+    is made, mode 0700 (XDG's), when `create`: XDG_CACHE_HOME too (`make_named`), in the
+    nearest folder of its path that exists and is ours, but never a missing HOME (as
+    Debian's /nonexistent: the account has none)."""
+    euid = system.geteuid()
+    path, missing = named.rstrip("/") or "/", []
+    while True:
+        try:
+            stat = system.stat(path)
+            break
+        except FileNotFoundError:
+            if path == "/" or not make_named:
+                return None
+            path, _, name = path.rpartition("/")
+            path = path or "/"
+            missing.insert(0, name)
+        except (OSError, ValueError):
+            return None
+    if stat.st_mode & TYPE_MASK != DIRECTORY or stat.st_uid != euid:
+        return None
+    for name in missing + list(below):
+        path = path.rstrip("/") + "/" + name
+        try:
+            try:
+                stat = system.lstat(path)
+            except FileNotFoundError:
+                if not create:
+                    return None
+                try:
+                    system.mkdir(path, 0o700)
+                    system.chmod(path, 0o700)       # whatever the umask
+                except FileExistsError:
+                    pass                            # made meanwhile: checked as found
+                stat = system.lstat(path)
+            if stat.st_mode & TYPE_MASK == SYMLINK:
+                if stat.st_uid != euid:
+                    return None
+                stat = system.stat(path)
+        except (OSError, ValueError):
+            return None
+        if stat.st_mode & TYPE_MASK != DIRECTORY or stat.st_uid != euid:
+            return None
+    return path
 
 
 def _read_cache(store):
@@ -301,16 +355,13 @@ def _is_private(stat, kind):
 def _write_cache(store, cache):
     """Best effort and atomic: a cache that cannot be written only costs time. The file
     is written to a new file of a random name, created exclusively (a planted symlink or
-    file is never written through), in a folder that only this user can change, and then
-    renamed over the old one."""
+    file is never written through), in a folder that only this user can change (made by
+    _own_folder), and then renamed over the old one."""
     import os
     data = b"".join(fsencode(item) + b"\0"
                     for key, entry in cache.items() for item in (key,) + tuple(entry))
     folder = os.path.dirname(store)
     try:
-        if not os.path.lexists(folder):
-            os.makedirs(folder, mode=0o700)     # XDG: missing folders are made 0700
-            os.chmod(folder, 0o700)             # whatever the umask
         if not _private(folder, DIRECTORY):
             return
         temporary = "%s/.interpreters.%s" % (folder, os.urandom(8).hex())

@@ -1,6 +1,6 @@
 """`utf8env doctor [--json] [--save FILE] [--compare FILE] [--no-pythons]`: the glue
 between the options and the parts; cli.py's handler calls run()."""
-import sys
+from .. import output
 
 
 def run(args):
@@ -22,17 +22,6 @@ def run(args):
         out = render.to_text(here, diagnosis)
         if compared is not None:
             out += snapshot.to_text(args.compare, compared)
-    _write(out)
+    # Whatever stdout's codec: bytes out, as UTF-8 (undecodable input as its own bytes).
+    output.write_bytes(out.encode("utf-8", "surrogateescape"))
     return 1 if findings.problems(diagnosis.findings) else 0
-
-
-def _write(text):
-    """Whatever stdout's codec: bytes out, as UTF-8 (undecodable input as its own bytes)."""
-    data = text.encode("utf-8", "surrogateescape")
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:
-        sys.stdout.write(text)
-    else:
-        sys.stdout.flush()
-        stream.write(data)
-        stream.flush()

@@ -240,8 +240,8 @@ def run_batches(batches, roots, workers=None, progress=None):
     prepare(roots)
     workers = workers or os.cpu_count() or 1
     batches = [(w, list(j)) for w, j in batches]
-    read_fd, write_fd = os.pipe()
-    done_r, done_w = os.pipe()
+    read_fd, write_fd = map(_above_stdio, os.pipe())
+    done_r, done_w = map(_above_stdio, os.pipe())
     fds = (read_fd, write_fd, done_w)
     total = sum(len(j) for _, j in batches)
     watcher = None
@@ -265,6 +265,17 @@ def run_batches(batches, roots, workers=None, progress=None):
         if watcher is not None:
             watcher.join(5)
         os.close(done_r)
+
+
+def _above_stdio(fd):
+    """`fd`, numbered 3 or more: utf8env started with stdout closed (`>&-`) gets 1 from
+    os.pipe(), which the runner's own stdout would replace in the runner."""
+    if fd > 2:
+        return fd
+    try:
+        return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    finally:
+        os.close(fd)
 
 
 def _watch(fd, total, progress):

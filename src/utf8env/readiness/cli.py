@@ -2,10 +2,9 @@
 with UTF-8 mode), 1 findings. utf8env/cli.py declares and parses the options; this
 checks what only readiness knows and raises UsageError for bad input."""
 import os
-import sys
 import time
 
-from ..errors import UsageError
+from ..errors import UsageError, Utf8envError
 
 
 def pytest_args(command):
@@ -62,9 +61,14 @@ def run(options, command):
     if options.format == "github":
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary:
-            with open(summary, "a", encoding="utf-8") as f:
-                f.write(formats.markdown(result))
+            try:
+                with open(summary, "a", encoding="utf-8") as f:
+                    f.write(formats.markdown(result))
+            except OSError as error:
+                raise Utf8envError("cannot write the output: GITHUB_STEP_SUMMARY %s: %s"
+                                   % (summary, error.strerror or error))
         else:
             page += "\n" + formats.markdown(result)
-    sys.stdout.write(page)
+    from .. import output
+    output.write(page)
     return 0 if result.ready else 1

@@ -91,20 +91,51 @@ def _has_pytest(interp, environ):
 
 
 _FIND = r"""
-import importlib.util, json, sys
-found = []
+import csv, importlib.util, json, os, sys
+
+
+def tops(info):
+    # The top-level names a .dist-info (RECORD) or .egg-info (top_level.txt) installed.
+    names = set()
+    try:
+        with open(os.path.join(info, "RECORD"), encoding="utf-8", newline="") as f:
+            for row in csv.reader(f):
+                top = row[0].replace(os.sep, "/").split("/")[0] if row else ""
+                names.add(top[:-3] if top.endswith(".py") else top)
+    except OSError:
+        pass
+    try:
+        with open(os.path.join(info, "top_level.txt"), encoding="utf-8") as f:
+            names.update(line.strip() for line in f)
+    except OSError:
+        pass
+    return names
+
+
+found, homes = [], {}
 for name in sys.argv[1:]:
     spec = importlib.util.find_spec(name)
     if spec is not None and spec.origin and spec.origin not in ("built-in", "frozen"):
-        found.append(spec.submodule_search_locations[0] if spec.submodule_search_locations
-                     else spec.origin)
+        path = (spec.submodule_search_locations[0] if spec.submodule_search_locations
+                else spec.origin)
+        found.append(path)
+        homes.setdefault(os.path.dirname(path), set()).add(name)
+# Each lent package's metadata, from the folder it came from: pytest and pluggy read
+# their own versions (and pytest its plugins' entry points) with importlib.metadata.
+for home, names in sorted(homes.items()):
+    for entry in sorted(os.listdir(home)):
+        info = os.path.join(home, entry)
+        if (entry.endswith((".dist-info", ".egg-info")) and os.path.isdir(info)
+                and tops(info) & names):
+            found.append(info)
 print(json.dumps(found))
 """
 
 
 def _lendable():
-    """The folders and files of pytest and what it imports, as this interpreter finds them
-    with its site-packages (utf8env itself may run without site: -I -S)."""
+    """The folders and files of pytest and what it imports, and the .dist-info (or
+    .egg-info) folders of their distributions, as this interpreter finds them with its
+    site-packages (utf8env itself may run without site: -I -S)."""
     proc = subprocess.run([sys.executable, "-c", _FIND] + list(_LENT), stdout=subprocess.PIPE,
                           stderr=subprocess.DEVNULL, env=base_environ(os.environ), timeout=120)
     try:
