@@ -23,8 +23,7 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
 # the launcher answered the locale question: no _locale).
 _LAUNCHER = {"utf8env", "utf8env._start", "utf8env.cli", "utf8env.errors", "utf8env.records",
              "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
-             "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.ask_locales",
-             "utf8env._child.textnames"}
+             "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.textnames"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
 # (the cache answers a known one: nothing more loads; no os for a venv's symlinked python),
 # and planned by python_child.py.

@@ -11,7 +11,6 @@ locale and environment back; the answer is the same, as the fork would be a copy
 """
 import sys
 
-from ._child import ask_locales
 from .environment import fsdecode, fsencode, system
 from .policy import LOCALE_VARIABLES, LocaleFacts
 
@@ -23,6 +22,7 @@ def child_program():
     """The locale question as a `python -c` program (_child/ask_locales.py) for a fresh
     interpreter of any version from 3.6: its arguments are the names, its stdout the
     answer, a JSON object {name: codeset}. Also the way to ask another root's libc."""
+    from ._child import ask_locales
     with open(ask_locales.__file__, encoding="ascii") as f:
         return f.read()
 
@@ -76,6 +76,7 @@ def _ask_here(environ, names):
     saved_locale = _locale.setlocale(_locale.LC_CTYPE)
     try:
         _adopt_locpath(_locpath_of(environ))
+        from ._child import ask_locales
         return ask_locales.ask(names)
     finally:
         _locale.setlocale(_locale.LC_CTYPE, saved_locale)
@@ -90,6 +91,7 @@ def _ask_in_fork(environ, names):
         try:
             system.close(read_end)
             _adopt_locpath(_locpath_of(environ))
+            from ._child import ask_locales
             data = _encode(ask_locales.ask(names))
             while data:
                 data = data[system.write(write_end, data):]
