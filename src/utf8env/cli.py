@@ -76,7 +76,7 @@ def _dispatch(argv, own_process):
         operands = _run_operands(argv[1:])
         if operands is not None:
             # `run -- COMMAND`, as an ENTRYPOINT starts: no option, so no declaration to
-            # parse with (options.py and its records: 1M instructions, a tenth of the start).
+            # parse with (tests/test_startup_imports.py holds run's imports without options.py).
             return run(None, operands)
     from .commands import COMMANDS
     from .options import help_text, parse

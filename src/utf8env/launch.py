@@ -104,7 +104,7 @@ def what_run_adds(inputs, policy=None):
 def plan_command(command, switches, about_to_exec=False):
     """The Plan for `command` in the environment this process was started with (run, env).
     about_to_exec: this process is replaced by the command next, so the locale facts may
-    be asked in it rather than in a fork (the cheapest truthful way: about 2 ms less)."""
+    be asked in it rather than in a fork (the compiled launcher has asked already)."""
     from . import locales
     from .environment import inherited
     environ = inherited()
@@ -161,8 +161,8 @@ def _may_start_python(path):
     """False where interpreter.python_command cannot find a Python, known without loading
     interpreter.py: it looks only at a name starting with "python" (a symlink's: its
     target's) and a #! line. So an ordinary program (/bin/true, /bin/sh -> dash, any
-    binary) costs the launcher neither that module nor its records (0.8M instructions,
-    3.11). tests/test_launch.py holds this to python_command."""
+    binary) costs the launcher neither that module nor its records
+    (tests/test_startup_imports.py). tests/test_launch.py holds this to python_command."""
     name = path.rpartition("/")[2]
     try:
         if not name.startswith("python") and system.lstat(path).st_mode & TYPE_MASK == SYMLINK:
