@@ -1,7 +1,8 @@
 """`utf8env readiness` wall time against the ideal: the sum of its two runs' own times
 divided by the cores used (both from its JSON), on the sample project
-(tests/sample_project) with the chosen Python, N times. Goal: wall <= 1.25x the ideal.
-Run as root (locale worlds).
+(tests/sample_project) with the chosen Python (it needs pytest of its own: a venv with
+pytest; default: the Python 3.15 readiness finds), N times. Goal: wall <= 1.25x the ideal.
+Any user: the Latin-1 world is LOCPATH and a folder of the user's cache.
 
     python3 benchmarks/bench_readiness.py [--python PATH] [ROUNDS]
 """
@@ -29,6 +30,8 @@ def main(argv):
                                                                         "pytest", "-q"],
                               cwd=SAMPLE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         outside = time.perf_counter() - started
+        if not proc.stdout:
+            sys.exit(proc.stderr.decode("utf-8", "replace").strip())
         t = json.loads(proc.stdout.decode("utf-8"))["timing"]
         ideal = t["cell_seconds"] / t["workers"]
         print("runs %.2f s + ... = %.2f s on %d workers: ideal %.2f s; wall %.2f s inside "

@@ -8,12 +8,44 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))
 sys.path.insert(0, HERE)
 
+from support import machine  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_home(tmp_path_factory):
+    """A HOME and XDG_CACHE_HOME for the whole run, in place before any fixture of a
+    module or the session runs (those start before a test's own HOME below): nothing a
+    test starts ever writes the real ~/.cache. Its compiled locales (utf8env/locales,
+    the locale worlds' cache) are shared by every test of the run, as a user's are by
+    every run of theirs: localedef is slow. And the Debian chroot the suite builds is
+    named for the product (discovery finds a chroot only where UTF8ENV_DEBIAN_ROOT
+    names it)."""
+    home = tmp_path_factory.mktemp("session-home")
+    os.makedirs(str(home / ".cache" / "utf8env" / "locales"), mode=0o700)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(home))
+        patch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+        patch.setenv("UTF8ENV_DEBIAN_ROOT", machine.CHROOT)
+        yield str(home)
+
 
 @pytest.fixture(autouse=True)
-def _own_home(tmp_path_factory, monkeypatch):
+def _own_home(_session_home, tmp_path_factory, monkeypatch):
     """Each test gets its own HOME and XDG_CACHE_HOME (so the interpreter cache of a
     launched utf8env, and anything else a child keeps, lands in the test's folder and
-    never in the real ~/.cache)."""
+    never in the real ~/.cache); only the compiled locales are the run's (a link)."""
     home = tmp_path_factory.mktemp("home")      # not inside tmp_path: that is the test's own
+    own = home / ".cache" / "utf8env"
+    os.makedirs(str(own), mode=0o700)
+    os.symlink(os.path.join(_session_home, ".cache", "utf8env", "locales"), str(own / "locales"))
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+
+
+@pytest.fixture(autouse=True)
+def _tier(request):
+    """A test of the fast tier may not ask for what only the full tier has (real
+    interpreters, locale worlds, root, daemons): support/machine.py fails it instead."""
+    machine.FAST[:] = [request.node.get_closest_marker("fast") is not None]
+    yield
+    machine.FAST[:] = [False]

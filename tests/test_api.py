@@ -3,7 +3,12 @@ nothing undocumented."""
 import os
 import re
 
+import pytest
+
 import utf8env
+
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
 

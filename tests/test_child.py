@@ -3,7 +3,6 @@ path, so every file must be valid Python 3.6, import only the standard library (
 import nothing relative and nothing of utf8env; the folder put on a child's PYTHONPATH
 holds the bootstrap alone; and the programs sent with -c run as they are."""
 import ast
-import glob
 import json
 import os
 import subprocess
@@ -11,6 +10,7 @@ import sys
 
 import pytest
 
+from support import machine
 from utf8env import locales, probe, python_child
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(locales.__file__)), "_child")
@@ -23,11 +23,7 @@ SENT_WITH_C = ("probe.py", "ask_locales.py")
 
 def _pyenv(version):
     """[the pyenv interpreter of `version`] (the real one, whatever the test runs on)."""
-    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
-    found = sorted(glob.glob(os.path.join(root, "versions", version + ".*", "bin", "python" + version)))
-    if not found:
-        pytest.skip("Python %s not found in %s/versions" % (version, root))
-    return [found[-1]]
+    return [machine.python(version)]
 
 
 def _imports(path):
@@ -43,6 +39,7 @@ def _imports(path):
     return out
 
 
+@pytest.mark.fast
 def test_the_files_are_found():
     names = {os.path.relpath(path, CHILD) for path in FILES}
     assert {"__init__.py", "textnames.py", "reconfigure.py", "probe.py", "ask_locales.py",
@@ -66,6 +63,7 @@ def test_the_probe_compiles_with_python_27():
     assert result.returncode == 0, result.stderr.decode(errors="replace")
 
 
+@pytest.mark.fast
 def test_nothing_relative_and_nothing_of_utf8env():
     bad = [(os.path.relpath(path, CHILD), module, level)
            for path in FILES for module, level in _imports(path)
@@ -97,12 +95,14 @@ def test_only_modules_of_the_standard_library_of_36():
     assert [m for m in missing if m.partition(".")[0] not in later] == []
 
 
+@pytest.mark.fast
 def test_the_programs_sent_with_c_are_ascii():
     for name in SENT_WITH_C:
         with open(os.path.join(CHILD, name), "rb") as f:
             f.read().decode("ascii")
 
 
+@pytest.mark.fast
 def test_the_bootstrap_folder_holds_only_the_bootstrap():
     """It is first on a child's sys.path: any other module there would shadow the user's."""
     assert os.path.realpath(python_child.BOOTSTRAP_DIR) == os.path.realpath(os.path.join(CHILD, "bootstrap"))

@@ -5,6 +5,9 @@ import pytest
 
 from utf8env import cmdline
 
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
+
 
 @pytest.mark.parametrize("args,ignore_env,isolated,xoptions,rest", [
     (["-E", "-c", "pass"], True, False, (), ("-c", "pass")),

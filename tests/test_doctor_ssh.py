@@ -3,6 +3,7 @@ a temporary folder, `AcceptEnv LANG LC_*`) and a real `ssh -o SendEnv=LC_CTYPE` 
 client whose LC_CTYPE is macOS's `UTF-8`, or a locale the server lacks. doctor finds the
 forwarded variable, names the client's and the server's fixes, and each fix, applied,
 makes the finding go away. The servers are stopped whatever happens (finally)."""
+import functools
 import json
 import os
 import shlex
@@ -11,7 +12,7 @@ import pytest
 
 from utf8env.own_command import own_command
 
-from support import sshd
+from support import machine, sshd
 
 
 def _need_sshd():
@@ -115,8 +116,14 @@ def test_a_locale_the_server_lacks(server):
         "sed -i 's/^# *de_DE\\.UTF-8 UTF-8$/de_DE.UTF-8 UTF-8/' /etc/locale.gen", "locale-gen"]
 
 
+@functools.lru_cache(maxsize=None)
+def _text_session(server):
+    """doctor's text in a session whose client sends macOS's LC_CTYPE=UTF-8."""
+    return _doctor(server, _client_env(LC_CTYPE="UTF-8"), args=())
+
+
 def test_text_output_and_python_predictions_in_a_session(server):
-    code, out = _doctor(server, _client_env(LC_CTYPE="UTF-8"), args=())
+    code, out = _text_session(server)
     text = out.decode("utf-8")
     assert code == 1
     lines = text.splitlines()
@@ -124,10 +131,16 @@ def test_text_output_and_python_predictions_in_a_session(server):
     assert "warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale: " \
            "glibc has none by that name: LC_CTYPE falls back to C (ASCII)" in lines
     assert "  LC_CTYPE   C (ANSI_X3.4-1968), from LC_CTYPE" in lines
-    # 3.6 has no coercion: under LC_CTYPE=UTF-8 its print("é") fails; 3.7+ coerce.
+    # 3.7+ coerce: under LC_CTYPE=UTF-8 their print("é") works.
     pythons = [l for l in lines if l.startswith("  3.")]
-    assert [l.endswith('print("\u00e9") fails') for l in pythons if l.startswith("  3.6 ")] == [True]
     assert all(l.endswith('print("\u00e9") ok') for l in pythons if not l.startswith("  3.6 "))
+
+
+def test_python_36_in_a_session_is_predicted_to_fail(server):
+    # 3.6 has no coercion: under LC_CTYPE=UTF-8 its print("é") fails.
+    machine.python("3.6")
+    lines = _text_session(server)[1].decode("utf-8").splitlines()
+    assert [l.endswith('print("\u00e9") fails') for l in lines if l.startswith("  3.6 ")] == [True]
 
 
 def test_fleet_recipe_over_ssh(server, tmp_path):

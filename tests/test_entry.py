@@ -17,14 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from support import install
-from utf8env.matrix import discovery as interpreters, worlds
+from support import install, machine
+from utf8env.matrix import worlds
 
 sys.path.insert(0, install.TOOLS)
 import build_backend  # noqa: E402
 
-PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
-VERSIONS = [v for v in ("3.6", "3.13") if v in PYENV]
+VERSIONS = ("3.6", "3.13")        # the venv fixture's: each skipped where it is missing
 SITE_MARK = b"site ran\n"
 BASE = {"PATH": "/usr/bin:/bin", "LANG": "C"}
 SRC = os.path.join(install.ROOT, "src")
@@ -41,7 +40,7 @@ def sdist(tmp_path_factory):
 
 
 def _venv(wheel, folder, version):
-    bin_folder = install.venv_with(wheel, folder, PYENV[version].argv[0])
+    bin_folder = install.venv_with(wheel, folder, machine.python(version))
     _mark_site(folder)
     return bin_folder
 
@@ -73,7 +72,9 @@ def venv(request, installs, stub_wheel, tmp_path_factory):
     launcher, the install matrix's venv (the wheel installed last); for the stub, one
     with its wheel."""
     version, form = request.param
+    machine.python(version)
     if form == "c":
+        machine.compiler()      # else the wheel holds the stub
         folder = _get(installs, version, "pip")["venv"]
         _mark_site(folder)
         bin_folder = os.path.join(folder, "bin")
@@ -126,10 +127,9 @@ def test_python_variables_reach_the_command_not_utf8env(venv, tmp_path):
 def test_the_coercion_warning_is_printed_once_as_cpython_prints_it(venv):
     # PYTHONCOERCECLOCALE=warn: the launcher warns for the command it coerces, with 3.7's
     # words; its own interpreter, started with -I, adds no second warning.
-    if "3.7" not in PYENV:
-        pytest.skip("no Python 3.7")
+    py37 = machine.python("3.7")
     warn = {"PYTHONCOERCECLOCALE": "warn"}
-    native = run([PYENV["3.7"].argv[0], "-c", "pass"], env=warn)
+    native = run([py37, "-c", "pass"], env=warn)
     assert native.stderr.count(b"\n") == 1
     result = run([os.path.join(venv, "utf8env"), "run", "--", "sh", "-c", ":"], env=warn)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", native.stderr)
@@ -148,9 +148,7 @@ def test_bytes_status_and_signals_pass_through_the_stub(venv):
 
 
 def test_pep538_example_for_36_through_the_installed_command(wheel, venv):
-    if "3.6" not in PYENV:
-        pytest.skip("no Python 3.6")
-    py36 = PYENV["3.6"].argv[0]
+    py36 = machine.python("3.6")
     program = ["-c", 'print("\u2119\u01b4\u2602\u210c\u00f8\u1f24")']
     alone = subprocess.run([py36] + program, env={}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert alone.returncode == 1 and b"UnicodeEncodeError" in alone.stderr
@@ -163,9 +161,7 @@ def test_pep538_example_for_36_through_the_installed_command(wheel, venv):
 def test_the_locale_facts_follow_the_commands_locpath(venv):
     # The launcher asks libc in its own process, under the command's environment: a
     # locale that only LOCPATH provides is not the legacy C locale, so nothing is coerced.
-    ok, reason = worlds.available()
-    if not ok:
-        pytest.skip(reason)
+    machine.worlds()
     worlds.prepare(["/"])
     show = [os.path.join(venv, "utf8env"), "run", "--", "sh", "-c", 'echo "${LC_CTYPE-unset}"']
     lang = {"LANG": "en_US.UTF-8"}
@@ -243,8 +239,8 @@ def _exec_as(argv0, argv, env, cwd=None, hide_proc=False):
 def test_the_command_finds_itself_whatever_its_argv0(venv, hide_proc, tmp_path):
     # The compiled launcher asks /proc/self/exe where it is, else takes argv[0] (a path),
     # else looks argv[0] up on PATH as the shell did; the stub has $0, a path.
-    if hide_proc and not worlds.available()[0]:
-        pytest.skip(worlds.available()[1])
+    if hide_proc:
+        machine.mount_namespace("hiding /proc (unshare --mount)")
     utf8env = os.path.join(venv, "utf8env")
     show = ["run", "--", "printf", "%s", "found"]
     # Links as pipx makes them, one absolute and one relative, to a link: each is followed.
@@ -283,7 +279,7 @@ def test_a_long_interpreter_path(wheel, tmp_path):
     # Longer than the 127 bytes older kernels read of a #! line: the stub reads the
     # interpreter itself and never relies on the kernel for it.
     deep = tmp_path / ("d" * 60) / ("e" * 60)
-    bin_folder = _venv(wheel, str(deep), VERSIONS[-1])
+    bin_folder = _venv(wheel, str(deep), "3.13")
     assert len(os.path.join(bin_folder, "python")) > 127
     result = run([os.path.join(bin_folder, "utf8env"), "run", "--", "echo", "deep"])
     assert (result.returncode, result.stdout, result.stderr) == (0, b"deep\n", b"")
@@ -345,6 +341,7 @@ def _read(wheel, name):
 
 
 def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
+    machine.compiler()
     tree = _snapshot(tmp_path)
     wheel = _build(tree, "build_wheel", str(tmp_path / "wheel"))
     with zipfile.ZipFile(wheel) as z:
@@ -516,6 +513,7 @@ def _hardening(launcher):
 
 
 def test_the_launcher_is_built_as_a_hardened_position_independent_executable(monkeypatch):
+    machine.compiler()
     for name in ("CC", "CFLAGS", "LDFLAGS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("UTF8ENV_LAUNCHER", "c")
@@ -529,6 +527,7 @@ def test_the_launcher_is_built_as_a_hardened_position_independent_executable(mon
 def test_cc_cflags_and_ldflags_are_honoured_after_the_defaults(tmp_path, monkeypatch):
     # A compiler that records its arguments; CC of two words, as "ccache gcc" is. The
     # user's flags undo three defaults: theirs come later, so theirs win.
+    machine.compiler()
     record = tmp_path / "arguments"
     compiler = tmp_path / "recording cc"
     compiler.write_text('#!/bin/sh\nprintf "%%s\\n" "$@" > %s\nexec %s "$@"\n' % (
@@ -598,7 +597,13 @@ def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it
 # -- installed on every interpreter, from source and from the wheel, by pip and pipx ------
 
 INSTALL_VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
-EVERY = {i.version: i for i in interpreters.interpreters() if i.version in INSTALL_VERSIONS}
+
+
+def _every():
+    """{version: Interpreter} of INSTALL_VERSIONS that this process can start."""
+    return {i.version: i for i in machine.interpreters() if i.version in INSTALL_VERSIONS}
+
+
 PIPX = {"3.6": "pipx<1.1", "3.13": "pipx"}      # pipx 1.0 is the last to run on 3.6
 EDITABLE = {"3.13": [("editable", install.ROOT)]}   # PEP 660, as tests/setup.sh installs
 PRETTY = "\u2119\u01b4\u2602\u210c\xf8\u1f24"
@@ -711,7 +716,7 @@ def installs(wheel, sdist, tmp_path_factory):
     jobs, cleanup = {}, []
 
     def place_for(version, name):
-        interpreter = EVERY[version]
+        interpreter = _every()[version]
         if interpreter.root == "/":
             work = str(tmp_path_factory.mktemp("%s-%s" % (name, version)))
         else:   # inside the chroot, which sees only its own files
@@ -743,10 +748,10 @@ def installs(wheel, sdist, tmp_path_factory):
         seen["reference"] = _reference(place, env, SRC)
         return seen
 
-    for version in EVERY:
+    for version in _every():
         jobs[version, "pip"] = (pip_job, version)
     for version in PIPX:
-        if version in EVERY:
+        if version in _every():
             jobs[version, "pipx"] = (pipx_job, version)
     try:
         with ThreadPoolExecutor(max_workers=4) as pool:
@@ -776,8 +781,7 @@ def _assert_commands(seen):
 
 
 def _get(installs, version, method):
-    if version not in EVERY:
-        pytest.skip("no Python %s here (pyenv, or the Debian chroot: tests/setup.sh)" % version)
+    machine.interpreter(version)
     seen = installs[version, method]
     if isinstance(seen, Exception):
         raise seen

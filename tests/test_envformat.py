@@ -14,12 +14,10 @@ import pytest
 from utf8env import envformat
 from utf8env.envformat import Advice, entry_words, render
 from utf8env.launch import Switches
-from utf8env.matrix import discovery as interpreters
 from utf8env.own_command import own_command
+from support import machine
 
 UTF8ENV = own_command()
-PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
-PY36, PY312 = PYENV["3.6"].argv[0], PYENV["3.12"].argv[0]
 BASE = {"PATH": "/usr/bin:/bin"}
 PYRAMID = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"      # PEP 538's "ℙƴ☂ℌøἤ"
 UNDECODABLE = os.fsdecode(b"x\xff\xfe")
@@ -157,6 +155,7 @@ ONLY_RUN = Advice(notes=("only run",), entry=entry_words(Switches(utf8="1"), ["p
                        b"# utf8env: a note\n",
      b'# utf8env: only run\nrun: "utf8env run --utf8 1 -- python3.6 app.py"\n'),
 ])
+@pytest.mark.fast
 def test_every_format_byte_exact(form, variables, entry):
     assert render(form, ADVICE) == variables
     assert render(form, ONLY_RUN) == entry
@@ -177,6 +176,7 @@ def test_every_format_byte_exact(form, variables, entry):
     ("github-actions", b"env:\n  V: \"it's $x %% \\\\\"\n"
                        b"run: \"utf8env run -- 'it'\\\"'\\\"'s $x %% \\\\'\"\n"),
 ])
+@pytest.mark.fast
 def test_quotes_dollar_percent_and_backslash_byte_exact(form, expected):
     value = "it's $x %% \\"
     advice = Advice(variables=(("V", value),), entry=entry_words(Switches(), [value]))
@@ -197,16 +197,19 @@ def test_quotes_dollar_percent_and_backslash_byte_exact(form, expected):
      b'env:\n  V: "a\\nb\\t\\u0001\\u0085\\u2028\\ufeff' + PYRAMID.encode() + b'"\n'),
     ("github-actions", "${{ x }}", b"env:\n  V: \"${{ '${{' }} x }}\"\n"),
 ])
+@pytest.mark.fast
 def test_values_byte_exact(form, value, expected):
     assert render(form, Advice(variables=(("V", value),))) == expected
 
 
+@pytest.mark.fast
 def test_systemd_writes_undecodable_bytes_and_lone_semicolons_of_a_command_as_escapes():
     advice = Advice(entry=entry_words(Switches(), [UNDECODABLE, ";", "$", ""]))
     assert render("systemd", advice) == (b'[Service]\nExecStart=\n'
                                          b'ExecStart=utf8env run -- "x\\xff\\xfe" \\; "$$" ""\n')
 
 
+@pytest.mark.fast
 def test_a_comment_shows_what_would_end_it_as_escapes():
     note = "LANG=" + os.fsdecode(b"\xe9") + "\nend\x85"
     for form in envformat.FORMATS:
@@ -215,6 +218,7 @@ def test_a_comment_shows_what_would_end_it_as_escapes():
 
 
 @pytest.mark.parametrize("form, kind, name", sorted(REFUSED))
+@pytest.mark.fast
 def test_what_a_format_cannot_carry_is_refused_by_name(form, kind, name):
     value = HOSTILE[name]
     advice = Advice(variables=(("V", value),)) if kind == "value" else Advice(entry=[value])
@@ -223,6 +227,7 @@ def test_what_a_format_cannot_carry_is_refused_by_name(form, kind, name):
     assert str(raised.value) == REFUSED[form, kind, name]
 
 
+@pytest.mark.fast
 def test_a_name_no_format_can_set_is_refused():
     for form in envformat.FORMATS:
         with pytest.raises(envformat.UsageError) as raised:
@@ -231,6 +236,7 @@ def test_a_name_no_format_can_set_is_refused():
                                      "not a name the format accepts" % form)
 
 
+@pytest.mark.fast
 def test_crontab_refuses_a_line_longer_than_cron_reads():
     with pytest.raises(envformat.UsageError) as raised:
         render("crontab", Advice(variables=(("V", "x" * 998),)))
@@ -240,6 +246,7 @@ def test_crontab_refuses_a_line_longer_than_cron_reads():
 # -- Round trips through the real parsers --------------------------------------------------
 
 @pytest.mark.parametrize("shell", ["sh", "bash"])
+@pytest.mark.fast
 def test_sh_round_trips_every_value(shell, tmp_path, fake_launcher):
     env, received, _ = fake_launcher
     values = _carried("sh", "value")
@@ -255,7 +262,9 @@ def test_sh_round_trips_every_value(shell, tmp_path, fake_launcher):
         assert received() == _expected_args(words)
 
 
+@pytest.mark.fast
 def test_fish_round_trips_every_value(tmp_path, fake_launcher):
+    fish = machine.command("fish", "fish")
     env, received, _ = fake_launcher
     values = _carried("fish", "value")
     out = tmp_path / "values"
@@ -264,12 +273,12 @@ def test_fish_round_trips_every_value(tmp_path, fake_launcher):
     path = tmp_path / "script.fish"
     path.write_bytes(script)
     for lang in ("C.UTF-8", "C"):
-        subprocess.run(["fish", "--no-config", str(path)], env=dict(env, VALUES_OUT=str(out), LANG=lang),
+        subprocess.run([fish, "--no-config", str(path)], env=dict(env, VALUES_OUT=str(out), LANG=lang),
                        check=True)
         assert out.read_bytes().split(b"\0")[:-1] == [os.fsencode(v) for v in values]
         words = _carried("fish", "word")
         path.write_bytes(render("fish", Advice(entry=_entry(words))))
-        subprocess.run(["fish", "--no-config", str(path)], env=dict(env, LANG=lang), check=True)
+        subprocess.run([fish, "--no-config", str(path)], env=dict(env, LANG=lang), check=True)
         assert received() == _expected_args(words)
 
 
@@ -306,8 +315,11 @@ def _buildkit_lex(word):
     return "".join(out)
 
 
+@pytest.mark.fast
 def test_dockerfile_round_trips_every_value_through_buildkits_parser():
-    import dockerfile     # BuildKit's own parser (a test dependency)
+    # BuildKit's own parser (a test dependency, for Python 3.8+)
+    dockerfile = pytest.importorskip("dockerfile", reason="no dockerfile package: pip install "
+                                     "-c tests/constraints.txt -e '.[test]' (bash tests/setup.sh)")
     values = _carried("dockerfile", "value")
     text = render("dockerfile", Advice(variables=_variables(values))).decode("utf-8")
     commands = dockerfile.parse_string(text)
@@ -324,13 +336,14 @@ def test_dockerfile_round_trips_every_value_through_buildkits_parser():
 
 def _systemd_dump(unit, tmp_path):
     """systemd-analyze verify's dump of `unit` (systemd's own parser), and its warnings."""
+    analyze = machine.command("systemd-analyze", "systemd")
     path = tmp_path / "utf8env-test.service"
     if b"\nExecStart=" not in unit:
         unit += b"ExecStart=/bin/true\n"
     path.write_bytes(b"[Unit]\nDescription=test\n" + unit)
-    quiet = subprocess.run(["systemd-analyze", "verify", "--man=no", str(path)],
+    quiet = subprocess.run([analyze, "verify", "--man=no", str(path)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    dump = subprocess.run(["systemd-analyze", "verify", "--man=no", str(path)],
+    dump = subprocess.run([analyze, "verify", "--man=no", str(path)],
                           env=dict(os.environ, SYSTEMD_LOG_LEVEL="debug"),
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     return quiet, dump.stdout
@@ -372,6 +385,7 @@ def _systemd_words(line):
     return words
 
 
+@pytest.mark.fast
 def test_systemd_round_trips_every_value_through_systemd_analyze(tmp_path, fake_launcher, monkeypatch):
     _, _, launcher = fake_launcher
     values = _carried("systemd", "value")
@@ -465,6 +479,7 @@ def _cron_command(command, debian):
     return bytes(out)
 
 
+@pytest.mark.fast
 def test_crontab_round_trips_every_value_through_crons_rules(fake_launcher):
     env, received, _ = fake_launcher
     values = _carried("crontab", "value")
@@ -501,6 +516,7 @@ def _github_expressions(text):
         i = j + 1
 
 
+@pytest.mark.fast
 def test_github_actions_round_trips_every_value_through_a_yaml_parser(fake_launcher):
     import yaml
     env, received, _ = fake_launcher
@@ -548,11 +564,13 @@ PIOE_NOTE = (b"# utf8env: PYTHONIOENCODING gives Python 3.6 the stdin and stdout
      b"export LC_CTYPE=C.UTF-8\n# utf8env: --utf8 1: sh is not a Python: `utf8env run` gives it "
      b"no UTF-8 mode\n"),
 ])
+@pytest.mark.fast
 def test_env_prints_what_makes_the_target_start_as_run_would(args, expected):
     out = env_command(TARGET + args)
     assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")
 
 
+@pytest.mark.fast
 def test_lc_all_c_gets_advice_and_36_the_line_that_runs_it():
     out = env_command(TARGET + ["--env", "LC_ALL=C", "--format", "dockerfile", "--version", "3.6",
                                 "--", "python3.6", "app.py"])
@@ -582,6 +600,7 @@ def test_lc_all_c_gets_advice_and_36_the_line_that_runs_it():
         b"environment (then set LC_CTYPE=C.UTF-8)\n")
 
 
+@pytest.mark.fast
 def test_a_machine_without_utf8_locales_gets_the_line_that_runs_it():
     out = env_command(["--empty-env", "--locales", "C", "--format", "systemd", "--version", "3.6",
                        "--", "/usr/bin/python3.6", "/srv/app 1.py", "100%"])
@@ -609,6 +628,7 @@ def test_a_machine_without_utf8_locales_gets_the_line_that_runs_it():
     (["--env", "LANG=C.UTF-8", "--utf8", "1", "--version", "3.12", "--", "python3", "-E", "x.py"],
      b"UTF-8 mode 1, where variables alone give 0", b'run: "utf8env run --utf8 1 -- python3 -E x.py"'),
 ])
+@pytest.mark.fast
 def test_what_no_variable_gives_is_said_with_the_line_that_runs_it(args, first, line):
     out = env_command(TARGET + ["--format", "github-actions"] + args)
     assert (out.returncode, out.stderr) == (0, b"")
@@ -616,6 +636,7 @@ def test_what_no_variable_gives_is_said_with_the_line_that_runs_it(args, first, 
         b"\n" + line + b"\n"
 
 
+@pytest.mark.fast
 def test_a_noncharacter_is_refused_in_systemd_environment_and_escaped_in_execstart():
     with pytest.raises(envformat.UsageError) as raised:
         render("systemd", Advice(variables=(("V", "a\ufffe"),)))
@@ -626,6 +647,7 @@ def test_a_noncharacter_is_refused_in_systemd_environment_and_escaped_in_execsta
         b'[Service]\nExecStart=\nExecStart="a\\xef\\xbf\\xbe"\n')
 
 
+@pytest.mark.fast
 def test_a_start_run_refuses_is_said_with_status_1():
     out = env_command(TARGET + ["--env", "PYTHONUTF8=bogus", "--version", "3.6", "--", "python3.6"])
     assert (out.returncode, out.stderr) == (1, b"")
@@ -635,6 +657,7 @@ def test_a_start_run_refuses_is_said_with_status_1():
                           b"PYTHONUTF8 environment variable value\n")
 
 
+@pytest.mark.fast
 def test_the_output_depends_on_the_target_described_not_on_the_shell_it_runs_from():
     describe = ["--empty-env", "--env", "LANG=C", "--locales", "C.UTF-8", "--utf8", "1"]
     seen = {env_command(describe, env=shell).stdout for shell in (
@@ -646,20 +669,27 @@ def test_the_output_depends_on_the_target_described_not_on_the_shell_it_runs_fro
                     b"-X utf8=1, which they do not inherit); Python 3.6 ignores it\n"}
 
 
+@pytest.mark.fast
 def test_env_for_this_machine_and_this_environment():
     out = env_command(["--format", "dockerfile", "--", "sh"])
     assert (out.returncode, out.stdout, out.stderr) == (0, b"ENV LC_CTYPE=C.UTF-8\n", b"")
-    out = env_command(["--", PY312])
+    out = env_command(["--", "sh"], env={"LANG": "C.UTF-8"})
+    assert (out.returncode, out.stdout, out.stderr) == (
+        0, b"# utf8env: nothing to set: nothing to coerce: the locale is not the legacy C locale\n",
+        b"")
+
+
+def test_env_for_this_machines_pythons():
+    out = env_command(["--", machine.python("3.12")])
     assert (out.returncode, out.stdout, out.stderr) == (
         0, b"# utf8env: nothing to set: Python 3.12 coerces the C locale and picks UTF-8 mode by "
            b"itself\n", b"")
-    out = env_command(["--", PY36, "app.py"], env={"LANG": "C"})
+    out = env_command(["--", machine.python("3.6"), "app.py"], env={"LANG": "C"})
     assert (out.returncode, out.stdout, out.stderr) == (
         0, b"export LC_CTYPE=C.UTF-8\nexport PYTHONIOENCODING=utf-8:surrogateescape\n" + PIOE_NOTE, b"")
-    out = env_command(["--", "sh"], env={"LANG": "C.UTF-8"})
-    assert out.stdout == b"# utf8env: nothing to set: nothing to coerce: the locale is not the legacy C locale\n"
 
 
+@pytest.mark.fast
 def test_usage_errors():
     out = env_command(["--version", "3.6"])
     assert (out.returncode, out.stdout, out.stderr) == (
@@ -697,7 +727,7 @@ PROGRAM = ("import sys, locale; data = sys.stdin.buffer.read(); text = data.deco
                                           ({"LANG": "C.UTF-8"}, None), ({"LANG": "C.UTF-8"}, "1"),
                                           ({"LANG": "C"}, "0")])
 def test_the_printed_variables_start_the_program_as_run_does(python, target, utf8, tmp_path):
-    interpreter = PYENV[python].argv[0]
+    interpreter = machine.python(python)
     command = [interpreter, "-c", PROGRAM, "x\udcff"]
     switches = ["--utf8", utf8] if utf8 else []
     stdin = b"caf\xc3\xa9 \xff\n"
@@ -719,10 +749,11 @@ def test_the_printed_variables_start_the_program_as_run_does(python, target, utf
 def test_36_under_lang_c_keeps_printing_what_it_printed_without_utf8env(tmp_path):
     """The issue's case: LC_CTYPE=C.UTF-8 alone makes 3.6's stdout strict, and a program
     that printed an undecodable file name under LANG=C then dies."""
-    command = [PY36, "-c", "import sys; print('found: ' + sys.argv[1])", "xxx\udcff"]
+    py36 = machine.python("3.6")
+    command = [py36, "-c", "import sys; print('found: ' + sys.argv[1])", "xxx\udcff"]
     direct = subprocess.run(command, env=dict(BASE, LANG="C"), stdout=subprocess.PIPE)
     assert (direct.returncode, direct.stdout) == (0, b"found: xxx\xff\n")
-    printed = env_command(["--", PY36], env={"LANG": "C"})
+    printed = env_command(["--", py36], env={"LANG": "C"})
     script = tmp_path / "apply.sh"
     script.write_bytes(printed.stdout + b'exec "$@"\n')
     after = subprocess.run(["sh", str(script)] + command, env=dict(BASE, LANG="C"),
@@ -730,6 +761,7 @@ def test_36_under_lang_c_keeps_printing_what_it_printed_without_utf8env(tmp_path
     assert (after.returncode, after.stdout, after.stderr) == (0, b"found: xxx\xff\n", b"")
 
 
+@pytest.mark.fast
 def test_the_readmes_examples_of_a_described_target_are_byte_exact():
     import shlex
     readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), "rb").read()

@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+from support import machine
+
 from test_startup_imports import _INTERPRETER, _imports, _pythons
 
 # What the verdict of one Decision needs of doctor (doctor/__init__.py says why).
@@ -32,6 +34,7 @@ _CASES = (
 @pytest.mark.parametrize("python", _pythons())
 @pytest.mark.parametrize("case", range(len(_CASES)))
 def test_explain_imports_only_the_verdict_of_doctor(python, case, tmp_path):
+    python = machine.python(python)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path)}
     names = _imports(python, ["explain"] + _CASES[case], env) - _INTERPRETER
     ours = {n for n in names if n == "utf8env" or n.startswith("utf8env.")}

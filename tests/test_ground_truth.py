@@ -10,19 +10,11 @@ import pytest
 
 import corpus
 import sweep
-from support import groundtruth
-from utf8env.matrix import discovery as interpreters, worlds
+from support import groundtruth, machine
+from utf8env import profiles
 
-VERSIONS = [interp.version for interp in interpreters.interpreters()]
-
-
-def _skip_reason():
-    ok, reason = worlds.available()
-    if not ok:
-        return reason
-    if interpreters.missing():
-        return "; ".join("%s: %s" % pair for pair in interpreters.missing())
-    return None
+# Every version is a test of its own: a machine without one skips that one, naming it.
+VERSIONS = profiles.VERSIONS
 
 
 @functools.lru_cache(maxsize=None)
@@ -43,15 +35,12 @@ def world_runs(world):
 
 
 def interpreter(version):
-    return next(i for i in interpreters.interpreters() if i.version == version)
+    return machine.interpreter(version)
 
 
 @pytest.fixture(autouse=True)
 def _needs_worlds():
-    reason = _skip_reason()
-    if reason:
-        print("skipped: " + reason)
-        pytest.skip(reason)
+    machine.worlds()
 
 
 @pytest.mark.parametrize("world", corpus.WORLDS)
@@ -59,19 +48,23 @@ def test_every_interpreter_reports_every_case_of_the_world(world):
     # Runs the world's whole batch (every case on every interpreter, in parallel), so that
     # --durations charges it here and not to whichever comparison happens to come first.
     # Each run either reports its configuration or says on stderr why it did not start.
+    found = machine.interpreters()
+    if not found:
+        pytest.skip(machine.missing(VERSIONS))
     cases, _, observed = world_runs(world)
     silent = [(version, cases[index]) for (version, index), seen in sorted(observed.items())
               if "utf8_mode" not in seen and not seen["stderr_messages"]]
-    assert silent == [] and len(observed) == len(cases) * len(VERSIONS)
+    assert silent == [] and len(observed) == len(cases) * len(found)
 
 
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("world", corpus.WORLDS)
 def test_sweep_agrees_with_real_interpreter(world, version):
+    interp = interpreter(version)
     cases, facts, observed = world_runs(world)
     failures = []
     for index, (env, options) in enumerate(cases):
-        decision = groundtruth.decide_for(interpreter(version), facts, env, options)
+        decision = groundtruth.decide_for(interp, facts, env, options)
         expected = groundtruth.predicted(decision)
         diff = groundtruth.differences(expected, observed[(version, index)],
                                        complete_stderr=decision.stderr_complete)
@@ -90,6 +83,7 @@ def _corpus_params():
 
 @pytest.mark.parametrize("case,version", list(_corpus_params()))
 def test_corpus_holds_for_real_interpreter(case, version):
+    interpreter(version)
     cases, _, observed = world_runs(case.world)
     index = cases.index((case.env, tuple(case.options)))
     assert groundtruth.differences(case.expect, observed[(version, index)]) == []

@@ -8,6 +8,9 @@ import pytest
 from utf8env.errors import InterpreterError
 from utf8env.interpreter import Identity, identify, identify_cached, identify_modelled
 
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
+
 # A stand-in interpreter that answers the question as CPython X.Y would, and counts.
 FAKE = """#!/bin/sh
 echo asked >> "{log}"

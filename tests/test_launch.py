@@ -10,8 +10,10 @@ import sys
 
 import pytest
 
+import functools
+
 import corpus
-from support import groundtruth
+from support import groundtruth, machine
 from utf8env.matrix import discovery as interpreters, worlds
 from utf8env import launch, probe, python_child
 from utf8env.own_command import own_command
@@ -20,8 +22,8 @@ from utf8env.own_command import own_command
 # the PYTHON* variables of the target), from this checkout.
 UTF8ENV = own_command()
 RUN_COMMAND = "__import__('_utf8env_bootstrap').run_command()"
-PYENV = {i.version: i for i in interpreters.interpreters() if i.root == "/"}
-PY36 = PYENV["3.6"].argv[0]
+# Every job in a world here runs a host program or a host interpreter.
+HOST = ["/"]
 BASE = {"PATH": "/usr/bin:/bin"}
 PYRAMID = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"      # PEP 538's "ℙƴ☂ℌøἤ"
 
@@ -32,21 +34,20 @@ def run(args, env=None, stdin=b"", **kw):
 
 
 def needs_worlds():
-    ok, reason = worlds.available()
-    if not ok:
-        print("skipped: " + reason)
-        pytest.skip(reason)
+    machine.worlds()
 
 
 # -- Transparency -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("status", [0, 1, 3, 255])
+@pytest.mark.fast
 def test_exit_status_passes_through(status):
     result = run(["--", "sh", "-c", "exit %d" % status])
     assert (result.returncode, result.stdout, result.stderr) == (status, b"", b"")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.fast
 def test_death_by_signal_is_seen_as_without_the_launcher(sig):
     script = "kill -%d $$" % sig
     direct = subprocess.run(["sh", "-c", script])
@@ -59,12 +60,14 @@ def test_death_by_signal_is_seen_as_without_the_launcher(sig):
     assert shell.stdout == b"%d\n" % (128 + sig)
 
 
+@pytest.mark.fast
 def test_binary_stdin_passes_byte_exact():
     data = os.urandom(1 << 20)
     result = run(["--", "cat"], stdin=data)
     assert (result.returncode, result.stdout == data, result.stderr) == (0, True, b"")
 
 
+@pytest.mark.fast
 def test_undecodable_argv_and_environment_arrive_unchanged():
     arg = os.fsdecode(b"caf\xe9-\xff")
     result = subprocess.run(UTF8ENV + ["run", "--", "sh", "-c", 'printf "%s|%s" "$1" "$X"', "sh", arg],
@@ -72,6 +75,7 @@ def test_undecodable_argv_and_environment_arrive_unchanged():
     assert result.stdout == b"caf\xe9-\xff|\xfe\x80z"
 
 
+@pytest.mark.fast
 def test_the_child_has_the_launchers_pid():
     process = subprocess.Popen(UTF8ENV + ["run", "--", "sh", "-c", "echo $$"], env=BASE,
                                stdout=subprocess.PIPE)
@@ -81,12 +85,14 @@ def test_the_child_has_the_launchers_pid():
 
 # -- Coercion for any command -----------------------------------------------------------
 
+@pytest.mark.fast
 def test_sh_sees_the_coerced_locale():
     result = run(["--", "sh", "-c", "locale | grep LC_CTYPE; echo \"LANG=$LANG LC_ALL=$LC_ALL\""],
                  env={"LANG": "C"})
     assert result.stdout == b'LC_CTYPE=C.UTF-8\nLANG=C LC_ALL=\n'
 
 
+@pytest.mark.fast
 def test_warnings_go_straight_to_stderr():
     result = run(["--", "true"], env={"LANG": "C", "PYTHONCOERCECLOCALE": "warn"})
     assert result.stderr == (b"Python detected LC_CTYPE=C: LC_CTYPE coerced to C.UTF-8 (set another "
@@ -103,6 +109,7 @@ def test_warnings_go_straight_to_stderr():
                       b"C.utf8, or UTF-8 (if available) as alternative Unicode-compatible locales "
                       b"is recommended.\n"),
 ])
+@pytest.mark.fast
 def test_a_warning_its_own_interpreter_printed_is_not_printed_twice(env, line):
     # Started as a console script is (no -I), utf8env's own 3.7+ interpreter prints the
     # warning itself; the launcher then leaves it out.
@@ -112,6 +119,7 @@ def test_a_warning_its_own_interpreter_printed_is_not_printed_twice(env, line):
     assert (result.returncode, result.stderr) == (0, line)
 
 
+@pytest.mark.fast
 def test_pep538_draft_policy_sets_lang_and_lc_all():
     result = run(["--policy", "pep538-draft", "--", "sh", "-c", 'echo "$LANG $LC_ALL $LC_CTYPE"'],
                  env={})
@@ -123,7 +131,7 @@ def test_pep538_draft_policy_sets_lang_and_lc_all():
 def test_no_locales_world_leaves_the_c_locale():
     needs_worlds()
     job = worlds.Job(UTF8ENV + ["run", "--", "sh", "-c", "locale | grep LC_CTYPE"], dict(BASE))
-    [result] = worlds.run("no-locales", [job], interpreters.roots())
+    [result] = worlds.run("no-locales", [job], HOST)
     assert result.stdout == b'LC_CTYPE="POSIX"\n'
 
 
@@ -140,6 +148,7 @@ def test_no_locales_world_leaves_the_c_locale():
                                   "TMP/not-executable is not executable\n"),
     (["/etc"], 126, "utf8env: error: command '/etc': is a directory\n"),
 ])
+@pytest.mark.fast
 def test_bad_input(args, code, message, tmp_path):
     path = tmp_path / "not-executable"
     path.write_bytes(b"\x00\x01 not a program\n")
@@ -154,6 +163,7 @@ def test_bad_input(args, code, message, tmp_path):
     b"echo ran by \"$0\" with \"$@\"; exit 3\n",     # a shell script without #!
     b"#!/no/such/interpreter\necho never\n",        # a missing #! interpreter
 ])
+@pytest.mark.fast
 def test_a_file_the_kernel_cannot_run_fares_as_env_makes_it_fare(content, tmp_path):
     # execvp(3) and env(1): ENOEXEC runs the file with /bin/sh; a missing #! interpreter
     # is 127. utf8env run does what env does, byte for byte.
@@ -175,7 +185,7 @@ def test_a_file_the_kernel_cannot_run_fares_as_env_makes_it_fare(content, tmp_pa
 # -- Python children ----------------------------------------------------------------------
 
 def test_pep538_example_fails_on_36_without_the_launcher():
-    result = subprocess.run([PY36, "-c", 'print("%s")' % PYRAMID], env={}, stdout=subprocess.PIPE,
+    result = subprocess.run([machine.python("3.6"), "-c", 'print("%s")' % PYRAMID], env={}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     # As PEP 538's "Motivation" shows it: the command line itself cannot be decoded.
     assert (result.returncode, result.stdout) == (1, b"")
@@ -186,9 +196,10 @@ def test_pep538_example_fails_on_36_without_the_launcher():
 
 @pytest.mark.parametrize("world", ["installed", "no-locales"])
 def test_pep538_example_works_on_36_through_the_launcher(world):
+    py36 = machine.python("3.6")
     needs_worlds()
-    job = worlds.Job(UTF8ENV + ["run", "--", PY36, "-c", 'print("%s")' % PYRAMID], {})
-    [result] = worlds.run(world, [job], interpreters.roots())
+    job = worlds.Job(UTF8ENV + ["run", "--", py36, "-c", 'print("%s")' % PYRAMID], {})
+    [result] = worlds.run(world, [job], HOST)
     assert (result.returncode, result.stdout, result.stderr) == (0, PYRAMID.encode() + b"\n", b"")
 
 
@@ -201,27 +212,46 @@ def _corpus_envs(world):
     return seen
 
 
-@pytest.mark.parametrize("world", ["installed", "no-locales"])
-def test_launcher_changes_nothing_native_for_37_to_313(world):
-    """Every corpus case of the world, each 3.7-3.13: the probe's report and stderr are
-    the same with and without the launcher."""
-    needs_worlds()
+NATIVE = ("3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
+
+
+@functools.lru_cache(maxsize=None)
+def _native_runs(world):
+    """{version: [(env, options, alone, launched)]} for every corpus case of the world on
+    every host interpreter of NATIVE found here, in one batch."""
     cases = _corpus_envs(world)
+    found = [v for v in NATIVE if machine.has_python(v)]
     jobs, keys = [], []
-    for version in ("3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13"):
-        python = PYENV[version].argv
+    for version in found:
+        python = [interpreters_path(version)]
         for index, (env, options) in enumerate(cases):
             direct = probe.command(python, options)
             jobs += [worlds.Job(direct, dict(env)), worlds.Job(UTF8ENV + ["run", "--"] + direct, dict(env))]
             keys.append((version, index))
-    results = worlds.run(world, jobs, interpreters.roots())
-    differ = []
+    results = worlds.run(world, jobs, HOST)
+    runs = {version: [] for version in found}
     for n, (version, index) in enumerate(keys):
         env = cases[index][0]
-        alone = _without_thread_ids(groundtruth.observe(results[2 * n], env))
-        launched = _without_thread_ids(groundtruth.observe(results[2 * n + 1], env))
-        if alone != launched:
-            differ.append("%s %s %s: %r != %r" % (version, env, cases[index][1], alone, launched))
+        runs[version].append((env, cases[index][1],
+                              _without_thread_ids(groundtruth.observe(results[2 * n], env)),
+                              _without_thread_ids(groundtruth.observe(results[2 * n + 1], env))))
+    return runs
+
+
+def interpreters_path(version):
+    return machine.host_pythons()[version]
+
+
+@pytest.mark.parametrize("version", NATIVE)
+@pytest.mark.parametrize("world", ["installed", "no-locales"])
+def test_launcher_changes_nothing_native_for_37_to_313(world, version):
+    """Every corpus case of the world, each 3.7-3.13: the probe's report and stderr are
+    the same with and without the launcher."""
+    machine.python(version)
+    needs_worlds()
+    differ = ["%s %s: %r != %r" % (env, options, alone, launched)
+              for env, options, alone, launched in _native_runs(world)[version]
+              if alone != launched]
     assert differ == []
 
 
@@ -232,6 +262,7 @@ def _without_thread_ids(observed):
     return observed
 
 
+@pytest.mark.fast
 def test_plan_for_37_plus_adds_only_the_requested_option():
     facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
     plain = launch.plan({"LANG": "C"}, "/usr/bin/python3.9", ["python3.9", "-c", "pass"], facts, python="3.9")
@@ -264,6 +295,7 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
     (["--utf8", "1", "true"], False), (["--utf8=1", "--", "x"], False), (["-h"], False),
     (["--no-coercion", "x"], False), (["--no-warning", "--", "x"], False),
 ])
+@pytest.mark.fast
 def test_run_without_options_of_its_own_takes_its_operands_as_the_parser_does(words, without_options):
     # `run -- COMMAND` is not parsed (no declaration is made): the same operands and the
     # same switches as parse() gives.
@@ -276,6 +308,7 @@ def test_run_without_options_of_its_own_takes_its_operands_as_the_parser_does(wo
 
 
 @pytest.mark.parametrize("version", ["3.7", "3.8", "3.11", "3.14", "3.15"])
+@pytest.mark.fast
 def test_a_37_plus_child_with_nothing_asked_or_set_needs_no_more_decisions(version):
     # _native_controls answers ({}, ()) without a decide() where nothing is asked and the
     # launcher set nothing: what the full reasoning gives in every such start.
@@ -307,6 +340,7 @@ def test_a_37_plus_child_with_nothing_asked_or_set_needs_no_more_decisions(versi
     (["python3.6", "-bcprint('\xe9')", "x"], ("python3.6", "-b", "-c", RUN_COMMAND, "x")),
     (["python3.6", "-cprint('\xe9')"], ("python3.6", "-c", RUN_COMMAND)),
 ])
+@pytest.mark.fast
 def test_plan_for_36_without_a_utf8_locale_passes_non_ascii_code_as_bytes(argv, expected):
     facts = groundtruth.utf8env.LocaleFacts({}, "ANSI_X3.4-1968")
     p = launch.plan({}, "/usr/bin/python3.6", argv, facts, python="3.6")
@@ -322,6 +356,7 @@ def test_plan_for_36_without_a_utf8_locale_passes_non_ascii_code_as_bytes(argv, 
     ["python3.6", "-m", "caf\xe9", "\xe9"],              # as 3.6 decodes them, consistent
     ["python3.6", "--", "script.py"],                     # with its filesystem encoding
 ])
+@pytest.mark.fast
 def test_plan_for_36_rewrites_nothing_else(argv):
     facts = groundtruth.utf8env.LocaleFacts({}, "ANSI_X3.4-1968")
     p = launch.plan({}, "/usr/bin/python3.6", argv, facts, python="3.6")
@@ -335,13 +370,14 @@ LIST = "import os\nfor name in sorted(os.listdir('.')):\n    print(name)\n"
 @pytest.mark.parametrize("world", ["installed", "no-locales"])
 def test_pep540_list_a_directory_on_36(world, tmp_path):
     """PEP 540 "List a directory into stdout": under UTF-8 mode the bytes come back exactly."""
+    py36 = machine.python("3.6")
     needs_worlds()
     folder = str(tmp_path).encode()
     os.mkdir(folder + b"/d")
     open(folder + b"/d/" + UNDECODABLE, "w").close()
     job = worlds.Job(["sh", "-c", 'cd "$1" && shift && exec "$@"', "sh", os.fsdecode(folder + b"/d")]
-                     + UTF8ENV + ["run", "--", PY36, "-c", LIST], dict(BASE, LANG="C"))
-    [result] = worlds.run(world, [job], interpreters.roots())
+                     + UTF8ENV + ["run", "--", py36, "-c", LIST], dict(BASE, LANG="C"))
+    [result] = worlds.run(world, [job], HOST)
     assert (result.returncode, result.stdout, result.stderr) == (0, UNDECODABLE + b"\n", b"")
 
 
@@ -353,7 +389,7 @@ STRICT = ("import os, sys\n"
 @pytest.mark.parametrize("version", ["3.6", "3.13"])
 def test_strict_mode_through_the_launcher(version, tmp_path):
     open(os.path.join(str(tmp_path).encode(), UNDECODABLE), "w").close()
-    result = subprocess.run(UTF8ENV + ["run", "--utf8", "strict", "--", PYENV[version].argv[0], "-c", STRICT],
+    result = subprocess.run(UTF8ENV + ["run", "--utf8", "strict", "--", machine.python(version), "-c", STRICT],
                             env=dict(BASE, LANG="C"), cwd=str(tmp_path), input=b"\xff\n",
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert (result.returncode, result.stderr) == (0, b"")
@@ -372,7 +408,7 @@ def test_36_grandchild_inherits_the_coercion_not_the_utf8_mode(tmp_path):
     user = str(tmp_path)
     with open(os.path.join(user, "sitecustomize.py"), "w") as f:
         f.write("import os\nos.write(2, b'user sitecustomize\\n')\n")
-    result = subprocess.run(UTF8ENV + ["run", "--", PY36, "-c", GRANDCHILD],
+    result = subprocess.run(UTF8ENV + ["run", "--", machine.python("3.6"), "-c", GRANDCHILD],
                             env=dict(BASE, LANG="C", PYTHONPATH=user), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     # The child: UTF-8 mode (surrogateescape) in the coerced locale; the grandchild: the
@@ -385,7 +421,10 @@ def test_36_grandchild_inherits_the_coercion_not_the_utf8_mode(tmp_path):
 # -- What is a Python: names, #! lines, shims --------------------------------------------
 
 def test_a_pyenv_shim_is_the_version_the_command_will_see(tmp_path):
+    machine.python("3.6"), machine.python("3.13")
     shims = os.path.join(interpreters.pyenv_root(), "shims")
+    if not os.access(os.path.join(shims, "python3"), os.X_OK):
+        pytest.skip("no pyenv shims at %s: install pyenv (`pyenv rehash` makes them)" % shims)
     env = dict(BASE, PATH=shims + ":/usr/bin:/bin", PYENV_ROOT=interpreters.pyenv_root(),
                LANG="C", HOME=str(tmp_path))
     show = "import sys; print(sys.version_info[:2], sys.stdout.encoding, sys.stdout.errors)"
@@ -402,6 +441,7 @@ def test_a_pyenv_shim_is_the_version_the_command_will_see(tmp_path):
     "exit 3",                           # named python3, but does not answer the question
     "echo 2.7 linux2; exit 0",          # a Python utf8env has no policy for
 ])
+@pytest.mark.fast
 def test_a_python_it_cannot_model_runs_with_the_coercion_alone(tmp_path, answer):
     fake = tmp_path / "python3"
     fake.write_text('#!/bin/sh\ncase "$1" in -E) %s ;; esac\necho "run: $LC_CTYPE $*"\n' % answer)
@@ -410,24 +450,24 @@ def test_a_python_it_cannot_model_runs_with_the_coercion_alone(tmp_path, answer)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"run: C.UTF-8 a b\n", b"")
 
 
-def test_a_console_script_gets_utf8_mode_on_36_and_the_option_on_311(tmp_path):
-    for version, flags in (("3.6", "-"), ("3.11", "1")):
-        script = tmp_path / ("tool" + version)
-        script.write_text("#!%s\nimport sys\nprint('found: xxx\\udcff', getattr(sys.flags, "
-                          "'utf8_mode', '-'), sys.stdout.encoding, sys.argv[1:])\n"
-                          % PYENV[version].argv[0])
-        script.chmod(0o755)
-        result = run(["--utf8", "1", "--", str(script), "\xe9"], env={"LANG": "C"})
-        assert (result.returncode, result.stderr) == (0, b"")
-        assert result.stdout == ("found: xxx\udcff %s utf-8 ['\xe9']\n" % flags).encode(
-            "utf-8", "surrogateescape")
+@pytest.mark.parametrize("version, flags", [("3.6", "-"), ("3.11", "1")])
+def test_a_console_script_gets_utf8_mode_on_36_and_the_option_on_311(tmp_path, version, flags):
+    script = tmp_path / ("tool" + version)
+    script.write_text("#!%s\nimport sys\nprint('found: xxx\\udcff', getattr(sys.flags, "
+                      "'utf8_mode', '-'), sys.stdout.encoding, sys.argv[1:])\n"
+                      % machine.python(version))
+    script.chmod(0o755)
+    result = run(["--utf8", "1", "--", str(script), "\xe9"], env={"LANG": "C"})
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout == ("found: xxx\udcff %s utf-8 ['\xe9']\n" % flags).encode(
+        "utf-8", "surrogateescape")
 
 
 def test_an_env_shebang_is_started_as_env_starts_it(tmp_path):
     script = tmp_path / "tool"
     script.write_text("#!/usr/bin/env python3.11\nimport sys\nprint(sys.flags.utf8_mode, sys.argv)\n")
     script.chmod(0o755)
-    folder = os.path.dirname(PYENV["3.11"].argv[0])
+    folder = os.path.dirname(machine.python("3.11"))
     result = run(["--utf8", "0", "--", str(script), "x"], env={"LANG": "C", "PATH": folder + ":/usr/bin:/bin"})
     assert (result.returncode, result.stdout, result.stderr) == (
         0, ("0 [%r, 'x']\n" % str(script)).encode(), b"")
@@ -437,7 +477,7 @@ def test_a_venv_console_script_is_a_python_through_its_symlinked_interpreter(tmp
     # A venv's bin/python is a symlink, named python: the name alone says it is one.
     venv = tmp_path / "venv" / "bin"
     venv.mkdir(parents=True)
-    (venv / "python").symlink_to(PYENV["3.11"].argv[0])
+    (venv / "python").symlink_to(machine.python("3.11"))
     script = venv / "tool"
     script.write_text("#!%s\nimport sys\nprint(sys.flags.utf8_mode)\n" % (venv / "python"))
     script.chmod(0o755)
@@ -448,7 +488,12 @@ def test_a_venv_console_script_is_a_python_through_its_symlinked_interpreter(tmp
 
 def _files_to_recognise(tmp_path):
     """Files of every kind python_command looks at: names, symlinks, #! lines, binaries."""
-    python = PYENV["3.11"].argv[0]
+    # Recognised by name and bytes: a stand-in named as pyenv's is, run by nothing here.
+    folder = tmp_path / "versions" / "3.11.7" / "bin"
+    folder.mkdir(parents=True)
+    (folder / "python3.11").write_bytes(b"\x7fELF")
+    (folder / "python3.11").chmod(0o755)
+    python = str(folder / "python3.11")
     made = {}
 
     def write(name, data):
@@ -477,6 +522,7 @@ def _files_to_recognise(tmp_path):
     return made
 
 
+@pytest.mark.fast
 def test_what_may_start_a_python_includes_all_that_does(tmp_path):
     # launch loads interpreter.py only where it may find a Python: never where it would.
     from utf8env.interpreter import python_command
@@ -498,6 +544,7 @@ def _sig_lines(argv):
     return [line for line in out.splitlines() if line.startswith(("SigIgn", "SigBlk"))]
 
 
+@pytest.mark.fast
 def test_signal_dispositions_and_mask_reach_the_command_as_without_the_launcher():
     # CPython ignores SIGPIPE and SIGXFSZ for itself; exec would keep that.
     direct = _sig_lines(["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"])
@@ -505,6 +552,7 @@ def test_signal_dispositions_and_mask_reach_the_command_as_without_the_launcher(
     assert through == direct and len(direct) == 2
 
 
+@pytest.mark.fast
 def test_a_broken_pipe_ends_the_command_as_without_the_launcher():
     script = "%s run -- yes | head -1; echo \"${PIPESTATUS[@]}\"" % " ".join(map(shlex.quote, UTF8ENV))
     result = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -512,6 +560,7 @@ def test_a_broken_pipe_ends_the_command_as_without_the_launcher():
     assert (result.stdout, result.stderr) == (b"y\n141 0\n", b"")
 
 
+@pytest.mark.fast
 def test_a_colon_in_the_install_path_never_reaches_pythonpath(monkeypatch):
     monkeypatch.setattr(python_child, "BOOTSTRAP_DIR", "/opt/a:b/utf8env/_child/bootstrap")
     facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
@@ -540,7 +589,7 @@ _COERCED = (b"Python detected LC_CTYPE=C: LC_CTYPE coerced to C.UTF-8 (set anoth
 ])
 def test_switches_mean_what_they_say_for_a_37_plus_child(switches, env, out, err):
     # Each through the child's own controls: its UTF-8 mode (on in LANG=C) is never lost.
-    result = run(switches + ["--", PYENV["3.11"].argv[0], "-c", SHOW], env=dict(env, LANG="C"))
+    result = run(switches + ["--", machine.python("3.11"), "-c", SHOW], env=dict(env, LANG="C"))
     assert (result.returncode, result.stdout, result.stderr) == (0, out, err)
 
 
@@ -551,8 +600,9 @@ def test_36_decodes_non_ascii_code_where_a_missing_locale_fails_its_setlocale(en
     # a missing locale (here: none of these is installed), even with LC_CTYPE=C.UTF-8.
     # Without the launcher: "Unable to decode the command from the command line".
     code = "import codecs, sys; print('\xe9', codecs.lookup(sys.stdout.encoding).name)"
-    direct = subprocess.run([PY36, "-c", code], env=dict(BASE, LC_CTYPE="C.UTF-8", **env),
+    py36 = machine.python("3.6")
+    direct = subprocess.run([py36, "-c", code], env=dict(BASE, LC_CTYPE="C.UTF-8", **env),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert (direct.returncode, direct.stderr.startswith(b"Unable to decode the command")) == (1, True)
-    result = run(["--", PY36, "-c", code], env=env)
+    result = run(["--", py36, "-c", code], env=env)
     assert (result.returncode, result.stdout, result.stderr) == (0, "\xe9 utf-8\n".encode(), b"")

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from support import install
+from support import install, machine
 
 SHIM = """#!/bin/sh
 echo $$ >> "{asked}"
@@ -24,6 +24,7 @@ printf '3.9 linux'
 
 @pytest.fixture(scope="module")
 def command(tmp_path_factory):
+    machine.compiler()
     folder = tmp_path_factory.mktemp("window")
     wheel = install.build_wheel(str(folder / "wheel"), launcher="c")
     return os.path.join(install.venv_with(wheel, str(folder / "venv")), "utf8env")

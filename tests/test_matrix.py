@@ -9,6 +9,7 @@ import glob
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,10 +17,13 @@ import tempfile
 import pytest
 
 from utf8env.errors import UsageError, Utf8envError
-from utf8env.matrix import cli, discovery, environments, pep, program, report, results, scenarios, worlds
+from utf8env import _worlds as worlds
+from utf8env.matrix import cli, discovery, environments, pep, program, report, results, scenarios
 from utf8env.matrix.cells import LAUNCHER, python_command
 from utf8env.own_command import own_command
 from utf8env import cli as utf8env_cli, commands, options
+
+from test_worlds import interpreters, module_home  # noqa: F401 (module_home: autouse)
 
 
 def matrix(argv):
@@ -47,8 +51,18 @@ def result():
     return pep.run_pep()
 
 
+@pytest.fixture(scope="module")
+def root_result():
+    """The same reproduction with every world in root's own mount namespace (as before
+    worlds were made without root): the reference the least privileged worlds must equal."""
+    ok, why = worlds.available(via=worlds.MOUNT)
+    if not ok:
+        pytest.skip(why)
+    return pep.run_pep(via=worlds.MOUNT)
+
+
 def version(v):
-    for i in discovery.interpreters():
+    for i in interpreters():
         if i.version == v and i.root == "/":
             return i
     pytest.skip("no Python %s in pyenv" % v)
@@ -67,6 +81,34 @@ def cell(result, scenario, environment):
 def entry(result, scenario, row):
     t = next(t for t in result.tables if t.scenario == scenario)
     return next(r for r in t.rows if r.row == row)
+
+
+# -- the worlds made without root are root's worlds -------------------------------
+
+_CELL_FOLDER = re.compile(r"utf8env-matrix-[^/]+/")
+
+
+def _cells_seen(r):
+    """Every cell's verdict and evidence, and every environment's check: all but times and
+    the names of the cells' temporary folders."""
+    cells = {(c.scenario, c.environment): c._replace(stages=[
+        st._replace(seconds=None, stderr=_CELL_FOLDER.sub("CELL/", st.stderr))
+        for st in c.stages]) for t in r.tables for row in t.rows for c in row.cells}
+    checks = {e.environment.name: (e.observed, e.problem) for e in r.environments}
+    rows = [(t.scenario, row._replace(cells=None)) for t in r.tables for row in t.rows]
+    return cells, checks, rows
+
+
+def test_the_least_privileged_worlds_give_roots_results_cell_for_cell(result, root_result):
+    ours, roots = _cells_seen(result), _cells_seen(root_result)
+    assert len(ours[0]) == len(roots[0]) > 0
+    assert ours == roots
+
+
+def test_every_world_of_the_reproduction_was_made(result):
+    assert [e.environment.name for e in result.environments if e.problem] == []
+    assert {e.environment.world for e in result.environments} == {
+        "installed", "latin1", "gb18030", "no-locales"}
 
 
 # -- the unambiguous cells of the issue ------------------------------------------
@@ -175,7 +217,7 @@ def _row_315(text, row):
 def test_the_315_column_says_what_pep686_changes_and_keeps_c_legacy_apart(result):
     version("3.6")
     version("3.12")
-    if not any(i.version == "3.15" for i in discovery.interpreters()):
+    if not any(i.version == "3.15" for i in interpreters()):
         pytest.skip("no Python 3.15 (the Debian chroot)")
     text = report.render(result, "text")
     assert text.splitlines()[1].split() == ["Python", "Exception?", "Mojibake?", "3.15"]
@@ -391,7 +433,8 @@ def test_open_without_encoding_fails_only_in_the_legacy_c_locale(program_run):
 def test_program_json_keys(program_run):
     data = json.loads(report.render(program_run("open_without_encoding.py"), "json"))
     assert set(data) == {"schema", "mode", "command", "env_sets", "pythons", "hostile_files",
-                         "stdin", "cells", "problems", "timing"}
+                         "stdin", "cells", "problems", "timing", "not_run"}
+    assert data["not_run"] == []
     assert data["schema"] == 1 and data["mode"] == "program"
     assert set(data["timing"]) == TIMING_KEYS
     assert [e["name"] for e in data["env_sets"]] == list(SETS)
@@ -437,6 +480,7 @@ def _program_cell(status, stderr, exit=1):
                                seconds=0.1)
 
 
+@pytest.mark.fast
 def test_every_failure_says_its_exception_line():
     click = ("Traceback (most recent call last):\n  File \"/x/cli.py\", line 9, in <module>\n"
              "    main()\nRuntimeError: Click will abort further execution because Python was "
@@ -448,6 +492,7 @@ def test_every_failure_says_its_exception_line():
     assert report.failure_line(_program_cell("ok", "noise\n", 0)) is None
 
 
+@pytest.mark.fast
 def test_pep_differences_in_plain_words():
     assert report.plain("3.6 X: produced b'a', a iso8859-1 reader expects None") == (
         "3.6 X: produced b'a': the intended text has no iso8859-1 form, so a iso8859-1 reader "
@@ -538,6 +583,7 @@ def test_usage_errors(argv, message):
 
 # -- without a world: options, records, judging --------------------------------------
 
+@pytest.mark.fast
 def test_parse_keeps_the_words_as_given():
     spec = commands.declaration("matrix")
     o, command = options.parse(spec, [
@@ -552,11 +598,13 @@ def test_parse_keeps_the_words_as_given():
         options.parse(spec, ["--hostile-files=1"])
 
 
+@pytest.mark.fast
 def test_help_comes_before_the_values_are_checked(capsys):
     assert utf8env_cli.main(["matrix", "--format=xml", "--help"]) == 0
     assert capsys.readouterr().out == options.help_text(commands.declaration("matrix"))
 
 
+@pytest.mark.fast
 def test_launcher_cells_start_this_utf8env_and_keep_a_cache_of_their_own():
     assert LAUNCHER == tuple(own_command()) + ("run",)
     interp = discovery.Interpreter("3.6", ["/usr/bin/python3.6"], "/")
@@ -571,6 +619,7 @@ def test_launcher_cells_start_this_utf8env_and_keep_a_cache_of_their_own():
     assert "XDG_CACHE_HOME" not in pep._environ(env._replace(launcher=None), "/run/cache")
 
 
+@pytest.mark.fast
 def test_records_are_built_by_keyword_with_defaults():
     s = scenarios.Scenario(name="n", title="t", source="s", producer="python", consumer="terminal",
                            meant="x\n", mojibake="words", classify=scenarios.BY_NAME["euro"].classify,
@@ -592,6 +641,7 @@ def _run(returncode=0, stdout=b"", stderr=b"", timed_out=False, then=None):
                       timed_out=timed_out)
 
 
+@pytest.mark.fast
 def test_a_timed_out_cell_is_not_a_killed_one():
     euro = scenarios.BY_NAME["euro"]
     timed_out = pep.judge(euro, _env(), _run(None, timed_out=True), {})
@@ -601,6 +651,7 @@ def test_a_timed_out_cell_is_not_a_killed_one():
     assert not timed_out.exception and not killed.exception
 
 
+@pytest.mark.fast
 def test_each_scenario_judges_with_its_own_classifier():
     euro = scenarios.BY_NAME["euro"]
     wrong = pep.judge(euro, _env(encoding="iso8859-1"), _run(stdout="euro: \u20ac\n".encode()), {})
@@ -617,20 +668,29 @@ def test_each_scenario_judges_with_its_own_classifier():
     assert "read" in results.as_json(c) and "read" not in results.as_json(wrong)
 
 
+@pytest.mark.fast
 def test_discovery_says_what_to_do_without_the_repository(monkeypatch, tmp_path):
     monkeypatch.setenv("PYENV_ROOT", str(tmp_path))
-    monkeypatch.setenv("UTF8ENV_DEBIAN_ROOT", str(tmp_path / "debian"))
+    monkeypatch.delenv("UTF8ENV_DEBIAN_ROOT", raising=False)
     discovery._scan.cache_clear()
     discovery.pyenv_root.cache_clear()
     try:
         reasons = dict(discovery.missing())
+        chroot = dict(discovery.missing(chroot=str(tmp_path / "debian")))
     finally:
         discovery._scan.cache_clear()
         discovery.pyenv_root.cache_clear()
-    assert set(reasons) == set(discovery.VERSIONS)
-    for why in reasons.values():
-        assert "--python PATH" in why and "tests/" not in why
+    assert reasons == chroot == {v: "not in pyenv (%s/versions); give --python PATH to run "
+                                    "another interpreter" % tmp_path for v in discovery.VERSIONS}
 
 
+@pytest.mark.fast
+def test_no_chroot_is_searched_unless_named(monkeypatch):
+    monkeypatch.delenv("UTF8ENV_DEBIAN_ROOT", raising=False)
+    assert discovery.debian_root() == ""
+    assert {i.root for i in discovery.interpreters()} <= {"/"}
+
+
+@pytest.mark.fast
 def test_world_errors_are_utf8env_errors():
     assert issubclass(worlds.WorldError, Utf8envError) and worlds.WorldError.exit_code == 1

@@ -36,8 +36,8 @@ from functools import lru_cache
 
 import pytest
 
-from support import install
-from utf8env.matrix import discovery, worlds
+from support import install, machine
+from utf8env.matrix import worlds
 from utf8env.own_command import own_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,11 +72,10 @@ PIP_WORLDS = ("installed", "LC_ALL=C")
 
 
 def _interpreters():
-    found = {i.version: i for i in discovery.interpreters()}
+    """{version: Interpreter} of VERSIONS that this process can start (asked when the
+    places are made: a missing one skips its cells, naming it)."""
+    found = {i.version: i for i in machine.interpreters()}
     return {v: found[v] for v in VERSIONS if v in found}
-
-
-INTERPRETERS = _interpreters()
 
 
 class Cell(object):
@@ -152,7 +151,7 @@ def _tool_shapes():
 
 def cells():
     found = []
-    for version in INTERPRETERS:
+    for version in VERSIONS:
         for world in WORLDS:
             for program in PROGRAMS:
                 stdin = STDIN if program == "stdin_read" else b""
@@ -173,19 +172,29 @@ CELLS = cells()
 
 # -- Where the programs live: one place per interpreter -------------------------------------
 
-def _test_wheels():
+def _test_wheels(elsewhere):
     """click 7 (a test-only dependency), setuptools (3.12+ venvs have none; pip-install
-    builds with it) and pip (the Debian chroot's 3.15 has no pip of its own)."""
-    os.makedirs(WHEELS, exist_ok=True)
+    builds with it) and pip (the Debian chroot's 3.15 has no pip of its own): from
+    WHEELS (tests/setup.sh fills it), else downloaded there, or into `elsewhere` where
+    this user cannot write WHEELS."""
+    def pattern(folder, spec):
+        return os.path.join(folder, "%s-%s*.whl" % (spec.split("=")[0], spec.partition("==")[2]))
+    folder = WHEELS
+    if not all(glob.glob(pattern(WHEELS, spec)) for spec in TEST_WHEELS):
+        try:
+            os.makedirs(WHEELS, exist_ok=True)
+        except OSError:
+            pass
+        if not os.access(WHEELS, os.W_OK):
+            folder = elsewhere
     found = {}
     for spec in TEST_WHEELS:
         name = spec.split("=")[0]
-        pattern = os.path.join(WHEELS, "%s-%s*.whl" % (name, spec.partition("==")[2]))
-        if not glob.glob(pattern):
+        if not glob.glob(pattern(folder, spec)):
             subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-                            "--only-binary=:all:", "-d", WHEELS, spec], check=True,
+                            "--only-binary=:all:", "-d", folder, spec], check=True,
                            stdout=subprocess.DEVNULL)
-        found[name] = sorted(glob.glob(pattern))[-1]
+        found[name] = sorted(glob.glob(pattern(folder, spec)))[-1]
     return found
 
 
@@ -312,16 +321,17 @@ def _nrapp_wheel(folder):
 
 @pytest.fixture(scope="module")
 def places(tmp_path_factory):
-    ok, why = worlds.available()
-    if not ok:
-        pytest.skip(why)
-    wheels = _test_wheels()
+    machine.worlds()
+    interpreters = _interpreters()
+    if not interpreters:
+        pytest.skip(machine.missing(VERSIONS))
+    wheels = _test_wheels(str(tmp_path_factory.mktemp("test-wheels")))
     build = str(tmp_path_factory.mktemp("wheels"))
     wheels["nrapp"] = _nrapp_wheel(build)
     wheels["utf8env"] = install.build_wheel(build)
     bases, chroot_bases = {}, []
     try:
-        for version, interp in INTERPRETERS.items():
+        for version, interp in interpreters.items():
             if interp.root == "/":
                 bases[version] = str(tmp_path_factory.mktemp("nr" + version))
             else:
@@ -330,7 +340,7 @@ def places(tmp_path_factory):
                 chroot_bases.append(bases[version])
 
         def make(version):
-            place = Place(INTERPRETERS[version], bases[version], wheels)
+            place = Place(interpreters[version], bases[version], wheels)
             place.prewarm()
             return place
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -356,6 +366,8 @@ def outcomes(places):
     world in one run_batches() call."""
     batches, keys = {}, {}
     for cell in CELLS:
+        if cell.version not in places:
+            continue
         place = places[cell.version]
         prefix, command = cell.shape(place)
         mount = WORLDS[cell.world][0]
@@ -370,7 +382,8 @@ def outcomes(places):
             keys.setdefault(mount, []).append((cell.id, side, place.seen(relative)))
             jobs.append(place.job(argv, cell.world, relative, cell.stdin, cell.timeout))
     order = list(batches)
-    results = worlds.run_batches([(m, batches[m]) for m in order], discovery.roots())
+    roots = sorted({p.root for p in places.values()}, key=lambda r: (r != "/", r))
+    results = worlds.run_batches([(m, batches[m]) for m in order], roots)
     found = {}
     for mount, runs in zip(order, results):
         for (cell_id, side, folder), result in zip(keys[mount], runs):
@@ -486,8 +499,9 @@ def _show(outcome):
 
 
 @pytest.mark.parametrize("cell", CELLS, ids=[c.id for c in CELLS])
-def test_cell(cell, outcomes):
-    sides = outcomes[cell.id]
+def test_cell(cell, request):
+    machine.interpreter(cell.version)       # each interpreter's cells skip on their own
+    sides = request.getfixturevalue("outcomes")[cell.id]
     direct = sides["direct"]
     want_direct, want = expectation(cell)
     if want_direct is not None:   # the data describe the program as it really runs
@@ -509,8 +523,6 @@ def test_cell(cell, outcomes):
 
 # -- Per class of issue 9: the launcher passes everything through ---------------------------
 
-PY36 = INTERPRETERS["3.6"].argv[-1] if "3.6" in INTERPRETERS else None
-PYENV = {v: i.argv[0] for v, i in INTERPRETERS.items() if i.root == "/"}
 CHECKOUT = own_command() + ["run", "--"]
 
 
@@ -524,18 +536,37 @@ def stub_wheel(tmp_path_factory):
     return install.build_wheel(str(tmp_path_factory.mktemp("stub-wheel")), launcher="sh")
 
 
+class _Stubs(object):
+    """The installed `utf8env run --` of venvs made by 3.6 and 3.13, each made when a test
+    first asks for it (a skip where its interpreter or the compiler is missing):
+    "installed", the command as built here (the compiled launcher), and "stub", the shell
+    stub (where no compiler built it)."""
+
+    def __init__(self, tmp_path_factory):
+        self.tmp_path_factory, self.made, self.wheels = tmp_path_factory, {}, {}
+
+    def wheel(self, form):
+        if form not in self.wheels:
+            self.wheels[form] = install.build_wheel(
+                str(self.tmp_path_factory.mktemp(form + "-wheel")),
+                launcher=None if form == "installed" else "sh")
+        return self.wheels[form]
+
+    def __getitem__(self, name):
+        form, version = name.split("/")
+        python = machine.python(version)
+        if form == "installed":
+            machine.compiler()      # else the wheel holds the stub
+        if name not in self.made:
+            wheel = self.wheel(form)
+            folder = str(self.tmp_path_factory.mktemp(form + version) / "venv")
+            self.made[name] = [install.venv_with(wheel, folder, python) + "/utf8env", "run", "--"]
+        return self.made[name]
+
+
 @pytest.fixture(scope="module")
-def stubs(utf8env_wheel, stub_wheel, tmp_path_factory):
-    """The installed `utf8env run --` of venvs made by 3.6 and 3.13: "installed", the
-    command as built here (the compiled launcher), and "stub", the shell stub (where no
-    compiler built it)."""
-    made = {}
-    for form, wheel in (("installed", utf8env_wheel), ("stub", stub_wheel)):
-        for version in ("3.6", "3.13"):
-            folder = str(tmp_path_factory.mktemp(form + version) / "venv")
-            made[form + "/" + version] = [
-                install.venv_with(wheel, folder, PYENV[version]) + "/utf8env", "run", "--"]
-    return made
+def stubs(tmp_path_factory):
+    return _Stubs(tmp_path_factory)
 
 
 LAUNCHERS = ("checkout", "installed/3.6", "installed/3.13", "stub/3.6", "stub/3.13")
@@ -706,12 +737,15 @@ def test_install_path_with_a_space_or_a_colon(folder, version, form, utf8env_whe
     """A venv in a folder with a space; `pip install --prefix` into one with a colon (venv
     refuses such a path since 3.13); the command in each of its forms."""
     utf8env_wheel = {"installed": utf8env_wheel, "stub": stub_wheel}[form]
+    interpreter = machine.python(version)
+    if form == "installed":
+        machine.compiler()
     place = str(tmp_path / folder)
     if folder == "with space":
         python = place + "/venv/bin/python"
-        utf8env = install.venv_with(utf8env_wheel, place + "/venv", PYENV[version]) + "/utf8env"
+        utf8env = install.venv_with(utf8env_wheel, place + "/venv", interpreter) + "/utf8env"
     else:
-        python = PYENV[version]
+        python = interpreter
         subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                         "--disable-pip-version-check", "--prefix", place, utf8env_wheel],
                        check=True, stdout=subprocess.DEVNULL)
@@ -766,16 +800,20 @@ def test_undecodable_locale_name_run(case):
 def test_undecodable_locale_name_python36_child(case):
     env, _ = BAD_LOCALES[case]
     code = "import sys; print(sys.stdout.encoding, '\u00e9')"
-    result = subprocess.run(CHECKOUT + [PY36, "-c", code], env=dict(env, PATH=PATH),
+    result = subprocess.run(CHECKOUT + [machine.python("3.6"), "-c", code], env=dict(env, PATH=PATH),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert _outcome(result) == (0, "utf-8 \u00e9\n".encode(), b"")
 
 
 @pytest.mark.parametrize("case", list(BAD_LOCALES))
 @pytest.mark.parametrize("args", [["explain"], ["explain", "--json"], ["explain", "--", "sh"],
-                                  ["env"], ["env", "--", PY36 or "python3.6"]])
+                                  ["env"], ["env", "--", "PY3.6"]])
 def test_undecodable_locale_name_explain_env(case, args):
     env, _ = BAD_LOCALES[case]
+    # pyenv's 3.6 where there is one; else the name, which env finds or not: either way
+    # one line or success.
+    py36 = machine.host_pythons().get("3.6", "python3.6")
+    args = [py36 if a == "PY3.6" else a for a in args]
     result = subprocess.run(own_command() + args, env=dict(env, PATH=PATH),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _one_line_or_success(result)
@@ -832,7 +870,7 @@ def test_failure_statuses_survive_a_closed_stderr(args, status, which):
 ])
 def test_closed_streams_reach_the_command_as_they_were(command, which):
     # A UTF-8 locale: what is compared is the streams, not 3.6's C-locale stdio.
-    command = [PYENV[c[2:]] if c.startswith("PY3") else c for c in command]
+    command = [machine.python(c[2:]) if c.startswith("PY3") else c for c in command]
     direct = _closed(command, which, "C.UTF-8")
     through = _closed(CHECKOUT + command, which, "C.UTF-8")
     assert _outcome(through) == _outcome(direct)
@@ -866,7 +904,7 @@ def test_hostile_python_variables_reach_the_command_untouched(which, stubs):
 def test_hostile_python_variable_reaches_a_python_command(variable, version, which, stubs):
     """The command's own Python meets the variable exactly as it would without utf8env."""
     env = {"PATH": PATH, "LANG": "C.UTF-8", variable: "bogus"}
-    command = [PYENV[version], "-c", "print('ran')"]
+    command = [machine.python(version), "-c", "print('ran')"]
     direct = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     through = subprocess.run(_launcher(which, stubs) + command, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE)

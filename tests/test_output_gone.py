@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from utf8env.matrix import discovery, worlds
+from support import machine
 from utf8env.own_command import own_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,9 +94,7 @@ def run(argv, mode, cwd=None):
 def _here(tmp_path, name):
     """The working folder of the commands, holding matrix's script."""
     if name == "matrix":
-        ok, why = worlds.available()
-        if not ok:
-            pytest.skip(why)
+        machine.worlds()
     (tmp_path / "hello.py").write_text(HELLO)
     return str(tmp_path)
 
@@ -120,13 +118,9 @@ def test_the_same_command_writes_when_its_output_stays(utf8env, name, tmp_path):
 def test_readiness_to_a_full_disk(utf8env, tmp_path):
     """The report of a real run (the sample project, pyenv's 3.13), and the GitHub step
     summary written to a full disk."""
-    ok, why = worlds.available()
-    if not ok:
-        pytest.skip(why)
-    found = [i for i in discovery.interpreters() if i.version == "3.13" and i.root == "/"]
-    if not found:
-        pytest.skip("no Python 3.13 here")
-    argv = utf8env + ["readiness", "--python", found[0].argv[-1], "--", "pytest", "-q"]
+    py313 = machine.python("3.13")
+    machine.worlds()
+    argv = utf8env + ["readiness", "--python", py313, "--", "pytest", "-q"]
     assert run(argv, "stdout full", cwd=SAMPLE) == (1, FULL)
     environ = dict(_environ(), GITHUB_STEP_SUMMARY="/dev/full")
     proc = subprocess.run(argv[:-3] + ["--format", "github"] + argv[-3:], cwd=SAMPLE,

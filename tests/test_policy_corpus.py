@@ -7,6 +7,9 @@ import utf8env
 from utf8env import profiles
 from support import groundtruth
 
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
+
 
 def _params():
     for case in corpus.cases():

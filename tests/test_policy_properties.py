@@ -9,6 +9,9 @@ from hypothesis import given, settings, strategies as st
 import utf8env
 from utf8env import errors, profiles, report
 
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
+
 NAMES = ["LC_ALL", "LC_CTYPE", "LANG", "LC_MESSAGES", "PYTHONUTF8", "PYTHONCOERCECLOCALE",
          "PYTHONIOENCODING", "PYTHONLEGACYWINDOWSFSENCODING", "LOCPATH", "HOME"]
 VALUES = ["", "C", "POSIX", "C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8", "en_US.ISO-8859-1",

@@ -1,8 +1,12 @@
 """utf8env readiness on the sample project (tests/sample_project) in the real Latin-1
 world, on the real 3.13 (pyenv) and the real 3.15 (Debian chroot; UTF-8 mode on by
-default, so its "today" run turns it off), both Pythons' four runs at once in one
-module fixture; every format's exact output (tests/readiness_expected/, timings fixed);
-the command line; and the parts that need no world.
+default, so its "today" run turns it off), each from a venv with pytest of its own, as a
+user has it; both Pythons' four runs at once in one module fixture, with the world made
+without root and in root's mount namespace (the same findings); every format's exact
+output (tests/readiness_expected/, timings fixed); an ordinary user (nobody) with a venv
+of Debian's python3 and utf8env installed as the README says; a Python without pytest
+refused in one line; the default Python 3.15 found where users install it; the command
+line; and the parts that need no world.
 
 The sample's tests pass today; with UTF-8 mode three change: a note written by open()
 and counted by `wc -m` (a C program, in the locale's encoding), a Latin-1 tool's output
@@ -14,58 +18,131 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from utf8env import cli, commands, options, pages
+from utf8env import _worlds as worlds, cli, commands, options, pages
 from utf8env.errors import UsageError
-from utf8env.matrix import discovery, worlds
+from utf8env.matrix import discovery
 from utf8env.own_command import own_command
 from utf8env.readiness import compare, formats, junit, suite
 from utf8env.readiness.recorder import function_at, origin, summary_lines
 
+from support import install
+from test_worlds import DEBIAN_ROOT, Nobody, interpreter, module_home  # noqa: F401 (autouse)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample_project")
 EXPECTED = os.path.join(HERE, "readiness_expected")
+CONSTRAINTS = os.path.join(HERE, "constraints.txt")
 
 
-def _python(version):
-    for i in discovery.interpreters():
-        if i.version == version:
-            return i
-    pytest.skip("no Python %s here" % version)
-
-
-@pytest.fixture(scope="module")
-def sample():
-    """{"both": result, "3.13": result, "3.15": result} of one plan of four runs."""
+def _need_worlds():
     ok, why = worlds.available()
     if not ok:
         pytest.skip(why)
-    pythons = [_python("3.13"), _python("3.15")]
-    started = time.monotonic()
-    planned, folders = suite.plan(SAMPLE, pythons, "latin1", ["-q"], dict(os.environ), 600)
-    try:
-        runs, workers = suite.execute(planned, "latin1")
-        wall = time.monotonic() - started
-        out = {"both": compare.compare(["-q"], "latin1", planned, runs, workers, wall)}
-        for v in ("3.13", "3.15"):
-            mine = [i for i, p in enumerate(planned) if p[0].version == v]
-            out[v] = compare.compare(["-q"], "latin1", [planned[i] for i in mine],
-                                     [runs[i] for i in mine], workers, wall)
-        out["left"] = [f.dir for f in folders]
-    finally:
-        for folder in folders:
-            folder.remove()
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory):
+    """pytest and what it needs, as wheels (the versions of tests/constraints.txt): what a
+    user's `pip install pytest` puts in a venv."""
+    folder = str(tmp_path_factory.mktemp("wheels"))
+    proc = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet",
+                           "--only-binary=:all:", "-c", CONSTRAINTS, "-d", folder, "pytest"],
+                          env=install.pip_environ(), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        pytest.skip("pip download pytest failed (PyPI not reachable?): %s"
+                    % proc.stdout.decode(errors="replace").strip()[-300:])
+    return folder
+
+
+class Venvs(object):
+    """Venvs with pytest: one of pyenv's 3.13, one of the chroot's 3.15 (inside the chroot)."""
+
+    def __init__(self, wheels, folder):
+        self.folders = []
+        self.by = {}
+        py313 = interpreter("3.13")
+        venv = os.path.join(folder, "venv313")
+        subprocess.run(list(py313.argv) + ["-m", "venv", venv], check=True)
+        subprocess.run([venv + "/bin/python", "-m", "pip", "install", "--quiet", "--no-index",
+                        "--find-links", wheels, "pytest"], check=True, env=install.pip_environ())
+        self.by["3.13"] = discovery.named([venv + "/bin/python"])[0]
+        py315 = interpreter("3.15")
+        if py315.root == "/":
+            raise AssertionError("expected the chroot's 3.15")
+        if os.geteuid() != 0:
+            pytest.skip("not root: the chroot's 3.15 needs root")
+        inside = tempfile.mkdtemp(prefix="utf8env-test-venv-", dir=os.path.join(py315.root, "tmp"))
+        self.folders.append(inside)
+        seen = "/" + os.path.relpath(inside, os.path.realpath(py315.root))
+        subprocess.run(list(py315.argv) + ["-m", "venv", "--without-pip", seen + "/venv"],
+                       check=True)
+        # The chroot's 3.15 has no pip: the host's pip installs the (pure Python) wheels.
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index",
+                        "--find-links", wheels, "--target",
+                        inside + "/venv/lib/python3.15/site-packages", "pytest"], check=True,
+                       env=install.pip_environ(), stdout=subprocess.DEVNULL)
+        self.by["3.15"] = discovery.Interpreter(
+            "3.15", list(py315.argv[:-1]) + [seen + "/venv/bin/python"], py315.root)
+
+    def remove(self):
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def venvs(wheels, tmp_path_factory):
+    made = Venvs(wheels, str(tmp_path_factory.mktemp("venvs")))
+    yield made.by
+    made.remove()
+
+
+def _both(planned, runs, workers, wall):
+    out = {"both": compare.compare(["-q"], "latin1", planned, runs, workers, wall)}
+    for v in ("3.13", "3.15"):
+        mine = [i for i, p in enumerate(planned) if p[0].version == v]
+        out[v] = compare.compare(["-q"], "latin1", [planned[i] for i in mine],
+                                 [runs[i] for i in mine], workers, wall)
+    return out
+
+
+@pytest.fixture(scope="module")
+def sample(venvs):
+    """{"both": result, "3.13": result, "3.15": result} of one plan of four runs, the world
+    made the least privileged way; "root": the same runs in root's mount namespace."""
+    _need_worlds()
+    pythons = [venvs["3.13"], venvs["3.15"]]
+    out = {}
+    for via in (None, worlds.MOUNT):
+        if via == worlds.MOUNT and not worlds.available(via=via)[0]:
+            continue
+        started = time.monotonic()
+        planned, folders = suite.plan(SAMPLE, pythons, "latin1", ["-q"], dict(os.environ), 600)
+        try:
+            runs, workers = suite.execute(planned, "latin1", via=via)
+            got = _both(planned, runs, workers, time.monotonic() - started)
+        finally:
+            for folder in folders:
+                folder.remove()
+        if via is None:
+            out.update(got, left=[f.dir for f in folders])
+        else:
+            out["root"] = got
     return out
 
 
 def fixed(result):
-    """The result with its timings fixed, for exact pages."""
+    """The result with its timings and its interpreters' paths (venvs in temporary
+    folders) fixed, for exact pages."""
     return result._replace(
-        runs=[r._replace(seconds=1.5) for r in result.runs],
+        runs=[r._replace(seconds=1.5, interpreter=["<venv of Python %s>/bin/python" % r.python])
+              for r in result.runs],
         timing=result.timing._replace(wall_seconds=3.25, cell_seconds=6.0))
 
 
@@ -118,32 +195,28 @@ def test_each_run_had_its_own_folder_and_nothing_is_left(sample):
         assert not os.path.exists(folder)
 
 
-@pytest.mark.parametrize("version", ["3.13", "3.15"])
-def test_lent_pytest_carries_its_metadata(version):
-    """A Python without pytest (pyenv's 3.13 on the host: links; the chroot's 3.15:
-    copies) finds every lent distribution's metadata, as pluggy 1.7 and pytest's header
-    need it (`pluggy.__version__` reads importlib.metadata)."""
-    import importlib.metadata
-    interp = _python(version)
-    assert not suite._has_pytest(interp, {"PATH": "/usr/bin:/bin"})
-    by_package = importlib.metadata.packages_distributions()
-    dists = sorted({d for name in suite._LENT for d in by_package.get(name, ())}, key=str.lower)
-    assert {"pytest", "pluggy", "iniconfig", "packaging"} <= set(dists)
-    holder = suite.Folder(interp.root, "site")
+def test_the_same_findings_as_in_roots_mount_namespace(sample):
+    if "root" not in sample:
+        pytest.skip("root's mount namespace is not here")
+    assert worlds.way("latin1", ["/", DEBIAN_ROOT]).method == "user namespace"
+    for key in ("both", "3.13", "3.15"):
+        for fmt in ("text", "json"):
+            assert formats.render(fixed(sample[key]), fmt) == formats.render(
+                fixed(sample["root"][key]), fmt)
+
+
+@pytest.mark.fast
+def test_only_utf8env_is_lent(tmp_path):
+    """The target's own pytest runs; utf8env alone goes on PYTHONPATH, for its plugin
+    (standard library only, loaded by module name)."""
+    holder = suite.Folder("/", "site")
     try:
-        site = suite._lend(holder, True)
-        proc = subprocess.run(list(interp.argv) + ["-c", (
-            "import importlib.metadata as m, sys, pluggy, pytest\n"
-            "for d in sys.argv[1:]: print(d, m.version(d))\n"
-            "print('pluggy', pluggy.__version__, 'pytest', pytest.__version__)")] + dists,
-            env={"PATH": "/usr/bin:/bin", "PYTHONPATH": site}, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE)
+        site = suite._lend(holder)
+        assert os.listdir(site) == ["utf8env"]
+        assert os.path.realpath(os.path.join(site, "utf8env")) == os.path.dirname(
+            os.path.dirname(os.path.abspath(suite.__file__)))
     finally:
         holder.remove()
-    assert (proc.returncode, proc.stderr.decode()) == (0, "")
-    v = importlib.metadata.version
-    assert proc.stdout.decode() == "".join("%s %s\n" % (d, v(d)) for d in dists) + (
-        "pluggy %s pytest %s\n" % (v("pluggy"), v("pytest")))
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "github", "junit", "json"])
@@ -185,6 +258,7 @@ def test_github_annotations_follow_the_documented_syntax(sample):
     assert all(p["title"].startswith("utf8env readiness: ") for _, p, _ in parsed)
 
 
+@pytest.mark.fast
 def test_github_escaping():
     assert pages.github_data("50% a\r\nb:c,d") == "50%25 a%0D%0Ab:c,d"
     assert pages.github_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
@@ -258,11 +332,11 @@ def _cli(args, cwd, env=None):
 
 
 @pytest.fixture(scope="module")
-def cli_runs(tmp_path_factory):
+def cli_runs(tmp_path_factory, venvs):
     """The command on the sample, findings (json) and ready (one file, github), at once."""
     if not worlds.available()[0]:
         pytest.skip(worlds.available()[1])
-    py = _python("3.13").argv[0]
+    py = venvs["3.13"].argv[0]
     summary = tmp_path_factory.mktemp("gh") / "summary.md"
     env = dict(os.environ, GITHUB_STEP_SUMMARY=str(summary))
     procs = [subprocess.Popen(own_command() + ["readiness", "--python", py] + args, cwd=SAMPLE,
@@ -291,7 +365,7 @@ def test_cli_exit_1_with_findings_and_0_when_ready(cli_runs):
 @pytest.mark.parametrize("argv, message", [
     ([], "readiness: no COMMAND given: expected -- pytest ARGS..."),
     (["--world", "mars", "--", "pytest"], "--world 'mars': expected one of utf8-locale, c-locale, "
-     "c-legacy, latin1, gb18030, no-locales"),
+     "c-legacy, latin1, gb18030, no-locales, cp1252, cp1251, gbk, cp932, big5"),
     (["--format", "xml", "--", "pytest"], "--format 'xml': expected one of text, markdown, github, "
      "junit, json"),
     (["--timeout", "0", "--", "pytest"], "--timeout '0': expected a positive number of seconds"),
@@ -303,6 +377,7 @@ def test_cli_exit_1_with_findings_and_0_when_ready(cli_runs):
      "executable file"),
     (["--bogus"], "unrecognized arguments: --bogus"),
 ])
+@pytest.mark.fast
 def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
     if argv[:1] == ["--python"] and not worlds.available()[0]:
         pytest.skip(worlds.available()[1])
@@ -311,11 +386,11 @@ def test_usage_errors_are_one_line_and_exit_2(argv, message, capsys):
     assert (captured.out, captured.err) == ("", "utf8env: error: %s\n" % message)
 
 
-def test_pytest_usage_error_is_a_usage_error(tmp_path):
+def test_pytest_usage_error_is_a_usage_error(tmp_path, venvs):
     if not worlds.available()[0]:
         pytest.skip(worlds.available()[1])
     shutil.copytree(SAMPLE, str(tmp_path / "p"))
-    proc = _cli(["--python", _python("3.13").argv[0], "--", "pytest", "--no-such-option"],
+    proc = _cli(["--python", venvs["3.13"].argv[0], "--", "pytest", "--no-such-option"],
                 str(tmp_path / "p"))
     assert proc.returncode == 2 and proc.stdout == b""
     err = proc.stderr.decode()
@@ -323,18 +398,205 @@ def test_pytest_usage_error_is_a_usage_error(tmp_path):
         err.count("\n") == 1 and "--no-such-option" in err
 
 
-def test_help_lists_every_option_on_one_line(capsys):
+@pytest.mark.fast
+def test_help_lists_every_option_with_its_whole_text(capsys):
     assert cli.main(["readiness", "--help"]) == 0
     out = capsys.readouterr().out
     spec = commands.declaration("readiness")
     assert out == options.help_text(spec)
     lines = out[out.index("options:\n"):].splitlines()[1:]
-    assert len(lines) == len(spec.options) + 1          # --format's text goes on the next line
-    for option in spec.options:
-        [i] = [i for i, l in enumerate(lines) if l.startswith("  " + ", ".join(option.names))]
-        assert lines[i].endswith(option.help) or lines[i + 1].strip() == option.help
+    starts = [i for i, l in enumerate(lines) if l.startswith("  -")]
+    assert len(starts) == len(spec.options)
+    for option, i, end in zip(spec.options, starts, starts[1:] + [len(lines)]):
+        assert lines[i].startswith("  " + ", ".join(option.names))
+        text = " ".join(l.strip() for l in lines[i:end])[len(", ".join(option.names)):].strip()
+        if option.metavar and text.startswith(option.metavar):
+            text = text[len(option.metavar):].strip()
+        assert text == option.help
 
 
+@pytest.mark.fast
+def test_help_says_what_the_windows_worlds_are(capsys):
+    cli.main(["readiness", "--help"])
+    flat = " ".join(capsys.readouterr().out.split())
+    assert ("--world NAME the locale world (default latin1): utf8-locale, c-locale, c-legacy, "
+            "latin1, gb18030, no-locales; cp1252, cp1251, gbk, cp932, big5 are stand-ins for "
+            "Windows' ANSI code page (files, pipes, open()), built from glibc's charmaps; not "
+            "Windows' console or file-system encoding") in flat
+
+
+# -- the target's own pytest, and the default target ----------------------------------------
+
+def test_a_python_without_pytest_is_refused_in_one_line_with_the_fix(tmp_path):
+    py312 = interpreter("3.12")
+    if py312.root != "/":
+        pytest.skip("no pyenv 3.12")
+    proc = _cli(["--python", py312.argv[0], "--", "pytest"], str(tmp_path))
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode() == (
+        "utf8env: error: readiness: %s has no pytest: install it there (%s -m pip install "
+        "pytest) and run again\n" % (py312.argv[0], py312.argv[0]))
+
+
+def test_a_distributions_python_without_pytest_is_told_to_make_a_venv(tmp_path):
+    python = "/usr/bin/python3"
+    ask = subprocess.run([python, "-c", "import sysconfig, os, importlib.util; print("
+                          "os.path.isfile(os.path.join(sysconfig.get_path('stdlib'), "
+                          "'EXTERNALLY-MANAGED')), importlib.util.find_spec('pytest') is None)"],
+                         stdout=subprocess.PIPE) if os.path.exists(python) else None
+    if ask is None or ask.stdout != b"True True\n":
+        pytest.skip("%s is not a distribution's Python without pytest (PEP 668)" % python)
+    proc = _cli(["--python", python, "--", "pytest"], str(tmp_path))
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode() == (
+        "utf8env: error: readiness: /usr/bin/python3 has no pytest, and its distribution manages "
+        "its packages (PEP 668): make a venv with pytest (/usr/bin/python3 -m venv VENV && "
+        "VENV/bin/python -m pip install pytest) and give --python VENV/bin/python\n")
+
+
+def _fake_python(path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+@pytest.mark.fast
+def test_the_default_python_315_is_looked_for_where_users_install_it(tmp_path):
+    home, bin_, pyenv = tmp_path / "home", tmp_path / "bin", tmp_path / "pyenv"
+    for folder in (home, bin_, pyenv):
+        folder.mkdir()
+    env = {"PATH": str(bin_), "HOME": str(home), "PYENV_ROOT": str(pyenv)}
+    looked = ["python3.15 on PATH", "%s/versions/3.15*" % pyenv,
+              "%s/.local/share/uv/python/cpython-3.15*" % home]
+    assert suite.python_315(env) == (None, looked)
+    uv = _fake_python(str(home / ".local/share/uv/python/cpython-3.15.0-linux-x86_64-gnu/bin/python3.15"))
+    assert suite.python_315(env) == (uv, looked)
+    data = tmp_path / "data"
+    moved = _fake_python(str(data / "uv/python/cpython-3.15.1-linux-x86_64-gnu/bin/python3.15"))
+    assert suite.python_315(dict(env, XDG_DATA_HOME=str(data)))[0] == moved
+    assert suite.python_315(dict(env, UV_PYTHON_INSTALL_DIR=str(data / "uv/python")))[0] == moved
+    # uv itself, where it is installed: what `uv python find 3.15` says.
+    with open(str(bin_ / "uv"), "w") as f:
+        f.write("#!/bin/sh\n[ \"$*\" = \"python find --no-python-downloads 3.15\" ] && "
+                "echo /opt/uv-found/python3.15\n")
+    os.chmod(str(bin_ / "uv"), 0o755)
+    assert suite.python_315(env) == ("/opt/uv-found/python3.15", looked[:2] + [
+        "uv python find 3.15"])
+    os.remove(str(bin_ / "uv"))
+    _fake_python(str(pyenv / "versions/3.15.0rc1/bin/python3.15"))
+    release = _fake_python(str(pyenv / "versions/3.15.2/bin/python3.15"))
+    _fake_python(str(pyenv / "versions/3.15.10t/bin/python3.14"))          # not a python3.15
+    assert suite.python_315(env) == (release, looked[:2])
+    on_path = _fake_python(str(bin_ / "python3.15"))
+    assert suite.python_315(env) == (on_path, looked[:1])
+
+
+@pytest.mark.fast
+def test_without_a_python_315_readiness_asks_for_python(tmp_path):
+    home, pyenv = tmp_path / "home", tmp_path / "pyenv"
+    home.mkdir()
+    pyenv.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYENV_ROOT": str(pyenv)}
+    proc = _cli(["--", "pytest"], str(tmp_path), env=env)
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode() == (
+        "utf8env: error: readiness: no Python 3.15 found (looked for python3.15 on PATH, "
+        "%s/versions/3.15*, %s/.local/share/uv/python/cpython-3.15*); give --python PATH "
+        "(3.10+ for EncodingWarning)\n" % (pyenv, home))
+
+
+def test_the_default_python_315_found_on_path_is_identified(tmp_path, venvs):
+    """What PATH gives as python3.15 is asked its version (the one question): a 3.15 is the
+    target; anything else is said in one line."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    env = dict(os.environ, PATH=str(bin_) + ":/usr/bin:/bin")
+    if os.geteuid() == 0:
+        py315 = venvs["3.15"]
+        wrapper = bin_ / "python3.15"
+        wrapper.write_text("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(py315.argv))
+        wrapper.chmod(0o755)
+        [found] = suite.default_pythons(env)
+        assert (found.version, found.argv, found.root) == ("3.15", [str(wrapper)], "/")
+        wrapper.unlink()
+    (bin_ / "python3.15").symlink_to(venvs["3.13"].argv[0])
+    with pytest.raises(UsageError) as e:
+        suite.default_pythons(env)
+    assert str(e.value) == ("readiness: %s (found as python3.15 on PATH) is Python 3.13, not "
+                            "3.15; give --python PATH" % (bin_ / "python3.15"))
+
+
+def test_the_harness_chroot_is_a_target_only_where_named(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYENV_ROOT": str(tmp_path)}
+    with pytest.raises(UsageError, match="no Python 3.15 found"):
+        suite.default_pythons(env)
+    py315 = interpreter("3.15")
+    assert suite.default_pythons(dict(env, UTF8ENV_DEBIAN_ROOT=DEBIAN_ROOT)) == [py315]
+    if os.geteuid() != 0:
+        return
+    problem = suite.pytest_problem(py315, env)
+    assert problem == (
+        "readiness: /usr/bin/python3.15 has no pytest, and its distribution manages its packages "
+        "(PEP 668): make a venv with pytest (/usr/bin/python3.15 -m venv VENV && VENV/bin/python "
+        "-m pip install pytest) and give --python VENV/bin/python")
+
+
+# -- an ordinary user, after the README's install ---------------------------------------------
+
+def test_an_ordinary_user_gets_the_same_findings_as_root(wheels):
+    """nobody makes a venv of Debian's python3, installs pytest and utf8env (a wheel of this
+    checkout) into it, and runs `utf8env readiness` on the sample: the world is made
+    without root, the findings are the sample's, and root's run of the same command
+    finds the same."""
+    nobody = Nobody()
+    try:
+        shutil.copytree(wheels, nobody.path("wheels"))
+        install.build_wheel(nobody.path("wheels"))
+        shutil.copytree(SAMPLE, nobody.path("project"))
+        nobody.own(nobody.path("wheels"))
+        nobody.own(nobody.path("project"))
+        env = install.pip_environ(nobody.env(PYTHONPATH=""))
+        venv = nobody.path("home", "venv")
+        for argv in ([Nobody.PYTHON, "-m", "venv", venv],
+                     [venv + "/bin/python", "-m", "pip", "install", "--quiet", "--no-index",
+                      "--find-links", nobody.path("wheels"), "pytest", "utf8env"]):
+            made = nobody.run(argv, env=env)
+            assert made.returncode == 0, made.stderr.decode()
+        argv = [venv + "/bin/utf8env", "readiness", "--python", venv + "/bin/python",
+                "--format", "json", "--", "pytest", "-q"]
+        as_nobody = nobody.run(argv, env=env, cwd=nobody.path("project"))
+        root_home = nobody.path("root-home")
+        os.mkdir(root_home, 0o700)
+        as_root = subprocess.run(argv, env=dict(env, HOME=root_home, XDG_CACHE_HOME=root_home + "/c"),
+                                 cwd=nobody.path("project"), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, timeout=900)
+        seen = []
+        for proc in (as_nobody, as_root):
+            assert (proc.returncode, proc.stderr) == (1, b"")
+            data = json.loads(proc.stdout.decode())
+            del data["timing"]
+            for run in data["runs"]:
+                del run["seconds"]
+            seen.append(data)
+        assert seen[0] == seen[1]
+        version = seen[0]["runs"][0]["python"]
+        assert {(c["test"], c["today"]["outcome"], c["utf8_mode"]["outcome"],
+                 c["utf8_mode"]["message"], tuple(c["call_sites"])) for c in seen[0]["changed"]} == CHANGED
+        assert [("%s:%s" % (s["file"], s["line"]), s["function"], s["count"], len(s["tests"]),
+                 len(s["changed_tests"])) for s in seen[0]["call_sites"]] == SITES
+        assert [(r["python"], r["mode"], r["counts"]) for r in seen[0]["runs"]] == [
+            (version, "today", {"passed": 6}), (version, "3.15", {"failed": 3, "passed": 3})]
+        cache = os.path.join(nobody.home, ".cache", "utf8env", "locales")
+        assert os.stat(cache).st_uid == nobody.uid
+    finally:
+        nobody.remove()
+
+
+@pytest.mark.fast
 def test_readiness_is_in_the_main_help(capsys):
     cli.main(["--help"])
     assert "\n  readiness " in capsys.readouterr().out
@@ -432,6 +694,7 @@ def test_the_plugin_counts_the_same_under_xdist(tmp_path):
     assert records[0]["tests"] == records[1]["tests"]
 
 
+@pytest.mark.fast
 def test_call_site_origin_and_function(tmp_path):
     import sysconfig
     paths = sysconfig.get_paths()
@@ -446,6 +709,7 @@ def test_call_site_origin_and_function(tmp_path):
     assert function_at(str(tmp_path / "missing.py"), 1) is None
 
 
+@pytest.mark.fast
 def test_summary_before_310_and_without_the_flag():
     record = {"python": "3.9.18", "warn_default_encoding": None, "sites": []}
     assert summary_lines(record)[1].startswith("Python 3.9.18 has no EncodingWarning (PEP 597")
@@ -453,6 +717,27 @@ def test_summary_before_310_and_without_the_flag():
     assert "PYTHONWARNDEFAULTENCODING=1" in summary_lines(record)[1]
 
 
+@pytest.mark.fast
 def test_junit_key_is_pytests():
     assert junit.key("checks/check_a.py::TestX::test_y[a/b::c]") == ("checks.check_a.TestX",
                                                                     "test_y[a/b::c]")
+
+
+def test_a_world_that_cannot_be_made_is_one_line_and_exit_2(venvs, tmp_path, monkeypatch, capsys):
+    from utf8env._worlds import access
+    proc = tmp_path / "proc"
+    (proc / "sys" / "user").mkdir(parents=True)
+    (proc / "sys" / "user" / "max_user_namespaces").write_text("0\n")
+    real = access.way
+    monkeypatch.setattr(access, "way", lambda name, roots=("/",), via=None, _=None:
+                        real(name, roots, via, str(proc)))
+    monkeypatch.chdir(SAMPLE)
+    py = venvs["3.13"].argv[0]
+    monkeypatch.setattr(access.os, "geteuid", lambda: 1000)
+    assert cli.main(["readiness", "--python", py, "--world", "no-locales", "--", "pytest"]) == 2
+    out = capsys.readouterr()
+    assert (out.out, out.err) == ("", (
+        "utf8env: error: readiness: world 'no-locales' cannot be made here: hiding the installed "
+        "locales takes a mount namespace, and user namespaces are off (user.max_user_namespaces "
+        "= 0) and this is not root; sysctl -w user.max_user_namespaces=10000 or running as root "
+        "would make it possible\n"))

@@ -8,6 +8,9 @@ import pytest
 from utf8env.policy import Decision, Stream
 from utf8env.records import Record, field
 
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
+
 
 class Point(Record):
     x = field()

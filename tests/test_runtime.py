@@ -15,14 +15,12 @@ import pytest
 
 from utf8env import policy, probe, python_child
 from utf8env.profiles import SHIPPED_LEGACY_WARNING
-from support import groundtruth
-from utf8env.matrix import discovery as interpreters, worlds
+from support import groundtruth, machine
+from utf8env.matrix import worlds
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 BOOTSTRAP = os.path.join(SRC, "utf8env", "_child", "bootstrap")
 WANTED = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
-INTERPS = {i.version: i for i in interpreters.interpreters() if i.root == "/" and i.version in WANTED}
-VERSIONS = [v for v in WANTED if v in INTERPS]
 PRETTY = "\u2119\u01b4\u2602\u210c\xf8\u1f24"   # the PEP 540 example, "Python" in look-alikes
 UNDECODABLE = b"xxx\xff"
 # The C locale with neither coercion nor UTF-8 mode: the legacy world of 3.6, on 3.7+ too.
@@ -49,7 +47,7 @@ def run(children):
         else:       # a path: stdin is that file, seekable
             stdin = {"stdin": open(str(child.stdin), "rb")}
         try:
-            proc = subprocess.run(INTERPS[child.version].argv + ["-c", child.code], env=env,
+            proc = subprocess.run([machine.python(child.version), "-c", child.code], env=env,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   cwd=child.cwd, timeout=60, **stdin)
         finally:
@@ -73,9 +71,15 @@ def codec(name):
 
 
 def need(*versions):
-    missing = [v for v in versions if v not in INTERPS]
-    if missing:
-        pytest.skip("interpreters not found: " + ", ".join(missing))
+    for version in versions:
+        machine.python(version)
+
+
+@pytest.fixture(params=WANTED)
+def version(request):
+    """Each of 3.6-3.13: a test of its own, skipped where that interpreter is missing."""
+    machine.python(request.param)
+    return request.param
 
 
 @pytest.fixture
@@ -131,7 +135,7 @@ tell(stdin_read=sys.stdin.read(), report=report)
     assert "fixed at start-up" in report["cannot"]["filesystem"]
 
 
-def test_enable_everywhere_in_the_legacy_c_locale():
+def test_enable_everywhere_in_the_legacy_c_locale(version):
     """3.7+ reconfigure in place, 3.6 re-initialises in place; open() and getpreferredencoding()."""
     code = STREAMS + r'''
 import locale
@@ -146,7 +150,7 @@ with open(os.devnull, "rb") as f:
 tell(report=report, opened=opened, binary=binary, preferred=locale.getpreferredencoding(False),
      again=runtime.enable())
 ''' % PRETTY.encode("unicode_escape").decode("ascii")
-    children = [Child(v, code, LEGACY) for v in VERSIONS]
+    children = [Child(version, code, LEGACY)]
     for child, result in zip(children, run(children)):
         assert result.returncode == 0, (child.version, result.stderr)
         assert result.stdout == b"before\n" + PRETTY.encode("utf-8") + b"\n", child.version
@@ -191,13 +195,13 @@ tell(text=text, error=error, names=os.listdir("."))
     ("latin1:replace", ("iso8859-1", "replace"), ("iso8859-1", "backslashreplace")),
     (":replace", ("utf-8", "replace"), ("utf-8", "backslashreplace")),
 ])
-def test_pythonioencoding_keeps_its_priority(value, stdout, stderr):
+def test_pythonioencoding_keeps_its_priority(value, stdout, stderr, version):
     code = STREAMS + r'''
 from utf8env import runtime
 runtime.enable()
 tell()
 '''
-    children = [Child(v, code, dict(LEGACY, PYTHONIOENCODING=value)) for v in VERSIONS]
+    children = [Child(version, code, dict(LEGACY, PYTHONIOENCODING=value))]
     for child, result in zip(children, run(children)):
         assert result.returncode == 0, (child.version, result.stderr)
         seen = report_line(result.stderr)
@@ -248,12 +252,12 @@ AS_UTF8 = STDIN.decode("utf-8", "surrogateescape")
     ("first = ''", "", "pipe", False),
 ], ids=["readline-pipe", "read2-pipe", "next-pipe", "readline-file", "read2-file", "all-pipe",
         "none-pipe"])
-def test_enable_after_a_partial_read_of_stdin_loses_nothing(read, first, source, kept, tmp_path):
+def test_enable_after_a_partial_read_of_stdin_loses_nothing(read, first, source, kept, tmp_path, version):
     stdin = STDIN
     if source == "file":
         stdin = tmp_path / "stdin"
         stdin.write_bytes(STDIN)
-    children = [Child(v, PARTIAL % read, LEGACY, stdin=stdin) for v in VERSIONS]
+    children = [Child(version, PARTIAL % read, LEGACY, stdin=stdin)]
     for child, result in zip(children, run(children)):
         assert (result.returncode, result.stderr) == (0, b""), (child.version, result.stderr)
         old = [_legacy_name(child.version), "surrogateescape"]
@@ -292,10 +296,10 @@ os.write(2, ("@@%r\n" % ([handler.stream is sys.stderr is sys.__stderr__,
 """
 
 
-def test_streams_held_before_enable_write_in_the_new_encoding_in_order():
+def test_streams_held_before_enable_write_in_the_new_encoding_in_order(version):
     """A logging.StreamHandler made before enable(), and a saved sys.stdout, hold the very
     object enable() reconfigures, on 3.6 too (never a second wrapper beside a stale one)."""
-    children = [Child(v, LOGGING, LEGACY) for v in VERSIONS]
+    children = [Child(version, LOGGING, LEGACY)]
     for child, result in zip(children, run(children)):
         assert (result.returncode, result.stdout) == (
             0, b"out before\nsaved \xc3\xa9 \xff\nout after \xc3\xa9\n"), (child.version, result)
@@ -326,10 +330,10 @@ os.write(1, json.dumps([report["cannot"]["stdout"], "stdout" in report["changed"
 """
 
 
-def test_a_stream_other_code_put_in_place_is_left_to_it():
+def test_a_stream_other_code_put_in_place_is_left_to_it(version):
     """A replaced sys.stdout (a capture, redirect_stdout) keeps its owner's encoding: its
     owner decodes what it holds with that encoding."""
-    children = [Child(v, REPLACED, LEGACY) for v in VERSIONS]
+    children = [Child(version, REPLACED, LEGACY)]
     for child, result in zip(children, run(children)):
         assert (result.returncode, result.stderr) == (0, b""), (child.version, result.stderr)
         assert json.loads(result.stdout.decode("ascii")) == [
@@ -405,7 +409,7 @@ def _bootstrap_env(env, mode=1, user_path=None):
     return env, env.pop("PYTHONPATH")
 
 
-def test_bootstrap_chains_to_the_users_sitecustomize_and_does_not_leak(tmp_path):
+def test_bootstrap_chains_to_the_users_sitecustomize_and_does_not_leak(tmp_path, version):
     user = str(tmp_path)
     with open(os.path.join(user, "sitecustomize.py"), "w") as f:
         f.write("import os\nos.environ['UTF8ENV_TEST_USER_SITE'] = 'ran'\n"
@@ -421,7 +425,7 @@ tell(grandchild=json.loads(out.decode("ascii")), marker=os.environ.get("UTF8ENV_
      path=sys.path, site=sys.modules["sitecustomize"].__file__)
 ''' % grandchild
     children = []
-    for v in VERSIONS:
+    for v in [version]:
         env, pythonpath = _bootstrap_env({"LANG": "C"}, user_path=user)
         children.append(Child(v, code, env, pythonpath=pythonpath))
         # The same without the bootstrap: a grandchild of 3.7+ inherits the coercion.
@@ -446,10 +450,10 @@ tell(grandchild=json.loads(out.decode("ascii")), marker=os.environ.get("UTF8ENV_
             assert encoding == "ANSI_X3.4-1968"
 
 
-def test_bootstrap_without_a_user_sitecustomize_or_pythonpath():
+def test_bootstrap_without_a_user_sitecustomize_or_pythonpath(version):
     code = STREAMS + "tell(pythonpath=os.environ.get('PYTHONPATH'), site=sys.modules['sitecustomize'].__file__)"
     children = []
-    for v in VERSIONS:
+    for v in [version]:
         env, pythonpath = _bootstrap_env(LEGACY, mode="strict")
         children.append(Child(v, code, env, pythonpath=pythonpath))
     for child, result in zip(children, run(children)):
@@ -462,12 +466,10 @@ def test_bootstrap_without_a_user_sitecustomize_or_pythonpath():
         assert seen["stderr"] == ["utf-8", "backslashreplace"]
 
 
-def test_bootstrap_errors_never_stop_the_program():
+def test_bootstrap_errors_never_stop_the_program(version):
     code = "print('still runs')"
-    children = [Child(v, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": "garbage"}, pythonpath=BOOTSTRAP)
-                for v in VERSIONS]
-    children += [Child(v, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": 'mode=2'}, pythonpath=BOOTSTRAP)
-                 for v in VERSIONS]
+    children = [Child(version, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": "garbage"}, pythonpath=BOOTSTRAP)]
+    children += [Child(version, code, {"LANG": "C", "UTF8ENV_BOOTSTRAP": 'mode=2'}, pythonpath=BOOTSTRAP)]
     for child, result in zip(children, run(children)):
         assert result.returncode == 0 and result.stdout == b"still runs\n", child
         lines = result.stderr.splitlines()
@@ -511,9 +513,9 @@ def _decision(fields):
     return policy.Decision(**fields)
 
 
-def test_current_agrees_with_the_probe():
+def test_current_agrees_with_the_probe(version):
     children, probes = [], []
-    for v in VERSIONS:
+    for v in [version]:
         for env in CURRENT_ENVS:
             children.append(Child(v, CURRENT, env))
             probes.append(Child(v, probe.source(), env))
@@ -533,7 +535,7 @@ def test_current_agrees_with_the_probe():
     assert not failures, failures
 
 
-def test_current_follows_enable():
+def test_current_follows_enable(version):
     code = r'''
 import json, os
 from utf8env import runtime
@@ -541,7 +543,7 @@ runtime.enable()
 d = runtime.current()
 os.write(1, json.dumps([d.stdout, d.open, d.preferred_encoding, d.utf8_mode, d.filesystem]).encode())
 '''
-    children = [Child(v, code, LEGACY) for v in VERSIONS]
+    children = [Child(version, code, LEGACY)]
     for child, result in zip(children, run(children)):
         assert result.returncode == 0, result.stderr
         stdout, opened, preferred, mode, fs = json.loads(result.stdout.decode())
@@ -570,8 +572,8 @@ os.write(1, json.dumps(runtime.initialize()).encode())
     # 3.7+ coerce LANG=C to C.UTF-8 before initialize() looks; 3.6 does not.
     ({"LANG": "C", "PYTHONCOERCECLOCALE": "warn"}, lambda v: v == "3.6"),
 ])
-def test_initialize_warns_on_the_c_locale(env, warns):
-    children = [Child(v, INITIALIZE, env) for v in VERSIONS]
+def test_initialize_warns_on_the_c_locale(env, warns, version):
+    children = [Child(version, INITIALIZE, env)]
     for child, result in zip(children, run(children)):
         assert result.returncode == 0, result.stderr
         after = result.stderr.split(b"@@\n", 1)[1]
@@ -583,7 +585,7 @@ def test_initialize_warns_on_the_c_locale(env, warns):
             assert after == b"" and returned is None, child.version
 
 
-def test_initialize_reads_the_given_environment():
+def test_initialize_reads_the_given_environment(version):
     code = r'''
 import json, os, sys
 from utf8env import runtime
@@ -592,7 +594,7 @@ os.write(2, b"@@\n")
 os.write(1, json.dumps([runtime.initialize({"PYTHONCOERCECLOCALE": "warn"}),
                         runtime.initialize({})]).encode())
 '''
-    children = [Child(v, code, {"LC_ALL": "C"}) for v in VERSIONS]
+    children = [Child(version, code, {"LC_ALL": "C"})]
     for child, result in zip(children, run(children)):
         assert json.loads(result.stdout.decode()) == [SHIPPED_LEGACY_WARNING, None]
         assert result.stderr.split(b"@@\n", 1)[1] == SHIPPED_LEGACY_WARNING.encode() + b"\n"

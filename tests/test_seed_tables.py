@@ -7,6 +7,9 @@ import pytest
 import utf8env
 from utf8env._child.textnames import codec_name
 
+# The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
+pytestmark = pytest.mark.fast
+
 LOCALES = utf8env.LocaleFacts({"C.UTF-8": "UTF-8", "C.utf8": "UTF-8",
                                "en_US.ISO-8859-1": "ISO-8859-1"}, "ANSI_X3.4-1968")
 LOCALE = "ISO-8859-1"   # "locale" in the tables, for LANG=en_US.ISO-8859-1

@@ -104,7 +104,7 @@ def _env_spec():
 
 
 def _matrix_spec():
-    from .matrix import FORMATS
+    from .matrix import ENV_SET_HELP, FORMATS
     from .options import HELP, Command, Option
     return Command(
         name="matrix",
@@ -113,8 +113,8 @@ def _matrix_spec():
         options=(
             Option(("--python",), "python", "append", "an interpreter to run (repeatable; default: "
                    "every one found)", metavar="PATH", usage="[--python PATH]..."),
-            Option(("--env-set",), "env_set", "list", "the environment sets to run COMMAND in "
-                   "(repeatable, comma-separated)", metavar="NAME", usage="[--env-set NAME]..."),
+            Option(("--env-set",), "env_set", "list", ENV_SET_HELP, metavar="NAME",
+                   usage="[--env-set NAME]..."),
             Option(("--stdin",), "stdin", "value", "the bytes COMMAND reads on stdin", metavar="FILE",
                    usage="[--stdin FILE]"),
             Option(("--hostile-files",), "hostile_files", "flag", "run COMMAND in a folder holding "
@@ -247,16 +247,17 @@ def _matrix(args, command):
 def _readiness_spec():
     from .options import HELP, Command, Option
     from .readiness import FORMATS
-    from .readiness.suite import WORLD_NAMES
+    from .readiness.suite import WORLD_HELP, WORLD_NAMES
     return Command(
         name="readiness",
         summary="Run a pytest suite twice in a non-UTF-8 locale world, UTF-8 mode off (today) "
                 "and on (Python 3.15), and list the tests that change and the call sites that "
                 "use the locale encoding.",
         options=(
-            Option(("--python",), "python", "append", "a Python to run (repeatable; default: "
-                   "Python 3.15)", metavar="PATH", usage="[--python PATH]..."),
-            Option(("--world",), "world", "value", "a matrix environment set (default latin1)",
+            Option(("--python",), "python", "append", "a Python to run, with pytest of its own "
+                   "(repeatable; default: a Python 3.15: python3.15 on PATH, pyenv's, uv's)",
+                   metavar="PATH", usage="[--python PATH]..."),
+            Option(("--world",), "world", "value", WORLD_HELP,
                    metavar="NAME", usage="[--world NAME]", choices=WORLD_NAMES),
             Option(("--format",), "format", "value", "the report format (default text)",
                    metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),

@@ -11,7 +11,9 @@ import utf8env
 from utf8env import locales, probe
 from utf8env._child.textnames import codec_name
 
-from utf8env.matrix import discovery as interpreters, worlds
+from utf8env.matrix import worlds
+
+from support import machine
 
 ENCODING_FIELDS = ("filesystem", "stdin", "stdout", "stderr", "open")
 NAME_FIELDS = ("preferred_encoding", "locale_encoding")
@@ -24,13 +26,13 @@ def ask_libc_code():
 def locale_facts(world, names):
     """LocaleFacts per root, asked of that root's own libc inside the world."""
     by_root = {}
-    for interp in interpreters.interpreters():
+    for interp in machine.interpreters():
         by_root.setdefault(interp.root, interp)
     order = list(by_root)
     jobs = [worlds.Job(by_root[root].argv + ["-I", "-S", "-c", ask_libc_code()] + list(names), {})
             for root in order]
     facts = {}
-    for root, result in zip(order, worlds.run(world, jobs, interpreters.roots())):
+    for root, result in zip(order, worlds.run(world, jobs, roots())):
         if result.returncode != 0:
             raise RuntimeError("locale probe failed in %s/%s: %r" % (world, root, result.stderr))
         answer = json.loads(result.stdout.decode("ascii"))
@@ -42,14 +44,19 @@ def locale_facts(world, names):
 def run_world(world, cases):
     """Run every (env, options) of `cases` under every interpreter in `world`.
     Returns {(version, case index): observed}."""
-    interps = interpreters.interpreters()
+    interps = machine.interpreters()
     keys, jobs = [], []
     for index, (env, options) in enumerate(cases):
         for interp in interps:
             keys.append((interp.version, index))
             jobs.append(worlds.Job(probe.command(interp.argv, options), dict(env), timeout=60))
-    results = worlds.run(world, jobs, interpreters.roots())
+    results = worlds.run(world, jobs, roots())
     return {key: observe(result, cases[key[1]][0]) for key, result in zip(keys, results)}
+
+
+def roots():
+    """The roots of the interpreters this process can start ("/" first)."""
+    return sorted({i.root for i in machine.interpreters()}, key=lambda r: (r != "/", r))
 
 
 def observe(result, env):

@@ -1,12 +1,17 @@
-"""Runs inside `unshare --mount --propagation private`: bind-mounts a locale world, then
-runs a batch of jobs in parallel.
+"""Applies a locale world, then runs a batch of jobs in parallel. Started as
+`sys.executable -I world_runner.py` by utf8env._worlds.jobs: directly for a world that
+needs no namespace (its LOCPATH comes in "prepend"), or inside `unshare --mount` (root)
+or `unshare --user --map-root-user --mount` (any user) to bind-mount the world's folders
+over /usr/lib/locale. With "as_user": [uid, gid], the mounts done, the jobs run in a
+user namespace of their own inside that one, as that user again (so that they see their
+own uid and have no privilege over the user's files that the user lacks).
 
-STANDALONE: standard library only, no relative imports, Python 3.6 syntax; started as
-`sys.executable -I world_runner.py` by utf8env.matrix.worlds.
+STANDALONE: standard library only, no relative imports, Python 3.6 syntax.
 
 Protocol: one JSON request on stdin
-    {"mounts": [[src, dst], ...], "workers": N, "jobserver": [read_fd, write_fd] (optional),
-     "done_fd": fd (optional),
+    {"mounts": [[src, dst], ...], "prepend": [[b64, b64], ...] (optional: each job's
+     variable NAME becomes VALUE, or VALUE:its own value), "as_user": [uid, gid] or null,
+     "workers": N, "jobserver": [read_fd, write_fd] (optional), "done_fd": fd (optional),
      "jobs": [{"argv": [b64], "env": [[b64, b64], ...], "stdin": b64, "timeout": s,
                "cwd": b64 or null, "then": job or null}, ...]}
 and one JSON reply on stdout:
@@ -78,9 +83,14 @@ def mount(src, dst):
     return None
 
 
+PREPEND = {}
+
+
 def run_one(job, stdin=None):
     argv = [unb64(a) for a in job["argv"]]
     env = {unb64(k): unb64(v) for k, v in job["env"]}
+    for name, value in PREPEND.items():
+        env[name] = value + b":" + env[name] if env.get(name) else value
     cwd = unb64(job["cwd"]) if job.get("cwd") else None
     started = time.monotonic()
     try:
@@ -117,6 +127,26 @@ def _kill_group(pid):
         pass
 
 
+def as_user(request, uid, gid):
+    """Run the rest of `request` (its jobs) in a new user namespace as uid/gid; the
+    runner's exit status. Its reply goes straight to this runner's stdout."""
+    rest = dict(request, mounts=[], as_user=None)
+    fds = [fd for fd in (request.get("jobserver") or []) + [request.get("done_fd")]
+           if fd is not None]
+    cmd = ["unshare", "--user", "--map-user=%d" % uid, "--map-group=%d" % gid,
+           sys.executable, "-I", os.path.abspath(__file__)]
+    proc = subprocess.run(cmd, input=json.dumps(rest).encode("utf-8"), pass_fds=fds,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.stdout.strip():
+        sys.stdout.flush()
+        sys.stdout.buffer.write(proc.stdout)
+    else:
+        json.dump({"error": "{} failed (exit {}): {}".format(
+            " ".join(cmd[:4]), proc.returncode,
+            proc.stderr.decode("utf-8", "replace").strip())}, sys.stdout)
+    return proc.returncode
+
+
 def main():
     request = json.load(sys.stdin)
     slots = Slots(request.get("jobserver"), request.get("done_fd"))
@@ -125,6 +155,9 @@ def main():
         if error:
             json.dump({"error": error}, sys.stdout)
             return 1
+    if request.get("as_user"):
+        return as_user(request, *request["as_user"])
+    PREPEND.update((unb64(k), unb64(v)) for k, v in (request.get("prepend") or []))
     with ThreadPoolExecutor(max_workers=request["workers"]) as pool:
         results = list(pool.map(functools.partial(Slots.run, slots), request["jobs"]))
     json.dump({"results": results}, sys.stdout)

@@ -10,9 +10,16 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
     cells.py         the per-cell sandbox (a folder, a command line, a timeout) and what a run shows
     results.py       the results as records; as_json() at the JSON boundary
     report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
-    worlds.py        locale worlds (mount namespaces); the jobs run by _child/world_runner.py
     discovery.py     which real interpreters exist here
+The locale worlds (and the jobs run in them) are utf8env._worlds, shared with readiness;
+worlds.py keeps their old names here.
 """
 
 # The report formats: the command line offers them (utf8env/commands.py), report.py renders them.
 FORMATS = ("text", "markdown", "html", "json")
+# --env-set's help (utf8env/commands.py); the names are environments.ENV_SET_NAMES.
+ENV_SET_HELP = ("the environment sets to run COMMAND in (repeatable, comma-separated): "
+                "utf8-locale, c-locale, c-legacy, utf8-mode, latin1 (the default five), "
+                "gb18030, no-locales, and cp1252, cp1251, gbk, cp932, big5: stand-ins for "
+                "Windows' ANSI code page (files, pipes, open()), built from glibc's charmaps; "
+                "not Windows' console or file-system encoding")

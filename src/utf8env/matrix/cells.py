@@ -2,16 +2,16 @@
 built from its Environment, run in its locale world with a timeout; and what a finished
 run shows (a UnicodeError's last line, where it was raised, a timeout).
 
-Cells run in parallel across the cores (worlds.run_batches: one mount namespace per
-world, one shared limit); the folders are removed and the process groups killed
-whatever happens.
+Cells run in parallel across the cores (_worlds.run_batches: one runner per world,
+one shared limit); the folders are removed and the process groups killed whatever
+happens.
 """
 import os
 import re
 import shutil
 import tempfile
 
-from . import worlds
+from .. import _worlds as worlds
 from ..own_command import own_command
 
 # `utf8env run` by this interpreter, from the folder this package was imported from, as
@@ -77,15 +77,16 @@ def python_command(env, cell):
     return argv + list(env.options)
 
 
-def execute(cells_jobs, roots, workers, progress):
-    """cells_jobs: [(world, job)]; results (worlds.Run) in the same order."""
+def execute(cells_jobs, roots, workers, progress, via=None):
+    """cells_jobs: [(world, job)]; results (worlds.Run) in the same order. `via`: how
+    the worlds are made (None: the least privileged way; worlds.MOUNT: root's mounts)."""
     batches = {}
     for i, (world, job) in enumerate(cells_jobs):
         batches.setdefault(world, []).append((i, job))
     names = list(batches)
     roots = sorted({"/"} | set(roots), key=lambda r: (r != "/", r))
     runs = worlds.run_batches([(w, [j for _, j in batches[w]]) for w in names], roots,
-                              workers=workers, progress=progress)
+                              workers=workers, progress=progress, via=via)
     out = [None] * len(cells_jobs)
     for w, results in zip(names, runs):
         for (i, _), r in zip(batches[w], results):

@@ -1,8 +1,10 @@
 """Find the real CPython interpreters the matrix runs (and the ground-truth tests check).
 
-3.6-3.13 (and 2.7) come from pyenv; 3.14 and 3.15 from a Debian sid chroot (pyenv is
-tried first for every version, so a pyenv 3.14 wins). `--python PATH` names any other
-interpreter; it is identified by utf8env.interpreter.identify, the one question.
+2.7 and 3.6-3.15 come from pyenv. A chroot holding interpreters of its own (the test
+suite's Debian chroot with python3.14 and python3.15) is searched only where
+UTF8ENV_DEBIAN_ROOT names it: pyenv is tried first for every version. `--python PATH`
+names any other interpreter; it is identified by utf8env.interpreter.identify, the one
+question.
 """
 import os
 import re
@@ -26,11 +28,12 @@ class Interpreter(Record):
 
 
 def debian_root():
-    return os.environ.get("UTF8ENV_DEBIAN_ROOT", "/var/cache/utf8env/debian-sid")
+    """The chroot UTF8ENV_DEBIAN_ROOT names, or "" (none: nothing is searched but pyenv)."""
+    return os.environ.get("UTF8ENV_DEBIAN_ROOT", "")
 
 
-def _debian_ready():
-    return os.path.isfile(os.path.join(debian_root(), ".utf8env-ready"))
+def _debian_ready(root):
+    return bool(root) and os.path.isfile(os.path.join(root, ".utf8env-ready"))
 
 
 @lru_cache(maxsize=None)
@@ -65,51 +68,56 @@ def _pyenv(version):
     return Interpreter(version, [max(found)[1]], "/")
 
 
-def _debian(version):
-    root = debian_root()
-    if _debian_ready() and os.access(os.path.join(root, "usr/bin/python" + version), os.X_OK):
+def _debian(version, root):
+    if _debian_ready(root) and os.access(os.path.join(root, "usr/bin/python" + version), os.X_OK):
         # Absolute chroot path: jobs run with exactly their env, often without PATH.
         chroot = shutil.which("chroot") or "/usr/sbin/chroot"
         return Interpreter(version, [chroot, root, "/usr/bin/python" + version], root)
     return None
 
 
+def _scan(root=None):
+    return _scan_in(debian_root() if root is None else root)
+
+
 @lru_cache(maxsize=None)
-def _scan():
+def _scan_in(root):
     found, missing = [], []
     for v in VERSIONS:
-        interp = _pyenv(v) or _debian(v)
+        interp = _pyenv(v) or _debian(v, root)
         if interp:
             found.append(interp)
         else:
-            # Said to users of an installed utf8env too: what they can do without the
-            # repository that builds the chroot.
+            # Said to users of an installed utf8env: what they can do.
             why = "not in pyenv ({}/versions)".format(pyenv_root())
-            if not _debian_ready():
-                why += " and no Debian chroot at {} (UTF8ENV_DEBIAN_ROOT)".format(debian_root())
-            else:
-                why += " nor in the Debian chroot {}".format(debian_root())
+            if _debian_ready(root):
+                why += " nor in the chroot {}".format(root)
             missing.append((v, why + "; give --python PATH to run another interpreter"))
     return tuple(found), tuple(missing)
 
 
-def interpreters():
-    """The available interpreters 3.6..3.15, in version order."""
-    return list(_scan()[0])
+# One name for forgetting every scan (the tests change PYENV_ROOT and UTF8ENV_DEBIAN_ROOT).
+_scan.cache_clear = _scan_in.cache_clear
 
 
-def missing():
+def interpreters(chroot=None):
+    """The available interpreters 3.6..3.15, in version order; `chroot`: a chroot to
+    search too (None: the one UTF8ENV_DEBIAN_ROOT names, if any)."""
+    return list(_scan(chroot)[0])
+
+
+def missing(chroot=None):
     """(version, reason) for each of 3.6..3.15 not found."""
-    return list(_scan()[1])
+    return list(_scan(chroot)[1])
 
 
 def python27():
     return _pyenv("2.7")
 
 
-def roots():
+def roots(chroot=None):
     """The distinct roots of the available interpreters ("/" first)."""
-    return sorted({i.root for i in interpreters()}, key=lambda r: (r != "/", r))
+    return sorted({i.root for i in interpreters(chroot)}, key=lambda r: (r != "/", r))
 
 
 def named(paths):

@@ -2,6 +2,7 @@
 of concrete environments (interpreter, locale world, variables, options, launcher), and
 the named environment sets of the user-program mode."""
 from . import discovery
+from .._worlds.catalog import LOCALE, WORLD
 from ..records import Record, field
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -104,6 +105,11 @@ def pep_environments(found=None, py27=None):
 
 # -- the user-program mode --------------------------------------------------------------
 
+def _locale_name(world):
+    """The LANG of a world that adds one locale to C.UTF-8."""
+    return LOCALE[WORLD[world].folders[-1]].name
+
+
 class EnvSet(Record):
     name = field()
     world = field()
@@ -116,8 +122,9 @@ class EnvSet(Record):
 
 
 ENV_SETS = (
-    # en_US.UTF-8, not C.UTF-8: 3.7+ give C.UTF-8 (a coercion target) surrogateescape on stdio.
-    EnvSet(name="utf8-locale", world="en_US-only", variables=(("LANG", "en_US.UTF-8"),), utf8=None,
+    # en_US.UTF-8, not C.UTF-8: 3.7+ give C.UTF-8 (a coercion target) surrogateescape on
+    # stdio. C.UTF-8 stays, as on a desktop: the world adds en_US.UTF-8, hiding nothing.
+    EnvSet(name="utf8-locale", world="en_US", variables=(("LANG", "en_US.UTF-8"),), utf8=None,
            description="LANG=en_US.UTF-8, as a desktop (strict stdio)"),
     EnvSet(name="c-locale", world="installed", variables=(("LANG", "C"),), utf8=None,
            description="LANG=C, as shipped (3.7+ coerce the locale and turn on UTF-8 mode)"),
@@ -132,7 +139,17 @@ ENV_SETS = (
            description="a GB18030 locale"),
     EnvSet(name="no-locales", world="no-locales", variables=(), utf8=None,
            description="no locale installed, no variable set"),
-)
+) + tuple(
+    # Windows' ANSI code page (what Windows gives files, pipes and open()), stood in for by
+    # a glibc locale whose codeset is glibc's charmap of that code page.
+    EnvSet(name=name, world=name, variables=(("LANG", _locale_name(name)),), utf8=None,
+           description="a stand-in for Windows' ANSI code page %s (glibc's %s%s): files, pipes, "
+                       "open(); not Windows' console or file-system encoding" % (
+                           page, LOCALE[WORLD[name].folders[-1]].charmap, more))
+    for name, page, more in (
+        ("cp1252", "1252", ""), ("cp1251", "1251", ""), ("gbk", "936", ""),
+        ("cp932", "932", "; Python before 3.13 has no codec of that name and does not start"),
+        ("big5", "950", "")))
 ENV_SET_NAMES = tuple(e.name for e in ENV_SETS)
 DEFAULT_ENV_SETS = ("utf8-locale", "c-locale", "c-legacy", "utf8-mode", "latin1")
 

@@ -10,7 +10,7 @@ from . import environments as _environments
 from . import scenarios as _scenarios
 from .results import (ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult,
                       RowResult, Stage, Table, Timing)
-from .worlds import Job
+from .._worlds import Job, problems as world_problems
 from ..errors import UsageError
 
 DEFAULT_TIMEOUT = 60.0
@@ -158,18 +158,26 @@ def _consumer_read(s, cell_files):
 
 # -- the run ----------------------------------------------------------------------------
 
-def run_pep(environments=None, scenarios=None, workers=None, timeout=DEFAULT_TIMEOUT, progress=None):
-    """Run the PEP reproduction; returns a PepResult."""
+def run_pep(environments=None, scenarios=None, workers=None, timeout=DEFAULT_TIMEOUT, progress=None,
+            via=None):
+    """Run the PEP reproduction; returns a PepResult. `via`: how the locale worlds are
+    made (None: the least privileged way; _worlds.MOUNT: root's mount namespace)."""
     envs = list(environments if environments is not None else _environments.pep_environments())
     chosen = list(scenarios or _scenarios.SCENARIOS)
     if not envs:
         raise UsageError("matrix: no interpreter found to run (pyenv versions, or --python PATH)")
     started = time.monotonic()
     check = _check_program()
+    roots = sorted({"/"} | {e.root for e in envs}, key=lambda r: (r != "/", r))
+    # An environment whose world cannot be made here is left out, with the reason.
+    blocked = world_problems([e.world for e in envs], roots, via)
+    checks = {e.name: (None, blocked[e.world]) for e in envs if e.world in blocked}
     cache = _cells.Cell("/")     # the launcher cells' cache folder, removed with the cells
     cells, jobs, plan = [cache], [], []
     try:
         for env in envs:
+            if env.world in blocked:
+                continue
             cell = _cells.Cell(env.root)
             cells.append(cell)
             jobs.append((env.world, _check_job(env, cell, timeout, check, cache.dir)))
@@ -179,8 +187,8 @@ def run_pep(environments=None, scenarios=None, workers=None, timeout=DEFAULT_TIM
                 cells.append(cell)
                 jobs.append((env.world, _scenario_job(s, env, cell, timeout, cache.dir)))
                 plan.append((env, s, cell))
-        runs = _cells.execute(jobs, [e.root for e in envs], workers, progress)
-        checks, results = {}, []
+        runs = _cells.execute(jobs, [e.root for e in envs], workers, progress, via)
+        results = []
         for (env, s, cell), run in zip(plan, runs):
             if s is None:
                 checks[env.name] = _checked(env, run)

@@ -10,14 +10,15 @@ from . import scenarios as _scenarios
 from .environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment, \
     warns_default_encoding
 from .pep import DEFAULT_TIMEOUT
-from .results import SCHEMA, EncodingWarning, Evidence, ProgramCell, ProgramResult, Timing
-from .worlds import Job
+from .results import SCHEMA, EncodingWarning, Evidence, NotRun, ProgramCell, ProgramResult, Timing
+from .._worlds import Job, problems as world_problems
 from ..errors import UsageError
 
 _HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
 # The encoding a reader of the cell's output decodes with (its terminal, a file's reader,
 # the next program): the locale's, as in the PEP reproduction's environments.
-_READERS = {"latin1": "iso8859-1", "gb18030": "gb18030"}
+_READERS = {"latin1": "iso8859-1", "gb18030": "gb18030", "cp1252": "cp1252",
+            "cp1251": "cp1251", "gbk": "gbk", "cp932": "cp932", "big5": "big5"}
 _ENCODING_WARNING = re.compile(rb"^(.*?):(\d+): EncodingWarning: (.*)$", re.M)
 
 
@@ -45,19 +46,28 @@ def _chosen_sets(names):
 
 
 def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=False,
-                workers=None, timeout=DEFAULT_TIMEOUT, progress=None):
-    """Run the user's command under pythons x env_sets; a ProgramResult."""
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=None, via=None):
+    """Run the user's command under pythons x env_sets; a ProgramResult. `via`: how the
+    locale worlds are made (None: the least privileged way; _worlds.MOUNT: root's)."""
     command = _resolve_command(command)
     sets = _chosen_sets(env_sets)
     if hostile and not stdin:
         stdin = _HOSTILE_STDIN
     plan, jobs, dirs = [], [], []
     started = time.monotonic()
+    roots = sorted({"/"} | {i.root for i in pythons}, key=lambda r: (r != "/", r))
+    # A world that cannot be made here leaves its sets out, said in one line each; the
+    # other sets still run.
+    blocked = world_problems([es.world for es in sets], roots, via)
+    not_run = [NotRun(env_set=es.name, world=es.world, reason=blocked[es.world])
+               for es in sets if es.world in blocked]
     try:
         scripts = _scripts(command[0], {i.root for i in pythons}, dirs)
         for interp in pythons:
             script = scripts[interp.root]
             for es in sets:
+                if es.world in blocked:
+                    continue
                 variants = [("main", es.utf8)]
                 if interp.version != "2.7":
                     variants += [(v, v) for v in ("0", "1") if v != es.utf8]
@@ -73,7 +83,7 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
                               env=environ, stdin=stdin, timeout=timeout, cwd=cell.work)
                     plan.append((interp, es, label, cell))
                     jobs.append((env.world, job))
-        runs = _cells.execute(jobs, [i.root for i in pythons], workers, progress)
+        runs = _cells.execute(jobs, [i.root for i in pythons], workers, progress, via)
         by_cell = {}
         for (interp, es, label, cell), run in zip(plan, runs):
             if interp.root != "/":
@@ -96,7 +106,8 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
         cells=cells, problems=sum(c.status != "ok" for c in cells),
         timing=Timing(wall_seconds=round(time.monotonic() - started, 3),
                       cell_seconds=round(_cells.cpu_seconds(runs), 3),
-                      workers=workers or os.cpu_count() or 1, jobs=len(runs)))
+                      workers=workers or os.cpu_count() or 1, jobs=len(runs)),
+        not_run=not_run)
 
 
 def _scripts(script, roots, dirs):

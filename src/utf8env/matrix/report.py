@@ -96,11 +96,15 @@ def _agreement_grid(result):
 
 # -- what Python 3.15 changes (PEP 686), from the engine -------------------------------
 
-# What each world's libc has, for the engine's prediction (worlds.py builds these folders).
-_WORLD_LOCALES = {"installed": "C.UTF-8,C.utf8", "en_US-only": "en_US.UTF-8",
-                  "latin1": "C.UTF-8,C.utf8,en_US.ISO-8859-1",
-                  "gb18030": "C.UTF-8,C.utf8,zh_CN.GB18030", "no-locales": None}
 _MODE = {0: "off", 1: "on", "strict": "strict"}
+
+
+def _world_locales(world):
+    """What a world's libc has, for the engine's prediction (utf8env._worlds builds them):
+    as installed, C.UTF-8 (both spellings), as on Debian and this project's machines."""
+    from .._worlds import WORLD
+    names = WORLD[world].locale_names()
+    return "C.UTF-8=UTF-8,C.utf8=UTF-8" if names is None else names
 
 
 def _decide_315(world, variables, args):
@@ -108,7 +112,7 @@ def _decide_315(world, variables, args):
     interpreter options `args`: utf8env.policy.decide's, never re-derived here."""
     from ..locale_model import modelled
     from ..policy import Inputs, LocaleFacts, decide
-    names = _WORLD_LOCALES.get(world)
+    names = _world_locales(world)
     facts = modelled(names) if names else LocaleFacts({})
     d = decide(Inputs(environ=dict(variables), args=tuple(args), version="3.15",
                       platform="linux", locales=facts))
@@ -408,6 +412,15 @@ def failure_line(cell):
     if cell.status == "timeout":
         return "timed out"
     lines = [l for l in (cell.stderr or "").splitlines() if l.strip()]
+    fatal = [i for i, l in enumerate(lines) if l.startswith("Fatal Python error: ")]
+    if fatal:
+        # The interpreter did not start (a locale codeset without a codec of that name):
+        # the exception it names, and CPython's own words.
+        said = lines[fatal[0]]
+        for line in lines[fatal[0] + 1:]:
+            if _TRACEBACK_END.match(line.strip()):
+                return "%s (%s)" % (line.strip(), said)
+        return said
     if any(l.startswith("Traceback") for l in lines):
         for line in reversed(lines):
             if _TRACEBACK_END.match(line.strip()):
@@ -506,7 +519,10 @@ class _ProgramView(object):
             return "off (%s)" % source
         if env_set.utf8 == "1":
             return "on already"
-        return "on: " + ("; ".join(self.changes(cell)) or "no change")
+        changes = "; ".join(self.changes(cell))
+        if not changes and cell.status != "ok":
+            return "on: no change (%s either way)" % _short(cell)
+        return "on: " + (changes or "no change")
 
     def pep686_groups(self):
         """[(text, [cell names])] in the order of the sets and the pythons; 2.7 left out."""
@@ -556,7 +572,9 @@ class _ProgramView(object):
             name = (c.python, c.env_set)
             line = failure_line(c)
             if line:
-                groups.setdefault((self.where(c) or "?", line), []).append(name)
+                where = self.where(c) or ("start-up" if line.endswith(")") and
+                                          "(Fatal Python error: " in line else "?")
+                groups.setdefault((where, line), []).append(name)
             for w in c.encoding_warnings or ():
                 groups.setdefault(("%s:%s" % (self.path(w.file), w.line),
                                    "EncodingWarning: " + w.message), []).append(name)
@@ -578,7 +596,9 @@ class _ProgramView(object):
                 "%d with a problem" % self.result.problems,
                 "%d with EncodingWarnings" % sum(bool(c.encoding_warnings) for c in cells),
                 "%d that Python 3.15 changes" % sum(self.changed_by_315(c, es) for c in cells
-                                                     for es in self.sets if es.name == c.env_set)]
+                                                     for es in self.sets if es.name == c.env_set)
+                ] + (["%s not run" % pages.plural(len(self.result.not_run), "environment set")]
+                     if self.result.not_run else [])
 
 
 def findings(result):
@@ -587,6 +607,12 @@ def findings(result):
 
 
 _CELL_LEGEND = "A cell: ok, the exception that ended the run (or exit N), wN: N EncodingWarnings."
+_NOT_RUN_HEAD = "Not run here (their locale world cannot be made on this machine):"
+
+
+def _not_run_count(result):
+    n = len(result.not_run)
+    return "; %s not run" % pages.plural(n, "environment set") if n else ""
 _PEP686_HEAD = "Python 3.15 (PEP 686: UTF-8 mode on by default; still off with -X utf8=0):"
 
 
@@ -616,6 +642,11 @@ def _program_text(view, columns=pages.WIDTH):
     for es in view.sets:
         out += pages.wrap("%s: %s" % (es.name, es.description), columns, "  ", "    ")
     out += pages.wrap(_CELL_LEGEND, columns, "  ", "    ")
+    if result.not_run:
+        out.append("")
+        out.append(_NOT_RUN_HEAD)
+        for n in result.not_run:
+            out += pages.wrap("%s: %s" % (n.env_set, n.reason), columns, "  ", "    ")
     out.append("")
     out.append(_PEP686_HEAD)
     for text, names in view.pep686_groups():
@@ -629,7 +660,8 @@ def _program_text(view, columns=pages.WIDTH):
                               columns, "  ", "    ")
             out += pages.wrap(names, columns, "    ", "    ")
     out.append("")
-    out.append("%s, %d with a problem" % (pages.plural(len(result.cells), "cell"), result.problems))
+    out.append("%s, %d with a problem%s" % (pages.plural(len(result.cells), "cell"),
+                                            result.problems, _not_run_count(result)))
     return "\n".join(out) + "\n"
 
 
@@ -640,7 +672,11 @@ def _program_markdown(view):
            pages.markdown_table(head, body), "", "Environment sets:", ""]
     for es in view.sets:
         out.append("- `%s`: %s" % (es.name, es.description))
-    out += ["", _CELL_LEGEND, "", "## " + _PEP686_HEAD.rstrip(":"), ""]
+    out += ["", _CELL_LEGEND]
+    if result.not_run:
+        out += ["", "## " + _NOT_RUN_HEAD.rstrip(":"), ""]
+        out += ["- `%s`: %s" % (n.env_set, n.reason) for n in result.not_run]
+    out += ["", "## " + _PEP686_HEAD.rstrip(":"), ""]
     for text, names in view.pep686_groups():
         out.append("- %s: %s" % (names, pages.md_code(text)))
     groups = view.findings()
@@ -649,7 +685,8 @@ def _program_markdown(view):
         for where, what, names, n in groups:
             out.append("- %s \u2014 %s: %s; %s" % (pages.md_code(where), pages.plural(n, "cell"),
                                                   pages.md_code(what), names))
-    out += ["", "%s, %d with a problem." % (pages.plural(len(result.cells), "cell"), result.problems)]
+    out += ["", "%s, %d with a problem%s." % (pages.plural(len(result.cells), "cell"),
+                                               result.problems, _not_run_count(result))]
     return "\n".join(out) + "\n"
 
 
@@ -717,6 +754,11 @@ def _program_html(view):
     for es in view.sets:
         out.append("<dt>%s</dt><dd>%s</dd>" % (_e(es.name), _e(es.description)))
     out.append("</dl>")
+    if result.not_run:
+        out.append('<h2>%s</h2><ul id="not-run">' % _e(_NOT_RUN_HEAD.rstrip(":")))
+        out += ["<li><code>%s</code>: %s</li>" % (_e(n.env_set), _e(n.reason))
+                for n in result.not_run]
+        out.append("</ul>")
     out.append("<h2>%s</h2><ul>" % _e(_PEP686_HEAD.rstrip(":")))
     for text, names in view.pep686_groups():
         out.append("<li>%s: %s</li>" % (_e(names), _e(text)))

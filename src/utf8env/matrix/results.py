@@ -180,3 +180,11 @@ class ProgramResult(Record):
     cells = field()            # [ProgramCell]
     problems = field()         # how many cells are not "ok"
     timing = field()
+    not_run = field(())        # [NotRun]: the environment sets whose world cannot be made here
+
+
+class NotRun(Record):
+    """An environment set left out: its locale world cannot be made here."""
+    env_set = field()
+    world = field()
+    reason = field()           # one line: the world, why, and what would make it possible

@@ -24,18 +24,22 @@ def _timeout(word):
     return seconds(word, DEFAULT_TIMEOUT)
 
 
-def _pythons(named):
+def _pythons(named, environ):
+    """The interpreters to run, each with pytest of its own; UsageError otherwise."""
     from ..matrix import discovery
-    from .suite import default_pythons
-    pythons = discovery.named(named) if named else default_pythons(discovery.interpreters())
+    from .suite import base_environ, default_pythons, pytest_problem
+    pythons = discovery.named(named) if named else default_pythons(environ)
     for p in pythons:
         if p.version == "2.7":
             raise UsageError("--python %r: Python 2.7 has no UTF-8 mode" % p.argv[-1])
+    for p in pythons:
+        problem = pytest_problem(p, base_environ(environ))
+        if problem:
+            raise UsageError(problem)
     return pythons
 
 
 def run(options, command):
-    from ..matrix import worlds
     from . import compare, formats, suite
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
@@ -43,10 +47,10 @@ def run(options, command):
     world = options.world or suite.DEFAULT_WORLD
     suite.env_set(world)
     timeout = _timeout(options.timeout)
-    ok, why = worlds.available()
-    if not ok:
-        raise UsageError("readiness: " + why)
-    pythons = _pythons(options.python)
+    pythons = _pythons(options.python, dict(os.environ))
+    problem = suite.world_problem(world, pythons)
+    if problem:
+        raise UsageError("readiness: " + problem)
     started = time.monotonic()
     planned, folders = suite.plan(os.getcwd(), pythons, world, args, dict(os.environ), timeout)
     try:

@@ -49,8 +49,10 @@ def _title(result):
 
 
 def text(result, columns=pages.WIDTH):
-    out = [_title(result),
-           "world %s: %s (%s)" % (result.world, result.environment, _variables(result)), ""]
+    out = [_title(result)]
+    out += pages.wrap("world %s: %s (%s)" % (result.world, result.environment, _variables(result)),
+                      columns, "", "  ")
+    out.append("")
     head = ["python", "run", "UTF-8 mode", "filesystem", "locale", "tests", "seconds"]
     body = [[r.python, r.mode, _flag(r.utf8_mode), r.filesystem_encoding or "-",
              r.locale_encoding or "-", _counts(r.counts), "%.1f" % r.seconds] for r in result.runs]
