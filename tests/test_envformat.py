@@ -762,10 +762,10 @@ def test_36_under_lang_c_keeps_printing_what_it_printed_without_utf8env(tmp_path
 
 
 @pytest.mark.fast
-def test_the_readmes_examples_of_a_described_target_are_byte_exact():
+def test_the_examples_of_a_described_target_are_byte_exact():
     import shlex
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md"), "rb").read()
-    examples = re.findall(rb"^\$ utf8env env (.*)\n((?:(?!\$ |```).*\n)*)", readme, re.M)
+    page = open(os.path.join(os.path.dirname(__file__), "..", "docs", "run.md"), "rb").read()
+    examples = re.findall(rb"^\$ utf8env env (.*)\n((?:(?!\$ |```).*\n)*)", page, re.M)
     assert len(examples) == 3
     for args, expected in examples:
         out = env_command(shlex.split(args.decode()))

@@ -5,8 +5,8 @@ where they are the evidence (all of them with --bytes), the Markdown and the HTM
 engine; and the Debian chroot's 3.15 running the user's script (a host path it cannot
 see by itself).
 
-One program run (every interpreter found x the default environment sets, the README's
-example) is shared by the module's tests; the rest is built from records."""
+One program run (every interpreter found x the default environment sets, the example
+of docs/matrix.md) is shared by the module's tests; the rest is built from records."""
 import json
 import os
 import re
@@ -23,9 +23,9 @@ from test_matrix import _Dom, _no_external_resources, browse, matrix
 from test_worlds import Nobody, interpreter, interpreters, module_home  # noqa: F401 (autouse)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-README = os.path.join(os.path.dirname(HERE), "README.md")
+MATRIX_PAGE = os.path.join(os.path.dirname(HERE), "docs", "matrix.md")
 
-# The README's example program (its `$ cat writes.py`).
+# The example program of docs/matrix.md (its `$ cat writes.py`).
 WRITES = ('import sys\n'
           'with open("notes.txt", "w") as f:\n'
           '    f.write("caf\\u00e9\\n")\n'
@@ -81,19 +81,19 @@ def test_the_chroot_315_runs_the_host_script_and_reports_host_paths(run):
 
 # -- text --------------------------------------------------------------------------------
 
-def _readme_block(marker):
-    with open(README, encoding="utf-8") as f:
+def _page_block(marker):
+    with open(MATRIX_PAGE, encoding="utf-8") as f:
         text = f.read()
     block = text[text.index(marker):]
     block = block[block.index("```\n") + 4:]
     return block[:block.index("```\n")]
 
 
-def test_the_readme_example_is_the_real_output(run):
+def test_the_pages_example_is_the_real_output(run):
     found = [i.version for i in interpreters()]
     if found != list(discovery.VERSIONS):
-        pytest.skip("the README's example ran on 3.6-3.15; here: %s" % ", ".join(found))
-    block = _readme_block("<!-- matrix program text -->")
+        pytest.skip("the example of docs/matrix.md ran on 3.6-3.15; here: %s" % ", ".join(found))
+    block = _page_block("<!-- matrix program text -->")
     cat, _, rest = block.partition("$ utf8env matrix -- writes.py\n")
     assert cat == "$ cat writes.py\n" + WRITES
     assert rest == report.render(run, "text", columns=100)

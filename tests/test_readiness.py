@@ -301,10 +301,10 @@ def test_json_keys(sample):
         assert [f["encoding"] for f in s["fixes"]] == ["utf-8", "locale"]
 
 
-def _readme_block(title):
-    with open(os.path.join(os.path.dirname(HERE), "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    m = re.search(r"<!-- %s -->\n```\n(.*?)```\n" % re.escape(title), readme, re.S)
+def _page_block(title):
+    with open(os.path.join(os.path.dirname(HERE), "docs", "readiness.md"), encoding="utf-8") as f:
+        page = f.read()
+    m = re.search(r"<!-- %s -->\n```\n(.*?)```\n" % re.escape(title), page, re.S)
     assert m, title
     return m.group(1)
 
@@ -313,11 +313,11 @@ def _masked(text):
     return re.sub(r"\d+\.\d s|(?<=  )\d+\.\d\b", "N", text)
 
 
-def test_readme_shows_the_real_output(sample):
-    text = _readme_block("readiness text")
+def test_the_page_shows_the_real_output(sample):
+    text = _page_block("readiness text")
     assert text.startswith("$ utf8env readiness -- pytest -q\n")
     assert _masked(text.split("\n", 1)[1]) == _masked(formats.render(sample["3.15"], "text"))
-    excerpt = _readme_block("readiness github")
+    excerpt = _page_block("readiness github")
     assert excerpt.startswith("$ utf8env readiness --format github -- pytest -q\n")
     lines = formats.render(sample["3.15"], "github").splitlines()
     for line in excerpt.splitlines()[1:]:

@@ -43,8 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join("src", "utf8env")
 SCRIPTS = os.path.join(ROOT, "scripts")
 # What an sdist holds besides PKG-INFO: enough to build the wheel again and run the tests.
-SDIST = ("pyproject.toml", "setup.py", "README.md", "tools", "scripts", "src", "tests",
-         "benchmarks")
+SDIST = ("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "docs", "tools",
+         "scripts", "src", "tests", "benchmarks")
 SKIP = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info|\.pytest_cache|\.hypothesis)(/|$)"
                   r"|\.py[co]$")
 

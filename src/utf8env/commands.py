@@ -329,4 +329,5 @@ def main_help():
                                subsequent_indent=" " * width)
     lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
               "  -h, --help".ljust(width) + "show this help and exit"]
+    lines += ["", "Documentation: docs/ in the source tree, one page per subcommand."]
     return "\n".join(lines) + "\n"

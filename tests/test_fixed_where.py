@@ -1,0 +1,184 @@
+"""The README's table "What gets fixed where", measured: each place (a locale world and
+the variables set there) is built for real, a small check runs in it directly, through
+`utf8env run --` and after `eval "$(utf8env env)"`, and every cell of the table must say
+what was measured, so that the table cannot lie.
+
+The check: a Python prints `café` and creates a file named `café.txt`; a program that
+is not Python counts the characters of `printf 'é' | wc -m`. UTF-8 means: stdout is
+b"caf\\xc3\\xa9\\n" and the file's name is b"caf\\xc3\\xa9.txt" (Python), or wc counts 1.
+
+The worlds are utf8env's own (src/utf8env/_worlds): the installed locales; a Latin-1
+locale compiled by localedef into the user's cache and named by LOCPATH; no locale at all
+(/usr/lib/locale hidden in a user namespace, or root's mount namespace)."""
+import os
+import re
+import shlex
+import sys
+
+import pytest
+
+from support import machine
+from utf8env import _worlds as worlds, probe_locales
+from utf8env.own_command import own_command
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+README = os.path.join(ROOT, "README.md")
+
+# (the row's label in the README, the world, the environments it is measured in: every
+# one of them must give the same cell)
+ROWS = (
+    ("the legacy C locale: nothing set, or `LANG=C`", "installed", ({}, {"LANG": "C"})),
+    ("`LANG` names a locale that is not installed (`de_DE.UTF-8`)", "installed",
+     ({"LANG": "de_DE.UTF-8"},)),
+    ("no locale installed at all (an empty `/usr/lib/locale`)", "no-locales", ({},)),
+    ("`LC_ALL=C` set explicitly", "installed", ({"LC_ALL": "C"},)),
+    ("a Latin-1 locale (`LANG=en_US.ISO-8859-1`)", "latin1", ({"LANG": "en_US.ISO-8859-1"},)),
+)
+COLUMNS = ("Python 3.6", "Python 3.7+", "other programs")
+WAYS = ("run", "env")
+HEADER = ["where"] + ["%s `%s`" % (c, w) for c in COLUMNS for w in WAYS]
+
+NAME = "caf\u00e9"
+# ASCII source: a -c command is decoded with the locale's encoding, which is what is tested.
+PYTHON_CHECK = "print(%a); open(%a, 'w').close()" % (NAME, NAME + ".txt")
+OTHER_CHECK = ["sh", "-c", "printf '\\303\\251' | wc -m"]
+UTF8_STDOUT, UTF8_FILE = NAME.encode() + b"\n", (NAME + ".txt").encode()
+
+
+def readme_table():
+    """(the header, {row label: its six cells}) of the README's table."""
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## What gets fixed where\n", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("|")]
+    cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+    assert cells[1] == ["---"] * len(HEADER)
+    return cells[0], {row[0]: row[1:] for row in cells[2:]}
+
+
+@pytest.mark.fast
+def test_the_table_has_the_measured_rows_and_columns():
+    header, rows = readme_table()
+    assert header == HEADER
+    assert list(rows) == [label for label, _, _ in ROWS]
+    assert all(len(cells) == len(HEADER) - 1 for cells in rows.values())
+
+
+# -- the measurement ---------------------------------------------------------------------
+
+def _programs():
+    """{column: [(version, argv)]} of the programs this host has (3.6 and 3.7+: pyenv's)."""
+    found = machine.host_pythons()
+    newer = sorted((v for v in found if tuple(map(int, v.split("."))) >= (3, 7)),
+                   key=lambda v: tuple(map(int, v.split("."))))
+    programs = {"other programs": [("sh", OTHER_CHECK)]}
+    if "3.6" in found:
+        programs["Python 3.6"] = [("3.6", [found["3.6"], "-c", PYTHON_CHECK])]
+    if newer:
+        programs["Python 3.7+"] = [(v, [found[v], "-c", PYTHON_CHECK]) for v in newer]
+    return programs
+
+
+def _utf8(column, result, cwd):
+    """(stdout is UTF-8, the file name is UTF-8) of one run of the check."""
+    if column == "other programs":
+        ok = result.returncode == 0 and result.stdout == b"1\n"
+        return ok, ok
+    made = os.listdir(os.fsencode(cwd))
+    return (result.stdout == UTF8_STDOUT,
+            result.returncode == 0 and made == [UTF8_FILE])
+
+
+def _cell(column, without, through):
+    """The table's word for a check without utf8env and through it."""
+    before, after = all(without), through
+    if all(after):
+        return "already" if before else "fixed"
+    if before:
+        return "broken by it"
+    if column == "other programs" or not any(after):
+        return "not fixed"
+    return "stdout only" if after[0] else "file names only"
+
+
+@pytest.fixture(scope="module")
+def measured(tmp_path_factory):
+    """{(column, row label, way): the cell measured}; a cell of several interpreters or
+    environments that disagree says so."""
+    machine.worlds()
+    root = tmp_path_factory.mktemp("fixed-where")
+    home = root / "home"
+    os.makedirs(str(home / ".cache"), mode=0o700)
+    bin_folder = root / "bin"
+    bin_folder.mkdir()
+    # `utf8env` on PATH for `eval "$(utf8env env)"`: this checkout's, as own_command starts it.
+    launcher = bin_folder / "utf8env"
+    launcher.write_text("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(map(shlex.quote, own_command())))
+    launcher.chmod(0o755)
+    base = {"PATH": "%s:/usr/bin:/bin" % bin_folder, "HOME": str(home),
+            "XDG_CACHE_HOME": str(home / ".cache")}
+    ways = {
+        "without": lambda argv: argv,
+        "run": lambda argv: own_command() + ["run", "--"] + argv,
+        "env": lambda argv: ["sh", "-c", 'eval "$(utf8env env)" && exec "$@"', "sh"] + argv,
+    }
+    programs = _programs()
+    batches, keys, count = {}, [], 0
+    for label, world, environments in ROWS:
+        for environ in environments:
+            for column, found in programs.items():
+                for version, argv in found:
+                    for way, wrap in ways.items():
+                        count += 1
+                        cwd = root / ("job%d" % count)
+                        cwd.mkdir()
+                        batches.setdefault(world, []).append(
+                            worlds.Job(wrap(argv), dict(base, **environ), cwd=str(cwd)))
+                        keys.append((world, (column, label, version, str(environ), way), str(cwd)))
+    names = list(batches)
+    results = worlds.run_batches([(w, batches[w]) for w in names], ["/"])
+    by_world = {w: iter(r) for w, r in zip(names, results)}
+    seen = {}
+    for world, key, cwd in keys:
+        result = next(by_world[world])
+        assert not result.timed_out, key
+        seen[key] = _utf8(key[0], result, cwd)
+    cells = {}
+    for (column, label, version, environ, way), through in seen.items():
+        if way == "without":
+            continue
+        without = seen[(column, label, version, environ, "without")]
+        cells.setdefault((column, label, way), {})["%s %s" % (version, environ)] = \
+            _cell(column, without, through)
+    out = {}
+    for key, per in cells.items():
+        words = set(per.values())
+        out[key] = words.pop() if len(words) == 1 else "differs: " + "; ".join(
+            "%s: %s" % kv for kv in sorted(per.items()))
+    return out
+
+
+def _places():
+    """A skip unless the places are what the rows say: C.UTF-8 installed (the coercion's
+    target), de_DE.UTF-8 not."""
+    facts = probe_locales({"PATH": "/usr/bin:/bin"}, names=["C.UTF-8", "de_DE.UTF-8"])
+    if not facts.accepts("C.UTF-8"):
+        pytest.skip("C.UTF-8 is not installed here: the rows of the installed locales need it")
+    if facts.accepts("de_DE.UTF-8"):
+        pytest.skip("de_DE.UTF-8 is installed here: the row of a missing LANG locale needs "
+                    "it missing")
+
+
+@pytest.mark.parametrize("column", COLUMNS)
+def test_the_readme_says_what_was_measured(column, measured):
+    if column == "Python 3.6":
+        machine.python("3.6")
+    elif column == "Python 3.7+" and not any((column, label, "run") in measured
+                                             for label, _, _ in ROWS):
+        pytest.skip("no CPython 3.7+ on this host: %s" % machine.missing(["3.7"]))
+    _places()
+    _, table = readme_table()
+    said = {label: dict(zip(HEADER[1:], cells)) for label, cells in table.items()}
+    expected = {label: {"%s `%s`" % (column, way): measured[(column, label, way)]
+                        for way in WAYS} for label, _, _ in ROWS}
+    assert {label: {h: said[label][h] for h in expected[label]} for label in said} == expected
