@@ -66,14 +66,24 @@ def _gone(pid):
 def test_a_signal_in_the_window_ends_utf8env_as_it_would_end_the_command(
         number, command, shim, tmp_path):
     path, asked, go = shim
+    # The signal's default disposition on entry, whatever this run inherited (nohup
+    # ignores SIGHUP): ignored on entry, it stays ignored (the test below).
     process = subprocess.Popen([command, "run", "--", str(path), "-c", "pass"],
                                env=_environ(tmp_path), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+                               stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(number, signal.SIG_DFL))
     _wait_for(asked.exists)
     _wait_for(lambda: asked.read_text().strip() != "")
     questioner = int(asked.read_text().split()[0])
     process.send_signal(number)
-    stdout, stderr = process.communicate()
+    try:
+        # Bounded, as _wait_for is: a shim left running holds utf8env's stdout open.
+        stdout, stderr = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        go.write_text("")       # let the shim end: nothing of the test is left running
+        process.communicate()
+        raise AssertionError("the shim (utf8env's question) outlived utf8env, holding its "
+                             "output open: it was not killed with utf8env's group")
     assert (process.returncode, stdout, stderr) == (-number, b"", b"")
     _wait_for(lambda: _gone(questioner))       # the shim was killed with utf8env's group
 

@@ -82,6 +82,16 @@ def observe(result, env):
 def _environ_changes(env, seen):
     given = {os.fsencode(k).decode("latin-1"): os.fsencode(v).decode("latin-1")
              for k, v in env.items()}
+    # A world made with LOCPATH puts its folder first in LOCPATH: the world's, not the
+    # interpreter's doing (CPython never sets LOCPATH).
+    locpath = seen.get("LOCPATH")
+    if locpath is not None and locpath != given.get("LOCPATH"):
+        rest = locpath.partition(":")[2] if ":" in locpath else None
+        seen = dict(seen)
+        if rest is None:
+            del seen["LOCPATH"]
+        else:
+            seen["LOCPATH"] = rest
     changes = {k: v for k, v in seen.items() if given.get(k) != v}
     changes.update({k: None for k in given if k not in seen})
     return changes
