@@ -17,15 +17,16 @@ def _session_home(tmp_path_factory):
     module or the session runs (those start before a test's own HOME below): nothing a
     test starts ever writes the real ~/.cache. Its compiled locales (utf8env/locales,
     the locale worlds' cache) are shared by every test of the run, as a user's are by
-    every run of theirs: localedef is slow. And the Debian chroot the suite builds is
-    named for the product (discovery finds a chroot only where UTF8ENV_DEBIAN_ROOT
-    names it)."""
+    every run of theirs: localedef is slow. And, for root (chroot(2) needs it), the
+    Debian chroot the suite builds is named for the product: discovery finds a chroot
+    only where UTF8ENV_DEBIAN_ROOT names it."""
     home = tmp_path_factory.mktemp("session-home")
     os.makedirs(str(home / ".cache" / "utf8env" / "locales"), mode=0o700)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOME", str(home))
         patch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
-        patch.setenv("UTF8ENV_DEBIAN_ROOT", machine.CHROOT)
+        if os.geteuid() == 0:
+            patch.setenv("UTF8ENV_DEBIAN_ROOT", machine.CHROOT)
         yield str(home)
 
 

@@ -60,8 +60,10 @@ def _from_pyenv(version):
 
 def _how_to_get(version):
     if version in CHROOT_VERSIONS:
-        return ("the Debian chroot at %s has none (as root: %s, or UTF8ENV_DEBIAN_ROOT=DIR)"
-                % (CHROOT, SETUP))
+        if not os.path.isfile(os.path.join(CHROOT, ".utf8env-ready")):
+            return ("no Debian chroot at %s (as root, %s builds it; or UTF8ENV_DEBIAN_ROOT=DIR)"
+                    % (CHROOT, SETUP))
+        return "the Debian chroot at %s has none (as root: %s)" % (CHROOT, SETUP)
     return _from_pyenv(version)
 
 
