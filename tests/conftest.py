@@ -4,9 +4,19 @@ import sys
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(os.path.dirname(HERE), "src")
 # The checkout's package, never an installed copy; support/ and the corpus beside it.
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))
+sys.path.insert(0, SRC)
 sys.path.insert(0, HERE)
+# pytest loads the readiness plugin (pytest11) of an installed utf8env before this file:
+# a copy installed from elsewhere is then the one every test would import.
+_LOADED = getattr(sys.modules.get("utf8env"), "__file__", None)
+if _LOADED and not os.path.realpath(_LOADED).startswith(os.path.realpath(SRC) + os.sep):
+    raise pytest.UsageError(
+        "utf8env was imported from %s, not from this checkout (%s): the pytest plugin of "
+        "a copy installed from elsewhere loads first; install this checkout's (bash "
+        "tests/setup.sh: pip install -e .) or run with -p no:utf8env.readiness.plugin"
+        % (os.path.dirname(_LOADED), SRC))
 
 from support import machine  # noqa: E402
 
