@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
 from utf8env import _worlds as worlds  # noqa: E402
-from utf8env.matrix import pep  # noqa: E402
+from utf8env.matrix import _pep as pep  # noqa: E402
 
 
 def one(workers, via=None):

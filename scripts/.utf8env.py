@@ -3,6 +3,6 @@
 # and it is the usual start, with site, where the package is not where the stub looks.
 import sys
 
-from utf8env.cli import main
+from utf8env._cli import main
 
 sys.exit(main())

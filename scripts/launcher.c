@@ -69,7 +69,7 @@ static const char *const kept_aside[] = {"LC_ALL", "LC_CTYPE", "LANG", "PYTHONCO
                                          "PYTHONMALLOC", "PYTHONMALLOCSTATS", "PYTHONHASHSEED"};
 #define KEPT_ASIDE (sizeof kept_aside / sizeof kept_aside[0])
 
-/* The locale names always asked about (src/utf8env/locales.py, candidate_names: the C
+/* The locale names always asked about (src/utf8env/_locales.py, candidate_names: the C
  * locale and every coercion target a profile may try); the values of LC_ALL, LC_CTYPE,
  * LANG and every other LC_* variable are asked about too. */
 static const char *const always_asked[] = {"C", "C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8"};
@@ -263,7 +263,7 @@ static void to_ask(const char *name, char **args, size_t first, size_t *asked)
     args[first + 2 * (*asked)++] = (char *)name;
 }
 
-/* The locale question of src/utf8env/locales.py (candidate_names), asked of libc here,
+/* The locale question of src/utf8env/_locales.py (candidate_names), asked of libc here,
  * under the user's environment (its LOCPATH counts): for each name, the name and the
  * nl_langinfo(CODESET) where setlocale(LC_CTYPE, name) accepts it, else "". Appended to
  * args from args[*n], led by their count. utf8env's own interpreter then needs neither
@@ -381,7 +381,7 @@ static int count_field(char *data, size_t size, size_t *at, size_t *count)
     return 0;
 }
 
-/* The plan (src/utf8env/launch.py writes it): "exec", PATH, ARGC, ARGV..., N, NAME=value...,
+/* The plan (src/utf8env/_launch/run.py writes it): "exec", PATH, ARGC, ARGV..., N, NAME=value...,
  * M, NAME..., each NUL-terminated. 0 when well formed. */
 static int read_plan(char *data, size_t size, struct plan *plan)
 {

@@ -4,7 +4,7 @@ Every case runs twice: through utf8env.decide() in-process (tests/test_policy_co
 and through the real interpreter in the real locale world (tests/test_ground_truth.py).
 An expectation therefore states what CPython really does, never what the engine says.
 """
-from utf8env.records import Record, field
+from utf8env._engine.records import Record, field
 
 WORLDS = ("installed", "no-locales", "en_US-only", "latin1", "gb18030")
 
@@ -876,7 +876,7 @@ def cases():
 
 
 # What each world's libc accepts for LC_CTYPE, with the codeset of each: the content
-# utf8env/matrix/worlds.py builds (tests/test_worlds.py checks it on the real libc).
+# utf8env/_worlds.py builds (tests/test_worlds.py checks it on the real libc).
 # test_policy_corpus.py gives these facts to decide(); the ground truth asks the libc.
 _C_UTF8 = {"C.UTF-8": "UTF-8", "C.utf8": "UTF-8"}
 WORLD_LOCALES = {

@@ -37,7 +37,7 @@ def test_version_is_the_package_version():
     import subprocess, sys
     src = os.path.dirname(os.path.dirname(utf8env.__file__))
     out = subprocess.run([sys.executable, "-I", "-S", "-c",
-                          "import sys; sys.path.insert(0, %r); from utf8env.cli import main; "
+                          "import sys; sys.path.insert(0, %r); from utf8env._cli import main; "
                           "sys.exit(main(['--version']))" % src],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert (out.returncode, out.stdout, out.stderr) == (

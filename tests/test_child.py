@@ -11,7 +11,8 @@ import sys
 import pytest
 
 from support import machine
-from utf8env import locales, probe, python_child
+from utf8env import _locales as locales
+from utf8env._launch import probe, python_child
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(locales.__file__)), "_child")
 FILES = sorted(os.path.join(folder, name)

@@ -111,8 +111,8 @@ def test_the_libc_is_asked_under_the_targets_locpath_in_process_and_in_a_fork(co
     # As its own process (`python -m utf8env`), explain and env ask libc in that process;
     # called from another program's process (cli.main(argv)), in a fork. The same answers,
     # LOCPATH of the target's environment included.
-    from utf8env import cli
-    from utf8env.matrix import worlds
+    from utf8env import _cli as cli
+    from utf8env import _worlds as worlds
     machine.worlds()
     worlds.prepare(["/"])
     target = ["--empty-env", "--env", "LANG=en_US.UTF-8"] + (
@@ -199,7 +199,7 @@ def test_explain_36_lists_what_the_launcher_adds_and_cannot_change():
 def test_an_undecodable_locale_name_is_a_missing_locale_as_for_the_real_interpreter(variable, value):
     # glibc finds no locale of that name and stays in C; the prediction says the same as
     # the real 3.11 started in that environment, and nothing crashes.
-    from utf8env.own_command import own_command
+    from utf8env._launch.own_command import own_command
     py311 = machine.python("3.11")
     environ = {b"PATH": b"/usr/bin:/bin", variable.encode(): value}
     out = subprocess.run(own_command() + ["explain", "--json", py311], env=environ,
@@ -220,7 +220,7 @@ def test_an_undecodable_locale_name_is_a_missing_locale_as_for_the_real_interpre
 
 
 def _checkout_command(args, **redirects):
-    from utf8env.own_command import own_command
+    from utf8env._launch.own_command import own_command
     return subprocess.run(own_command() + list(args), env={"PATH": "/usr/bin:/bin"}, **redirects)
 
 

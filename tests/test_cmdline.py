@@ -3,7 +3,7 @@
 interpreters; these pin the parser itself."""
 import pytest
 
-from utf8env import cmdline
+from utf8env._engine import cmdline
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
 pytestmark = pytest.mark.fast

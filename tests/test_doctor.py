@@ -10,10 +10,12 @@ import subprocess
 
 import pytest
 
-from utf8env import locales, probe
-from utf8env.doctor import findings as doctor_findings, place as doctor_place
-from utf8env.matrix import discovery, worlds
-from utf8env.own_command import own_command
+from utf8env import _locales as locales
+from utf8env._launch import probe
+from utf8env.doctor import _findings as doctor_findings, _place as doctor_place
+from utf8env.matrix import _discovery as discovery
+from utf8env import _worlds as worlds
+from utf8env._launch.own_command import own_command
 
 from support import groundtruth, machine
 
@@ -270,7 +272,7 @@ def test_a_missing_utf8_locale_while_c_utf8_exists():
 def test_the_install_fix_makes_the_locale_exist(locpath, tmp_path):
     """The install fix's line for /etc/locale.gen names what localedef builds: the name
     doctor complained about is then accepted (LOCPATH stands in for /usr/lib/locale)."""
-    from utf8env.doctor import fixes
+    from utf8env.doctor import _fixes as fixes
     line = fixes.locale_gen_line("de_DE.UTF-8")
     name, charmap = line.split()
     assert line == "de_DE.UTF-8 UTF-8"

@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from support import install, machine
-from utf8env.matrix import worlds
+from utf8env import _worlds as worlds
 
 sys.path.insert(0, install.TOOLS)
 import build_backend  # noqa: E402
@@ -204,7 +204,7 @@ def test_outside_its_scheme_it_starts_the_usual_way(venv, tmp_path):
     packages = os.path.join(install.ROOT, "src")
     result = run([str(elsewhere / "utf8env")] + args, env={"PYTHONPATH": packages})
     expected = run([os.path.join(venv, "python"), "-I", "-S", "-c",
-                    "import sys; sys.path.insert(0, %r); from utf8env.cli import main; main()"
+                    "import sys; sys.path.insert(0, %r); from utf8env._cli import main; main()"
                     % packages] + args)
     assert (result.returncode, result.stdout) == (0, expected.stdout)
     assert result.stderr == SITE_MARK           # the usual way: with site
@@ -609,7 +609,7 @@ EDITABLE = {"3.13": [("editable", install.ROOT)]}   # PEP 660, as tests/setup.sh
 PRETTY = "\u2119\u01b4\u2602\u210c\xf8\u1f24"
 SHOW = "import sys; print(sys.stdout.encoding.lower(), sys.stdout.errors); print(%r)" % PRETTY
 EXPLAIN = ["explain", "--version", "3.9", "--empty-env"]
-FROM_SOURCE = ("import sys; sys.path.insert(0, sys.argv.pop(1)); from utf8env.cli import main; "
+FROM_SOURCE = ("import sys; sys.path.insert(0, sys.argv.pop(1)); from utf8env._cli import main; "
                "sys.exit(main())")
 
 

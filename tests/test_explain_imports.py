@@ -13,8 +13,8 @@ from support import machine
 from test_startup_imports import _INTERPRETER, _imports, _pythons
 
 # What the verdict of one Decision needs of doctor (doctor/__init__.py says why).
-_VERDICT = {"utf8env.doctor", "utf8env.doctor.findings", "utf8env.doctor.fixes",
-            "utf8env.doctor.locale_state", "utf8env.doctor.outcome", "utf8env.doctor.verdict"}
+_VERDICT = {"utf8env.doctor", "utf8env.doctor._findings", "utf8env.doctor._fixes",
+            "utf8env.doctor._locale_state", "utf8env.doctor._outcome", "utf8env.doctor._verdict"}
 # Outside utf8env: the C module of the locale question (asked anew for --empty-env), and
 # the codec of the C locale, which the locale state's decision looks up.
 _OTHERS = {"_locale", "encodings.ascii"}
@@ -42,4 +42,4 @@ def test_explain_imports_only_the_verdict_of_doctor(python, case, tmp_path):
     assert doctor <= _VERDICT
     assert names - ours <= _OTHERS                      # no os, re, json, shlex, textwrap...
     if "--locales" not in _CASES[case]:
-        assert "utf8env.locale_model" not in ours
+        assert "utf8env._engine.locale_model" not in ours

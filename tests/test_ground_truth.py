@@ -11,7 +11,7 @@ import pytest
 import corpus
 import sweep
 from support import groundtruth, machine
-from utf8env import profiles
+from utf8env._engine import profiles
 
 # Every version is a test of its own: a machine without one skips that one, naming it.
 VERSIONS = profiles.VERSIONS

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from utf8env.errors import InterpreterError
-from utf8env.interpreter import Identity, identify, identify_cached, identify_modelled
+from utf8env._errors import InterpreterError
+from utf8env._launch.interpreter import Identity, identify, identify_cached, identify_modelled
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
 pytestmark = pytest.mark.fast
@@ -252,7 +252,7 @@ def test_missing_cache_folders_are_made_private(tmp_path):
 
 
 def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
-    import utf8env.interpreter as interpreter
+    import utf8env._launch.interpreter as interpreter
     monkeypatch.setattr(interpreter, "_TIMEOUT", 0.5)
     marker = "utf8env-test-holder-%d" % os.getpid()
     path, _ = fake(tmp_path, "3.9 linux")
@@ -269,15 +269,14 @@ def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
 
 def test_the_errors_are_plain_classes_with_their_exit_codes():
     import pickle
-    from utf8env import errors
-    from utf8env.errors import (CommandNotFound, LauncherError, LaunchUsageError,
-                                NotExecutable, UsageError, WorldError)
+    from utf8env import _errors as errors
+    from utf8env._errors import CommandNotFound, LauncherError, LaunchUsageError, NotExecutable, UsageError, WorldError
     assert issubclass(InterpreterError, UsageError) and InterpreterError.exit_code == 2
     assert issubclass(LaunchUsageError, LauncherError) and issubclass(LaunchUsageError, UsageError)
     assert [cls.exit_code for cls in (CommandNotFound, NotExecutable, WorldError, LauncherError,
                                       LaunchUsageError)] == [127, 126, 1, 125, 125]
     for cls in (InterpreterError, CommandNotFound, NotExecutable, WorldError, LaunchUsageError):
-        assert "%s.%s" % (cls.__module__, cls.__qualname__) == "utf8env.errors." + cls.__name__
+        assert "%s.%s" % (cls.__module__, cls.__qualname__) == "utf8env._errors." + cls.__name__
         error = pickle.loads(pickle.dumps(cls("x")))
         assert type(error) is cls and str(error) == "x"
     with pytest.raises(AttributeError):
@@ -287,8 +286,8 @@ def test_the_errors_are_plain_classes_with_their_exit_codes():
 def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
     # python_command reads links without os (environment.final_name): the same name as
     # os.path.realpath gives.
-    from utf8env.environment import final_name
-    from utf8env.interpreter import python_command
+    from utf8env._environment import final_name
+    from utf8env._launch.interpreter import python_command
     real = tmp_path / "real"
     real.mkdir()
     (real / "python3.11").write_text("")

@@ -21,9 +21,10 @@ import pytest
 
 import corpus
 from support import groundtruth, machine
-from utf8env.matrix import worlds
-from utf8env import cmdline, probe
-from utf8env.own_command import own_command
+from utf8env import _worlds as worlds
+from utf8env._engine import cmdline
+from utf8env._launch import probe
+from utf8env._launch.own_command import own_command
 
 # As installed (-I -S: the launcher's own interpreter must not read the PYTHON* variables
 # of the case), from this checkout.

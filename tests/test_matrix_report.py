@@ -15,9 +15,10 @@ import sys
 
 import pytest
 
-from utf8env import _worlds as worlds, commands, options, pages, policy
+from utf8env import _worlds as worlds, _commands as commands, _options as options, _pages as pages
+from utf8env._engine import policy
 from utf8env._worlds import access
-from utf8env.matrix import cli, discovery, environments, pep, program, report, results
+from utf8env.matrix import _cli as cli, _discovery as discovery, _environments as environments, _pep as pep, _program as program, _report as report, _results as results
 
 from test_matrix import _Dom, _no_external_resources, browse, matrix
 from test_worlds import Nobody, interpreter, interpreters, module_home  # noqa: F401 (autouse)
@@ -478,7 +479,7 @@ def test_each_windows_world_is_its_code_page():
 
 @pytest.mark.fast
 def test_the_env_set_help_says_what_the_windows_worlds_are(capsys):
-    from utf8env import cli as utf8env_cli
+    from utf8env import _cli as utf8env_cli
     assert utf8env_cli.main(["matrix", "--help"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert ("gb18030, no-locales, and cp1252, cp1251, gbk, cp932, big5: stand-ins for Windows' "

@@ -1,6 +1,6 @@
 """Every subcommand when its output goes away: stdout on a full disk (/dev/full), stdout
 closed (`>&-`), stdout a pipe whose reader has gone, and stderr full or closed as well.
-The rule (src/utf8env/output.py): one line `utf8env: error: cannot write the output: ...`
+The rule (src/utf8env/_output.py): one line `utf8env: error: cannot write the output: ...`
 on stderr where stderr works, status 1, no traceback, never the interpreter's status 120
 from its own flush at exit; a gone reader is status 1 and no line, as a filter ends in a
 pipeline. Run as a user runs it: `python -I -m utf8env`."""
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from support import machine
-from utf8env.own_command import own_command
+from utf8env._launch.own_command import own_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample_project")

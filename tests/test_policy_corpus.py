@@ -4,7 +4,7 @@ import pytest
 
 import corpus
 import utf8env
-from utf8env import profiles
+from utf8env._engine import profiles
 from support import groundtruth
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import utf8env
-from utf8env import errors, profiles, report
+from utf8env import _errors as errors, _explain as report
+from utf8env._engine import profiles
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
 pytestmark = pytest.mark.fast

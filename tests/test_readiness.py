@@ -24,12 +24,12 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from utf8env import _worlds as worlds, cli, commands, options, pages
-from utf8env.errors import UsageError
-from utf8env.matrix import discovery
-from utf8env.own_command import own_command
-from utf8env.readiness import compare, formats, junit, suite
-from utf8env.readiness.recorder import function_at, origin, summary_lines
+from utf8env import _worlds as worlds, _cli as cli, _commands as commands, _options as options, _pages as pages
+from utf8env._errors import UsageError
+from utf8env.matrix import _discovery as discovery
+from utf8env._launch.own_command import own_command
+from utf8env.readiness import _compare as compare, _formats as formats, _junit as junit, _suite as suite
+from utf8env.readiness._recorder import function_at, origin, summary_lines
 
 from support import install
 from test_worlds import DEBIAN_ROOT, Nobody, interpreter, module_home  # noqa: F401 (autouse)

@@ -1,12 +1,12 @@
-"""utf8env.records: the NamedTuple behaviour the engine relies on, without typing."""
+"""utf8env._engine.records: the NamedTuple behaviour the engine relies on, without typing."""
 import copy
 import json
 import pickle
 
 import pytest
 
-from utf8env.policy import Decision, Stream
-from utf8env.records import Record, field
+from utf8env._engine.policy import Decision, Stream
+from utf8env._engine.records import Record, field
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
 pytestmark = pytest.mark.fast

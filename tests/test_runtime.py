@@ -1,4 +1,4 @@
-"""utf8env.runtime, utf8env._child.reconfigure and the bootstrap, inside real interpreters 3.6-3.13.
+"""utf8env._runtime, utf8env._child.reconfigure and the bootstrap, inside real interpreters 3.6-3.13.
 
 Every check runs in a child process with exactly the environment it names (the
 "installed" locale world: C, POSIX, C.utf8), so the test process's own locale and
@@ -13,10 +13,11 @@ from typing import NamedTuple
 
 import pytest
 
-from utf8env import policy, probe, python_child
-from utf8env.profiles import SHIPPED_LEGACY_WARNING
+from utf8env._engine import policy
+from utf8env._launch import probe, python_child
+from utf8env._engine.profiles import SHIPPED_LEGACY_WARNING
 from support import groundtruth, machine
-from utf8env.matrix import worlds
+from utf8env import _worlds as worlds
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 BOOTSTRAP = os.path.join(SRC, "utf8env", "_child", "bootstrap")
@@ -210,7 +211,7 @@ tell()
 
 
 def test_enable_refuses_unknown_modes():
-    from utf8env import runtime
+    from utf8env import _runtime as runtime
     for mode in (0, 2, "1", "surrogateescape", True, None):
         with pytest.raises(ValueError):
             runtime.enable(mode)

@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from utf8env import locales
-from utf8env.environment import KEPT_ASIDE
+from utf8env import _locales as locales
+from utf8env._environment import KEPT_ASIDE
 from support import machine
-from utf8env.own_command import own_command
+from utf8env._launch.own_command import own_command
 
 # What `python -I -S -c pass` imports itself (3.6-3.13 differ a little).
 _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen_importlib_external",
@@ -21,13 +21,13 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
                 "linecache"}       # 3.13 imports it itself for -c (tracebacks show the source)
 # utf8env's own modules on the way (`run -- COMMAND` makes no declaration: no options.py;
 # the launcher answered the locale question: no _locale).
-_LAUNCHER = {"utf8env", "utf8env._start", "utf8env.cli", "utf8env.errors", "utf8env.records",
-             "utf8env.cmdline", "utf8env.profiles", "utf8env.policy", "utf8env.environment",
-             "utf8env.launch", "utf8env.locales", "utf8env._child", "utf8env._child.textnames"}
+_LAUNCHER = {"utf8env", "utf8env._start", "utf8env._cli", "utf8env._errors", "utf8env._engine.records",
+             "utf8env._engine.cmdline", "utf8env._engine.profiles", "utf8env._engine.policy", "utf8env._environment",
+             "utf8env._launch.run", "utf8env._locales", "utf8env._child", "utf8env._child.textnames"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
 # (the cache answers a known one: nothing more loads; no os for a venv's symlinked python),
 # and planned by python_child.py.
-_FOR_A_PYTHON = {"utf8env.interpreter", "utf8env.python_child"}
+_FOR_A_PYTHON = {"utf8env._launch.interpreter", "utf8env._launch.python_child"}
 _START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._start import start; start()"
 
 

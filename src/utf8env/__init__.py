@@ -6,34 +6,33 @@ internal and may change.
 """
 __version__ = "0.1.0"
 
-from .policy import (Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason,
-                     StartupError, Stream, decide)
+from ._engine.policy import Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason, StartupError, Stream, decide
 
 
 # These load their modules on first use: the locale probe and the runtime (which imports
 # locale, warnings and the stdio machinery) are too much for the start-up of
 # `utf8env run` and `utf8env explain`, which import this package.
 def probe_locales(environ, names=None):
-    """The real libc's LocaleFacts under `environ` (see utf8env.locales.probe)."""
-    from . import locales
+    """The real libc's LocaleFacts under `environ` (see utf8env._locales.probe)."""
+    from . import _locales as locales
     return locales.probe(environ, names)
 
 
 def enable(mode=1, open_errors="strict"):
-    """Apply the UTF-8 mode to this running interpreter (see utf8env.runtime.enable)."""
-    from . import runtime
+    """Apply the UTF-8 mode to this running interpreter (see utf8env._runtime.enable)."""
+    from . import _runtime as runtime
     return runtime.enable(mode, open_errors)
 
 
 def initialize(environ=None):
-    """Print the C locale warning if LC_CTYPE is still C (see utf8env.runtime.initialize)."""
-    from . import runtime
+    """Print the C locale warning if LC_CTYPE is still C (see utf8env._runtime.initialize)."""
+    from . import _runtime as runtime
     return runtime.initialize(environ)
 
 
 def current():
-    """This interpreter's live configuration as a Decision (see utf8env.runtime.current)."""
-    from . import runtime
+    """This interpreter's live configuration as a Decision (see utf8env._runtime.current)."""
+    from . import _runtime as runtime
     return runtime.current()
 
 

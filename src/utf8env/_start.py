@@ -25,14 +25,14 @@ def start():
     answers_end = kept_end + 1 + 2 * int(sys.argv[kept_end])
     answers = sys.argv[kept_end + 1:answers_end]
     del sys.argv[1:answers_end]
-    from . import environment
+    from . import _environment as environment
     environment.start_launched(kept, ignored or None, printed.split()[1:] if printed else None,
                                dict(zip(answers[0::2], answers[1::2])))
-    from .cli import main
+    from ._cli import main
     if not plan_fd:
         _stdout_as_utf8_mode_writes()
         sys.exit(main())
-    from . import launch
+    from ._launch import run as launch
     launch.plan_fd = int(plan_fd)
     try:
         status = main()

@@ -8,10 +8,11 @@ import json
 import os
 
 import utf8env
-from utf8env import locales, probe
+from utf8env import _locales as locales
+from utf8env._launch import probe
 from utf8env._child.textnames import codec_name
 
-from utf8env.matrix import worlds
+from utf8env import _worlds as worlds
 
 from support import machine
 

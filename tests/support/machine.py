@@ -7,7 +7,7 @@ that lacks it skips that test with one line naming the missing thing and how to 
 Interpreters are asked one version at a time, so that a machine with some of them runs
 those.
 
-The interpreters are the ones `utf8env matrix` finds (src/utf8env/matrix/discovery.py):
+The interpreters are the ones `utf8env matrix` finds (src/utf8env/matrix/_discovery.py):
 pyenv's 3.6-3.13 and 2.7 under $(pyenv root)/versions, Debian's 3.14 and 3.15 in the
 chroot that tests/support/build_debian_pythons.sh builds (as root; tests/setup.sh runs
 it) at CHROOT.
@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import pytest
 
-from utf8env.matrix import discovery
+from utf8env.matrix import _discovery as discovery
 
 # Where the suite's Debian chroot is (tests/support/build_debian_pythons.sh builds it).
 CHROOT = os.environ.get("UTF8ENV_DEBIAN_ROOT") or "/var/cache/utf8env/debian-sid"
@@ -156,12 +156,12 @@ def compiler():
 
 @lru_cache(maxsize=None)
 def _worlds():
-    from utf8env.matrix import worlds
+    from utf8env import _worlds as worlds
     return worlds.available()
 
 
 def worlds():
-    """A skip unless locale worlds (utf8env.matrix.worlds) can be made here."""
+    """A skip unless locale worlds (utf8env._worlds) can be made here."""
     _full_tier("locale worlds")
     ok, reason = _worlds()
     if not ok:

@@ -1,7 +1,7 @@
 """The locale question, asked of the real libc: which of these names does
 setlocale(LC_CTYPE, name) accept, and what is the nl_langinfo(CODESET) of each.
 
-utf8env.locales calls ask() in a process about to exec or in a fork of itself (this module
+utf8env._locales calls ask() in a process about to exec or in a fork of itself (this module
 imports nothing at import time: the launcher pays for it), and sends this file's source
 to a fresh interpreter of any version from 3.6 as `python -I -S -c SOURCE NAME...`
 (locales.child_program()), which prints the answer as one JSON object on stdout.

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 
 from .catalog import world as _world
-from ..records import Record, field
+from .._engine.records import Record, field
 
 NONE, LOCPATH, USERNS, MOUNT = "installed", "LOCPATH", "user namespace", "mount namespace"
 # `via` values: None, the least privileged way; MOUNT, root's mount namespace for every

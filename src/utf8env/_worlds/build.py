@@ -23,7 +23,7 @@ import subprocess
 import tempfile
 
 from .catalog import LOCALE, world as _world
-from ..errors import WorldError
+from .._errors import WorldError
 
 SOURCES = "/usr/share/i18n"
 

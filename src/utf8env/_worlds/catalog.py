@@ -10,7 +10,7 @@ files, pipes and open(): glibc's charmap of that code page as the locale's codes
 are not Windows' console encoding (UTF-16 through WindowsConsoleIO, PEP 528) nor its
 file-system encoding (UTF-8, PEP 529).
 """
-from ..records import Record, field
+from .._engine.records import Record, field
 
 
 class Locale(Record):

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import access, build
 from .catalog import WORLD, WORLDS, world as _world
-from ..errors import WorldError
-from ..records import Record, field
+from .._errors import WorldError
+from .._engine.records import Record, field
 
 _RUNNER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "_child", "world_runner.py")

@@ -7,7 +7,7 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
   Pythons it can find and their identities); the only impure part;
 - contexts.py, locale_state.py, pythons.py (its predict half) and findings.py decide,
   from those facts alone, where this is, what LC_CTYPE becomes, what each Python does
-  (every prediction comes from utf8env.policy.decide: no rule is re-derived here) and
+  (every prediction comes from utf8env._engine.policy.decide: no rule is re-derived here) and
   what is wrong; fixes.py writes the fix for the context found;
 - verdict.py writes the verdict and the findings; render.py and snapshot.py the rest of
   the text, the JSON ("schema": 1) and the snapshots that `--save` and `--compare`

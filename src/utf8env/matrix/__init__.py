@@ -2,7 +2,7 @@
 interpreters x real locale worlds, each cell classified Exception?/Mojibake? with its
 evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
 
-    cli.py           run(options, command) -> exit status (utf8env/cli.py parses)
+    cli.py           run(options, command) -> exit status (utf8env/_cli.py parses)
     scenarios.py     the PEPs' use cases as data, each with its classifier and the PEP's values
     environments.py  the rows' concrete environments, and the user-program mode's sets
     pep.py           the PEP reproduction: jobs, judging, the agreement with the PEPs
@@ -15,9 +15,9 @@ The locale worlds (and the jobs run in them) are utf8env._worlds, shared with re
 worlds.py keeps their old names here.
 """
 
-# The report formats: the command line offers them (utf8env/commands.py), report.py renders them.
+# The report formats: the command line offers them (utf8env/_commands.py), report.py renders them.
 FORMATS = ("text", "markdown", "html", "json")
-# --env-set's help (utf8env/commands.py); the names are environments.ENV_SET_NAMES.
+# --env-set's help (utf8env/_commands.py); the names are environments.ENV_SET_NAMES.
 ENV_SET_HELP = ("the environment sets to run COMMAND in (repeatable, comma-separated): "
                 "utf8-locale, c-locale, c-legacy, utf8-mode, latin1 (the default five), "
                 "gb18030, no-locales, and cp1252, cp1251, gbk, cp932, big5: stand-ins for "

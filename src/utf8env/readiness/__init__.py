@@ -8,9 +8,9 @@
     compare.py    what changes between them, per test and per call site, with the fixes
     results.py    the records; as_json() at the JSON boundary
     formats.py    text / markdown / github / junit / json pages of a result
-    cli.py        run(options, command) -> exit status (utf8env/cli.py parses)
+    cli.py        run(options, command) -> exit status (utf8env/_cli.py parses)
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """
 
-# The report formats: the command line offers them (utf8env/commands.py), formats.py renders them.
+# The report formats: the command line offers them (utf8env/_commands.py), formats.py renders them.
 FORMATS = ("text", "markdown", "github", "junit", "json")

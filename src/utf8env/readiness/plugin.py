@@ -27,5 +27,5 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if not (config.getoption("utf8env") or config.getoption("utf8env_json")):
         return
-    from . import recorder
+    from . import _recorder as recorder
     recorder.activate(config)

@@ -1,0 +1,243 @@
+"""Each subcommand of the command line: its declaration (options.Command) and its handler,
+which takes the parsed options and the operands and only connects the parts that do the
+work. cli.py dispatches to them, and holds `run`'s handler (its start-up path)."""
+import sys
+
+from ._errors import UsageError
+
+
+# Every declaration is made on first use: `run -- COMMAND` makes none (cli._dispatch), and a
+# command pays only for its own (env's and matrix's format lists live with their
+# renderers, which `run` and `explain` must not import).
+
+def _shared():
+    """The options that explain, run and env share, declared once."""
+    from ._options import Option
+    return dict(
+        no_coercion=Option(("--no-coercion",), "coercion", "flag", "as if built "
+                           "--without-c-locale-coercion (PEP 538): no locale coercion",
+                           const=False),
+        no_warning=Option(("--no-warning",), "warning", "flag", "as if built "
+                          "--without-c-locale-warning: never print the locale warnings",
+                          const=False, usage="[--no-warning | --warning]"),
+        warning=Option(("--warning",), "warning", "flag", "as if built --with-c-locale-warning "
+                       "(PEP 538 draft): print both warnings", usage=None),
+        utf8=Option(("--utf8",), "utf8", "value", "the child's UTF-8 mode: 0, 1, or strict (the "
+                    "PEP 540 draft's strict mode)", metavar="0|1|strict",
+                    usage="[--utf8 0|1|strict]", choices=("0", "1", "strict"),
+                    expected="0, 1 or strict"),
+        launch_policy=Option(("--policy",), "policy", "value", "the coercion applied: default "
+                             "(CPython 3.7+ as shipped) or pep538-draft", metavar="NAME",
+                             usage="[--policy NAME]", choices=("default", "pep538-draft"),
+                             expected="default or pep538-draft (the coercion the launcher "
+                                      "applies)"))
+
+
+def _explain_spec():
+    from ._options import HELP, Command, Option
+    from ._engine.profiles import PLATFORMS, POLICIES, VERSIONS
+    shared = _shared()
+    return Command(
+        name="explain",
+        summary="Predict and explain the text encodings a CPython starts with in an environment.",
+        options=(
+            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the README)",
+                   usage="[--json]"),
+            Option(("--empty-env",), "empty_env", "flag", "start from an empty environment instead "
+                   "of this process's", usage="[--empty-env]"),
+            Option(("--env",), "env", "append", "set a variable in the target environment (repeatable)",
+                   metavar="NAME=VALUE", usage="[--env NAME=VALUE]..."),
+            Option(("--version",), "version", "value", "predict for CPython X.Y (%s ... %s) without "
+                   "running anything" % (VERSIONS[0], VERSIONS[-1]), metavar="X.Y",
+                   usage="[--version X.Y]"),
+            Option(("--platform",), "platform", "value", "the target platform: %s" % ", ".join(PLATFORMS),
+                   metavar="NAME", usage="[--platform NAME]"),
+            Option(("--policy",), "policy", "value", "the rules: %s (default: the target's version)"
+                   % ", ".join(POLICIES), metavar="NAME", usage="[--policy NAME]"),
+            Option(("--locales",), "locales", "value", "model a libc that has exactly these locales "
+                   "(codeset guessed from the name when not given)", metavar="NAME[=CODESET],...",
+                   usage="[--locales NAME[=CODESET],...]"),
+            shared["no_coercion"]._replace(usage="[--no-coercion]"), shared["no_warning"],
+            shared["warning"], HELP),
+        operands="[--] [PYTHON [PYTHON-OPTIONS...]]")
+
+
+def _run_spec():
+    from ._errors import LaunchUsageError
+    from ._options import HELP, Command
+    shared = _shared()
+    return Command(
+        name="run",
+        summary="Coerce the legacy C locale and apply UTF-8 mode as CPython 3.7+ would, then exec "
+                "COMMAND (its bytes, signals and exit status pass through).",
+        options=(shared["utf8"], shared["launch_policy"],
+                 shared["no_coercion"]._replace(usage="[--no-coercion]"),
+                 shared["no_warning"]._replace(usage="[--no-warning]"), HELP),
+        operands="[--] COMMAND [ARGS...]",
+        error=LaunchUsageError)
+
+
+def _env_spec():
+    from ._launch.env import FORMATS
+    from ._options import HELP, Command, Option
+    from ._engine.profiles import VERSIONS
+    shared = _shared()
+    # The target is described as explain describes it: the same options, declared once.
+    target = {option.dest: option for option in _explain_spec().options}
+    return Command(
+        name="env",
+        summary="Print what makes a target start COMMAND (without one: any program) as `utf8env "
+                "run` would, for a shell, a Dockerfile, a systemd unit, a crontab or a GitHub "
+                "Actions step; where no variable can, the line that starts it through `run`.",
+        options=(Option(("--format",), "format", "value", "the output format (default sh)",
+                        metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
+                        default="sh", choices=FORMATS),
+                 shared["utf8"], shared["launch_policy"], shared["no_coercion"]._replace(usage=None),
+                 shared["no_warning"]._replace(usage=None), target["empty_env"], target["env"],
+                 target["locales"],
+                 target["version"]._replace(help="COMMAND starts CPython X.Y (%s ... %s): it is "
+                                            "neither looked up nor run" % (VERSIONS[0], VERSIONS[-1]),
+                                            choices=VERSIONS, expected="one of %s" % ", ".join(VERSIONS)),
+                 HELP),
+        operands="[--] [COMMAND [ARGS...]]")
+
+
+def _matrix_spec():
+    from .matrix import ENV_SET_HELP, FORMATS
+    from ._options import HELP, Command, Option
+    return Command(
+        name="matrix",
+        summary="Run the PEPs' use cases, or your own COMMAND, under real interpreters in real "
+                "locale worlds, and classify each cell.",
+        options=(
+            Option(("--python",), "python", "append", "an interpreter to run (repeatable; default: "
+                   "every one found)", metavar="PATH", usage="[--python PATH]..."),
+            Option(("--env-set",), "env_set", "list", ENV_SET_HELP, metavar="NAME",
+                   usage="[--env-set NAME]..."),
+            Option(("--stdin",), "stdin", "value", "the bytes COMMAND reads on stdin", metavar="FILE",
+                   usage="[--stdin FILE]"),
+            Option(("--hostile-files",), "hostile_files", "flag", "run COMMAND in a folder holding "
+                   "undecodable and non-ASCII file names", usage="[--hostile-files]"),
+            Option(("--format",), "format", "value", "the report format (default text)",
+                   metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
+                   default="text", choices=FORMATS),
+            Option(("--timeout",), "timeout", "value", "the seconds each cell may run (default 60)",
+                   metavar="SECONDS", usage="[--timeout SECONDS]"),
+            Option(("--bytes",), "bytes", "flag", "show outputs and files as their raw bytes "
+                   "(repr) everywhere, not decoded for display", usage="[--bytes]"),
+            HELP),
+        operands="[--] [COMMAND [ARGS...]]",
+        dash_is_operand=True)
+
+
+def _explain(args, command):
+    from ._explain import run as run_explain
+    return run_explain(args, command)
+
+
+def _run(args, command):
+    if not command:
+        from ._errors import LaunchUsageError
+        from ._options import usage
+        raise LaunchUsageError("run: no COMMAND given (usage: %s)" % usage(_run_spec()))
+    from ._launch.run import run as run_command
+    return run_command(args, command)
+
+
+def _env(args, command):
+    from ._launch.env import run as run_env
+    return run_env(args, command)
+
+
+def _matrix(args, command):
+    from .matrix._cli import run as run_matrix
+    return run_matrix(args, command)
+
+
+def _readiness_spec():
+    from ._options import HELP, Command, Option
+    from .readiness import FORMATS
+    from .readiness._suite import WORLD_HELP, WORLD_NAMES
+    return Command(
+        name="readiness",
+        summary="Run a pytest suite twice in a non-UTF-8 locale world, UTF-8 mode off (today) "
+                "and on (Python 3.15), and list the tests that change and the call sites that "
+                "use the locale encoding.",
+        options=(
+            Option(("--python",), "python", "append", "a Python to run, with pytest of its own "
+                   "(repeatable; default: a Python 3.15: python3.15 on PATH, pyenv's, uv's)",
+                   metavar="PATH", usage="[--python PATH]..."),
+            Option(("--world",), "world", "value", WORLD_HELP,
+                   metavar="NAME", usage="[--world NAME]", choices=WORLD_NAMES),
+            Option(("--format",), "format", "value", "the report format (default text)",
+                   metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
+                   default="text", choices=FORMATS),
+            Option(("--all",), "all", "flag", "also list stdlib and site-packages call sites",
+                   usage="[--all]"),
+            Option(("--timeout",), "timeout", "value", "the seconds each run may take (default "
+                   "900)", metavar="SECONDS", usage="[--timeout SECONDS]"),
+            HELP),
+        operands="-- pytest [ARGS...]")
+
+
+def _readiness(args, command):
+    from .readiness._cli import run as run_readiness
+    return run_readiness(args, command)
+
+
+def _doctor_spec():
+    from ._options import HELP, Command, Option
+    return Command(
+        name="doctor",
+        summary="Say what breaks text in the place this runs in (an ssh session, cron, a "
+                "service, a container, CI) and the exact line to change there.",
+        options=(
+            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the "
+                   "README)", usage="[--json]"),
+            Option(("--save",), "save", "value", "also write this place's snapshot (the JSON "
+                   "object) to FILE", metavar="FILE", usage="[--save FILE]"),
+            Option(("--compare",), "compare", "value", "say what differs between the snapshot "
+                   "FILE and this place, and which difference explains a failure",
+                   metavar="FILE", usage="[--compare FILE]"),
+            Option(("--no-pythons",), "no_pythons", "flag", "do not look for interpreters "
+                   "(the locale and the context only)", usage=None),
+            HELP),
+        operands="[--no-pythons]")     # no operands: the last option ends the usage line
+
+
+def _doctor(args, command):
+    if command:
+        from ._options import usage
+        raise UsageError("doctor takes no operands (got %r): it diagnoses the place it runs "
+                         "in; usage: %s" % (command[0], usage(_doctor_spec())))
+    from .doctor._cli import run as run_doctor
+    return run_doctor(args)
+
+
+# (name, its declaration, its handler).
+COMMANDS = (("explain", _explain_spec, _explain), ("run", _run_spec, _run),
+            ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
+            ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
+
+
+def declaration(name):
+    """The options.Command that declares the subcommand `name`."""
+    for known, declare, _ in COMMANDS:
+        if known == name:
+            return declare()
+    raise KeyError(name)
+
+
+def main_help():
+    import textwrap
+    specs = [declare() for _, declare, _ in COMMANDS]
+    width = max([len(spec.name) + 2 for spec in specs] + [len("  -h, --help")]) + 2
+    lines = ["usage: utf8env COMMAND [OPTIONS...]   (utf8env COMMAND --help: its options)", "",
+             "commands:"]
+    for spec in specs:
+        lines += textwrap.wrap(spec.summary, 79, initial_indent=("  " + spec.name).ljust(width),
+                               subsequent_indent=" " * width)
+    lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
+              "  -h, --help".ljust(width) + "show this help and exit"]
+    lines += ["", "Documentation: docs/ in the source tree, one page per subcommand."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,647 @@
+"""The pure engine: decide(inputs) -> Decision.
+
+Nothing here reads the process: no os.environ, no locale, no subprocess, no sys.flags.
+The structure follows CPython's own start-up (Python/preconfig.c, Python/initconfig.c,
+Python/pylifecycle.c): read the inputs, decide one field at a time with the
+precedence written as an ordered chain of early returns, and remember for every value
+the input that decided it (a Reason).
+
+Every rule is named after the Decision field it decides, takes `(context, the values
+it depends on)` and returns `(value, Reason)`; `(None, None)` where the field does not
+apply. A rule that makes the interpreter refuse to start returns a _Failure as its
+value. No rule reads another's result except through its arguments: decide() alone
+calls them in CPython's order, collects the Reasons, and hands everything to
+_decision(), the one place a Decision is made.
+"""
+from .records import Record, field
+from .._errors import UsageError
+
+from . import cmdline
+from .._child.textnames import codec_name as _codec_name, lookup as _lookup, split_pythonioencoding as _split_pythonioencoding
+from .profiles import POLICIES, PLATFORMS, VERSIONS, profile as _profile
+
+_C_LOCALE_NAMES = ("C", "POSIX")
+LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")  # glibc's order for LC_CTYPE
+# The names 3.7+ compare the locale with to pick surrogateescape for stdio
+# (Python/initconfig.c config_get_stdio_errors; pylifecycle.c _C_UTF8_LOCALES).
+_STDIO_TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8")
+# What nl_langinfo(CODESET) says in the C locale, where no facts say otherwise.
+_C_CODESET = {"darwin": "US-ASCII", "freebsd": "US-ASCII", "openbsd": "US-ASCII",
+              "netbsd": "646", "sunos": "646", "aix": "ISO8859-1", "android": "UTF-8"}
+# Platforms whose libc decodes bytes 0x80-0xff as Latin-1 in a locale that claims
+# ASCII: CPython forces ASCII there (Python/fileutils.c check_force_ascii).
+_FORCE_ASCII_PLATFORMS = ("freebsd", "sunos")
+# Platforms where CPython hard-codes UTF-8 (Include/pyport.h _Py_FORCE_UTF8_FS_ENCODING,
+# _Py_FORCE_UTF8_LOCALE; 3.6/3.7 bltinmodule.c on Apple).
+_UTF8_FS_PLATFORMS = ("darwin", "android")
+_UTF8_LOCALE_PLATFORMS = ("android",)
+
+
+class LocaleFacts(Record):
+    """Which locale names the target's libc accepts for LC_CTYPE, with the codeset
+    (nl_langinfo(CODESET)) of each. Names absent from `codesets` are refused."""
+    codesets = field()                  # {name: codeset}
+    c_codeset = field(None)             # the C locale's codeset; None: the platform default
+
+    def accepts(self, name):
+        return name in self.codesets
+
+
+class Inputs(Record):
+    environ = field()                   # the target's environment
+    args = field(())                    # the interpreter command line after argv[0]
+    version = field("3.13")             # "3.6" ... "3.15"
+    platform = field("linux")
+    locales = field(LocaleFacts({}))
+    policy = field(None)                # None: the version's own policy
+    coercion_switch = field(None)       # --with[out]-c-locale-coercion; None: as built
+    warning_switch = field(None)        # --with[out]-c-locale-warning; None: as built
+    argv0 = field("python3")            # names the program in usage errors
+    windows_console = field(False)      # win32: stdio is a console, not a pipe or file
+    ansi_code_page = field(1252)        # win32: GetACP()
+
+
+class Reason(Record):
+    source = field()  # the input that decided ("PYTHONUTF8=1", "-X utf8", "LANG=C", "default")
+    detail = field()  # why, in words a user understands
+
+
+class Stream(Record):
+    encoding = field()
+    errors = field()
+
+
+class Coercion(Record):
+    target = field()            # the locale name
+    environ = field()           # the variables set, as a child sees them
+
+
+class StartupError(Record):
+    message = field()
+    exit_code = field()
+
+
+class Decision(Record):
+    python = field()
+    platform = field()
+    policy = field()
+    startup_error = field()                 # a StartupError, or None: it starts
+    legacy_c_locale = field()               # bool
+    legacy_c_locale_source = field()        # the variable that gave the C locale, or None
+    coercion = field()                      # a Coercion, or None
+    coercion_warning = field()              # the text printed, or None
+    c_locale_warning = field()              # the text printed, or None
+    utf8_mode = field()                     # 0, 1 or "strict"
+    lc_ctype = field()                      # setlocale(LC_CTYPE, NULL) once started
+    filesystem = field()                    # a Stream (encoding, errors); None when it does not start
+    stdin = field()                         # Streams, likewise
+    stdout = field()
+    stderr = field()
+    open = field()                          # open()'s default
+    preferred_encoding = field()            # locale.getpreferredencoding(False)
+    locale_encoding = field()               # locale.getencoding(), 3.11+
+    stderr_messages = field()               # the lines printed at start-up, in order
+    stderr_complete = field()               # False: the interpreter prints more (a traceback)
+    child_environ = field()                 # {name: value, or None if removed}: what a child inherits
+    reasons = field()                       # {field: Reason}
+
+
+class InvalidInput(UsageError, ValueError):
+    """An input decide() cannot model (unknown version, policy or platform). A UsageError
+    (exit status 2), and still a ValueError for callers written before the error tree."""
+
+
+class _Context(Record):
+    """What every rule may read: the inputs, the profile of the interpreter they describe
+    (redistributor switches applied) and its parsed command line. Nothing decided."""
+    inputs = field()
+    profile = field()
+    line = field()                      # cmdline.CommandLine
+    windows = field()                   # sys.platform == "win32"
+
+    @property
+    def use_environment(self):
+        """PyConfig.use_environment: false under -E or -I."""
+        return not self.line.ignore_environment
+
+
+class _Preconfig(Record):
+    """What pre-initialisation leaves for the configuration to read (Python/preconfig.c
+    _PyPreConfig_Read and _PyPreConfig_Write: UTF-8 mode, then LC_CTYPE as set)."""
+    utf8_mode = field()                 # 0, 1 or "strict"
+    utf8_reason = field()               # the Reason of utf8_mode: what the encodings cite
+    lc_ctype = field()                  # after any coercion
+    codeset = field()                   # nl_langinfo(CODESET) of lc_ctype
+
+
+class _Failure(Record):
+    """The value of a rule that makes the interpreter refuse to start."""
+    message = field()                   # what it prints, lines joined by "\n"
+    exit_code = field()
+    reason = field()                    # the Reason of Decision.startup_error
+    complete = field(True)              # False: a traceback follows the message
+
+
+def decide(inputs):
+    """Decide the text configuration a CPython would start with, from `inputs` alone."""
+    context = _context(inputs)
+    reasons = {}
+    if context.line.error and not context.profile.preconfig_first:
+        # 3.6/3.7 parse the whole command line before reading any configuration.
+        return _decision(context, reasons, _usage_error(context))
+
+    # Python/preconfig.c: UTF-8 mode and the coercion, both decided on the locale
+    # before coercion (PEP 538 "Interaction with PEP 540").
+    if not context.profile.coercion:
+        # Decided when the interpreter was built: shown even when preconfig fails.
+        reasons["coercion"] = _no_coercion_built(context)
+    allowed, warn = _coerce_c_locale(context)
+    environ = dict(inputs.environ)          # the locale variables, as setlocale() reads them
+    initial, source = _setlocale(context, environ)
+    mode, reasons["utf8_mode"] = _utf8_mode(context, initial, source)
+    if isinstance(mode, _Failure):
+        return _decision(context, reasons, mode)
+    legacy, reasons["legacy_c_locale"] = _legacy_c_locale(context, initial, source)
+    (coercion, coercion_warning), reasons["coercion"] = _coercion(
+        context, legacy, reasons["legacy_c_locale"], allowed, warn, environ)
+    printed = _printed(coercion_warning)
+    if context.line.error:
+        # 3.8+ pre-initialise before they parse the whole command line
+        # (Python/preconfig.c _PyPreCmdline_Read tolerates errors).
+        return _decision(context, reasons, _usage_error(context), utf8_mode=mode,
+                         coercion=coercion, stderr_messages=printed)
+    if coercion:
+        environ.update(coercion.environ)
+    lc_ctype, reasons["lc_ctype"] = _lc_ctype(context, environ, coercion)
+    c_warning, reasons["c_locale_warning"] = _c_locale_warning(context, lc_ctype, warn)
+    printed += _printed(c_warning)
+    pre = _Preconfig(mode, reasons["utf8_mode"], lc_ctype, _codeset(context, lc_ctype))
+
+    # Python/initconfig.c: the encodings, from what preconfig left.
+    stdout, reasons["stdout"] = _stdio(context, pre)
+    if isinstance(stdout, _Failure):
+        return _decision(context, reasons, stdout, utf8_mode=mode, coercion=coercion,
+                         stderr_messages=printed)
+    reasons["stdin"] = reasons["stdout"]
+    stderr, reasons["stderr"] = _stderr(context, stdout, reasons["stdout"])
+    filesystem, reasons["filesystem"] = _filesystem(context, pre)
+    open_default, reasons["open"] = _open(context, pre)
+    preferred, reasons["preferred_encoding"] = _preferred_encoding(context, pre)
+    locale_encoding, reasons["locale_encoding"] = _locale_encoding(context, pre)
+    child, reasons["child_environ"] = _child_environ(context, environ)
+    printed, reasons["stderr_messages"] = _stderr_messages(context, printed)
+    return _decision(
+        context, reasons, None, legacy_c_locale=legacy,
+        legacy_c_locale_source=source if legacy else None, coercion=coercion,
+        coercion_warning=coercion_warning, c_locale_warning=c_warning, utf8_mode=mode,
+        lc_ctype=lc_ctype, filesystem=filesystem, stdin=stdout, stdout=stdout,
+        stderr=stderr, open=open_default, preferred_encoding=preferred,
+        locale_encoding=locale_encoding, stderr_messages=printed, child_environ=child)
+
+
+# What a start-up that fails reports for the fields it never reached.
+_NOT_STARTED = {
+    "legacy_c_locale": False, "legacy_c_locale_source": None, "coercion": None,
+    "coercion_warning": None, "c_locale_warning": None, "utf8_mode": 0, "lc_ctype": None,
+    "filesystem": None, "stdin": None, "stdout": None, "stderr": None, "open": None,
+    "preferred_encoding": None, "locale_encoding": None, "stderr_messages": ()}
+
+
+def _decision(context, reasons, failure, **fields):
+    """The one place a Decision is made. With a `failure`, `fields` holds only what
+    preconfig did before it (UTF-8 mode, the coercion a child would see, the lines
+    already printed); the rest is what a start-up that never ran reports."""
+    reasons = {key: reason for key, reason in reasons.items() if reason is not None}
+    startup_error = None
+    if failure is not None:
+        startup_error = StartupError(failure.message, failure.exit_code)
+        reasons["startup_error"] = failure.reason
+        fields = dict(_NOT_STARTED, child_environ={}, **fields)
+        fields["stderr_messages"] += tuple(failure.message.split("\n"))
+    fields.update(python=context.inputs.version, platform=context.inputs.platform,
+                  policy=context.profile.policy, startup_error=startup_error,
+                  stderr_complete=failure is None or failure.complete, reasons=reasons)
+    # By name, without Record's keyword path: a launch makes this once, decide() callers
+    # such as the matrix thousands of times.
+    return Decision._make([fields[name] for name in Decision._fields])
+
+
+def _context(inputs):
+    if inputs.version not in VERSIONS:
+        raise InvalidInput("version %r: expected one of %s" % (inputs.version, ", ".join(VERSIONS)))
+    if inputs.policy is not None and inputs.policy not in POLICIES:
+        raise InvalidInput("policy %r: expected one of %s" % (inputs.policy, ", ".join(POLICIES)))
+    if inputs.platform not in PLATFORMS:
+        raise InvalidInput("platform %r: expected one of %s" % (inputs.platform, ", ".join(PLATFORMS)))
+    prof = _profile(inputs.policy or inputs.version, inputs.version)
+    # configure --without-c-locale-coercion / --with[out]-c-locale-warning (PEP 538
+    # "Platform Support Changes"): a redistributor's build differs from the profile.
+    if inputs.coercion_switch is not None:
+        prof = prof._replace(coercion=inputs.coercion_switch and inputs.platform != "win32")
+    if inputs.warning_switch is not None:
+        prof = prof._replace(warn_by_default=inputs.warning_switch)
+        if inputs.warning_switch and prof.legacy_warning is None:
+            prof = prof._replace(legacy_warning=_profile("pep538-draft", inputs.version).legacy_warning)
+    # The command line is parsed as the target version parses it, whatever the policy.
+    line = cmdline.parse(list(inputs.args), tuple(int(part) for part in inputs.version.split(".")))
+    return _Context(inputs, prof, line, inputs.platform == "win32")
+
+
+def _py_getenv(context, use_environment, name):
+    """Python/initconfig.c _Py_GetEnv(use_environment, name): a PYTHON* variable as
+    start-up reads it. -E/-I (use_environment false) hide it; empty counts as unset."""
+    if not use_environment:
+        return None
+    return context.inputs.environ.get(name) or None
+
+
+def _printed(*lines):
+    return tuple(line for line in lines if line)
+
+
+# -- PEP 538: the legacy C locale and its coercion --------------------------------------
+
+def _setlocale(context, environ):
+    """setlocale(LC_CTYPE, "") as glibc does it: the first non-empty of LC_ALL, LC_CTYPE,
+    LANG; POSIX is reported as C; a name the libc refuses leaves the C locale.
+    Returns (locale name, the "VAR=value" that decided it, or None)."""
+    if context.inputs.platform in _UTF8_LOCALE_PLATFORMS:
+        return _android_locale(environ)
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable)
+        if value:
+            source = "%s=%s" % (variable, value)
+            if value in _C_LOCALE_NAMES:
+                return "C", source
+            if context.inputs.locales.accepts(value):
+                return value, source
+            return "C", source
+    return "C", None
+
+
+def _android_locale(environ):
+    # Python/pylifecycle.c _Py_SetLocaleFromEnv on Android: C or POSIX, else C.UTF-8.
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable)
+        if value:
+            return ("C" if value in _C_LOCALE_NAMES else "C.UTF-8"), "%s=%s" % (variable, value)
+    return "C.UTF-8", None
+
+
+def _codeset(context, name):
+    """nl_langinfo(CODESET) once LC_CTYPE is `name`."""
+    locales = context.inputs.locales
+    if name == "C":
+        if locales.c_codeset is not None:
+            return locales.c_codeset
+        return _C_CODESET.get(context.inputs.platform, "ANSI_X3.4-1968")
+    if context.inputs.platform in _UTF8_LOCALE_PLATFORMS:
+        return "UTF-8"
+    return locales.codesets.get(name, "")
+
+
+def _coerce_c_locale(context):
+    """PYTHONCOERCECLOCALE (Python/preconfig.c preconfig_init_coerce_c_locale): a
+    setting, not a Decision field. Returns (coercion allowed, warnings printed)."""
+    prof = context.profile
+    # The PEP 538 draft reads it even under -E/-I (seed 002, "Specification").
+    value = _py_getenv(context, context.use_environment or prof.coercion_env_ignores_E,
+                       "PYTHONCOERCECLOCALE")
+    if not prof.coercion:
+        allowed, warn = False, prof.warn_by_default and prof.legacy_warning is not None
+    elif value == "0":
+        allowed, warn = False, prof.warn_by_default
+    elif value == "warn":
+        allowed, warn = True, True
+    else:
+        allowed, warn = True, prof.warn_by_default
+    # Built --without-c-locale-warning: never printed, whatever the variable says.
+    return allowed, warn and context.inputs.warning_switch is not False
+
+
+def _no_coercion_built(context):
+    prof = context.profile
+    return Reason("build", "this interpreter has no C locale coercion"
+                  + (" (it predates PEP 538)" if prof.version < (3, 7) and prof.policy in VERSIONS
+                     else ""))
+
+
+def _legacy_c_locale(context, lc_ctype, source):
+    """_Py_LegacyLocaleDetected: LC_CTYPE is exactly "C" (never on Windows)."""
+    if context.windows:
+        return False, Reason("platform", "Windows has no legacy C locale")
+    if lc_ctype != "C":
+        return False, Reason(source or "default", "LC_CTYPE is %s, not the C locale" % lc_ctype)
+    if source is None:
+        detail = "no locale variable is set (LC_ALL, LC_CTYPE and LANG are unset or empty)"
+    elif source.split("=", 1)[1] in _C_LOCALE_NAMES:
+        detail = "%s selects the legacy C locale" % source
+    else:
+        detail = "%s names a locale the libc does not have, so LC_CTYPE stays C" % source
+    return True, Reason(source or "default", detail)
+
+
+def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
+    """_Py_CoerceLegacyLocale: try each target in order, export the first that works.
+    Returns ((Coercion or None, the warning printed or None), Reason)."""
+    prof = context.profile
+    if not prof.coercion:
+        return (None, None), _no_coercion_built(context)
+    if not legacy:
+        return (None, None), Reason(legacy_reason.source,
+                                    "nothing to coerce: the locale is not the legacy C locale")
+    if not allowed:
+        source = "PYTHONCOERCECLOCALE=0"
+        return (None, None), Reason(source, "%s turns the coercion off" % source)
+    if prof.lc_all_blocks_coercion and environ.get("LC_ALL"):
+        return (None, None), Reason("LC_ALL=%s" % environ["LC_ALL"], "a non-empty LC_ALL is an "
+                                    "explicit choice: CPython never overrides it")
+    tried = ", ".join(target for target, _, _ in prof.targets)
+    for target, sets, warning in prof.targets:
+        if context.inputs.locales.accepts(target) and _codeset(context, target):
+            coercion = Coercion(target, {variable: target for variable in sets})
+            text = warning.format(target=target[:20]) if warn else None
+            return (coercion, text), Reason(
+                legacy_reason.source, "the legacy C locale is coerced to %s, the first available "
+                "of %s; %s exported" % (target, tried, " and ".join(sets)))
+    return (None, None), Reason("locales", "no coercion target is installed (tried %s)" % tried)
+
+
+def _lc_ctype(context, environ, coercion):
+    """LC_CTYPE once started: setlocale(LC_CTYPE, "") again, after any coercion."""
+    name, source = _setlocale(context, environ)
+    if coercion:
+        return name, Reason("coercion", "the coercion set %s" % " ".join(
+            "%s=%s" % item for item in sorted(coercion.environ.items())))
+    if source is None:
+        return name, Reason("default", "no locale variable is set: the C locale")
+    return name, Reason(source, "%s gives LC_CTYPE %s" % (source, name))
+
+
+def _c_locale_warning(context, lc_ctype, warn):
+    """The runtime warning when LC_CTYPE is still C once initialised
+    (pylifecycle.c emit_stderr_warning_for_legacy_locale)."""
+    prof = context.profile
+    if prof.legacy_warning is None or not warn or context.windows or lc_ctype != "C":
+        return None, None
+    return prof.legacy_warning, Reason("PYTHONCOERCECLOCALE=warn" if not prof.warn_by_default
+                                       else "build", "LC_CTYPE is still C after start-up")
+
+
+# -- PEP 540: UTF-8 mode ----------------------------------------------------------------
+
+def _legacy_windows_fs_encoding(context):
+    """PYTHONLEGACYWINDOWSFSENCODING (preconfig_init_legacy_windows_fs_encoding): a
+    setting, read by UTF-8 mode (which it beats) and the filesystem encoding; modelled
+    only where a UTF-8 mode exists."""
+    if not context.windows or not context.profile.utf8_mode:
+        return False
+    value = _py_getenv(context, context.use_environment, "PYTHONLEGACYWINDOWSFSENCODING")
+    if value is None:
+        return False
+    # _Py_get_env_flag: "0" is off; any other integer > 0, or a non-integer, is on.
+    try:
+        return int(value) != 0
+    except ValueError:
+        return True
+
+
+def _utf8_mode(context, lc_ctype, source):
+    """preconfig_init_utf8_mode, highest priority first, ending with the locale before
+    coercion (PEP 540 "Proposal": the POSIX locale turns UTF-8 mode on). A value CPython
+    refuses gives a _Failure."""
+    prof = context.profile
+    if not prof.utf8_mode:
+        return 0, Reason("version", "CPython %d.%d has no UTF-8 mode (PEP 540 is 3.7+)" % prof.version)
+    if _legacy_windows_fs_encoding(context):
+        return 0, Reason("PYTHONLEGACYWINDOWSFSENCODING",
+                         "the legacy Windows filesystem encoding beats UTF-8 mode")
+    valid = "(0 or 1%s)" % (" or strict" if prof.strict_mode else "")
+    present, value = context.line.xoption("utf8")
+    if present:
+        option = "-X utf8" + ("" if value is None else "=" + value)
+        mode = _mode_value(prof, value, bare=True)
+        if mode is None:
+            return (_refused(prof, option, "invalid -X utf8 option value"),
+                    Reason(option, "not a valid -X utf8 value " + valid))
+        return mode, Reason(option, "the first -X utf8 option decides"
+                            + ("; PYTHONUTF8 is not read" if context.use_environment else ""))
+    value = _py_getenv(context, context.use_environment, "PYTHONUTF8")
+    if value is not None:
+        variable = "PYTHONUTF8=" + value
+        mode = _mode_value(prof, value, bare=False)
+        if mode is None:
+            return (_refused(prof, variable, "invalid PYTHONUTF8 environment variable value"),
+                    Reason(variable, "not a valid PYTHONUTF8 value " + valid))
+        return mode, Reason(variable, "PYTHONUTF8 decides when no -X utf8 is given")
+    note = "" if context.use_environment else " (-E/-I: PYTHONUTF8 is ignored)"
+    if prof.utf8_by_default:
+        return 1, Reason("default", "PEP 686: UTF-8 mode is on unless -X utf8=0 or "
+                                    "PYTHONUTF8=0 turns it off" + note)
+    if not context.windows and lc_ctype in _C_LOCALE_NAMES:
+        return 1, Reason(source or "default", "the C/POSIX locale turns UTF-8 mode on" + note)
+    return 0, Reason("locale", "off: the locale is %s, and no -X utf8 or PYTHONUTF8 asks "
+                               "for it%s" % (lc_ctype, note))
+
+
+def _mode_value(prof, value, bare):
+    if value is None and bare:
+        return 1
+    if value == "1":
+        return 1
+    if value == "0":
+        return 0
+    if value == "strict" and prof.strict_mode:
+        return "strict"
+    return None
+
+
+def _refused(prof, source, message):
+    # Py_FatalError from preconfig (3.7: config_init_utf8_mode): status 1.
+    lines = ["Fatal Python error: %s: %s" % (prof.utf8_error_function, message)]
+    if prof.fatal_error_state:
+        lines.append("Python runtime state: preinitializing")
+    lines.append("")
+    return _Failure("\n".join(lines), 1,
+                    Reason(source, "the value is refused before the interpreter starts"))
+
+
+# -- Encodings --------------------------------------------------------------------------
+
+def _filesystem(context, pre):
+    """config_init_fs_encoding (3.8+), initfsencoding (3.6/3.7)."""
+    platform = context.inputs.platform
+    if context.windows:
+        if _legacy_windows_fs_encoding(context):
+            return Stream("mbcs", "replace"), Reason("PYTHONLEGACYWINDOWSFSENCODING",
+                                                     "the legacy mbcs encoding (PEP 529)")
+        return Stream("utf-8", "surrogatepass"), Reason(
+            "platform", "Windows uses UTF-8 for the filesystem (PEP 529)")
+    if platform in _UTF8_FS_PLATFORMS:
+        return Stream("utf-8", "surrogateescape"), Reason(
+            "platform", "%s always uses UTF-8 for the filesystem" % platform)
+    if pre.utf8_mode:
+        return Stream("utf-8", "surrogateescape"), Reason(pre.utf8_reason.source, "UTF-8 mode")
+    if platform in _FORCE_ASCII_PLATFORMS and pre.lc_ctype in _C_LOCALE_NAMES \
+            and context.profile.version >= (3, 7):
+        return Stream("ascii", "surrogateescape"), Reason(
+            "platform", "the libc claims ASCII but decodes Latin-1: CPython forces ASCII")
+    if not pre.codeset and context.profile.empty_codeset_is_utf8:
+        return Stream("utf-8", "surrogateescape"), Reason("locale", "the locale has no codeset: UTF-8")
+    return Stream(_codec_name(pre.codeset), "surrogateescape"), Reason(
+        "locale", "the locale encoding of LC_CTYPE %s" % pre.lc_ctype)
+
+
+def _stdio(context, pre):
+    """stdin and stdout: config_init_stdio_encoding and config_get_stdio_errors (3.8+),
+    init_sys_streams (3.7), initstdio (3.6). A codec CPython cannot use gives a _Failure."""
+    prof = context.profile
+    source = None
+    detail = []
+    value = _py_getenv(context, context.use_environment, "PYTHONIOENCODING")
+    encoding, errors = _split_pythonioencoding(value)
+    if encoding or errors:              # ":" alone sets nothing
+        source = "PYTHONIOENCODING=" + value
+        detail.append("PYTHONIOENCODING comes first")
+    if pre.utf8_mode:
+        if encoding is None:
+            encoding = "utf-8"
+        if errors is None:
+            errors = "strict" if pre.utf8_mode == "strict" else "surrogateescape"
+        detail.append("UTF-8 mode fills in what PYTHONIOENCODING leaves" if source else "UTF-8 mode")
+        source = source or pre.utf8_reason.source
+    if encoding is None:
+        encoding = _locale_stdio_encoding(context, pre.codeset)
+        detail.append("the encoding of the locale")
+        source = source or "locale"
+    else:
+        codec = _lookup(encoding)
+        if codec is None:
+            return _stdio_codec_failure(prof, "LookupError: unknown encoding: %s" % encoding), None
+        if not getattr(codec, "_is_text_encoding", True):
+            # 3.6/3.7 name the codec as typed, 3.8+ by its codec name.
+            shown = codec.name if prof.normalizes_stdio_names else encoding
+            return _stdio_codec_failure(prof, _not_text_message(prof, shown), streams=True), None
+    if context.windows and context.inputs.windows_console:
+        encoding = "utf-8"
+        detail.append("a Windows console is always UTF-8")
+    if errors is None:
+        errors, why = _default_stdio_errors(context, pre.lc_ctype)
+        detail.append(why)
+    if prof.normalizes_stdio_names:
+        encoding = _codec_name(encoding)
+    return Stream(encoding, errors), Reason(source or "locale", "; ".join(detail))
+
+
+def _stderr(context, stdout, stdout_reason):
+    """Every version, whatever PYTHONIOENCODING says: create_stdio(..., "backslashreplace")."""
+    return Stream(stdout.encoding, "backslashreplace"), Reason(
+        stdout_reason.source, "stderr uses the stdout encoding with backslashreplace, always")
+
+
+def _locale_stdio_encoding(context, codeset):
+    if context.windows:
+        return "cp%d" % context.inputs.ansi_code_page
+    if not codeset and context.profile.empty_codeset_is_utf8:
+        return "utf-8"
+    return codeset
+
+
+def _default_stdio_errors(context, lc_ctype):
+    if context.windows:
+        return "surrogateescape", "Windows stdio uses surrogateescape"
+    if context.profile.stdio_errors_rule == "3.6":
+        # 3.6 initstdio: surrogateescape only in the C locale and only when
+        # PYTHONIOENCODING names no encoding (bpo-19977).
+        if lc_ctype == "C":
+            return "surrogateescape", "the C locale gets surrogateescape"
+        return "strict", "strict outside the C locale"
+    if lc_ctype in _C_LOCALE_NAMES or lc_ctype in _STDIO_TARGET_NAMES:
+        return "surrogateescape", ("LC_CTYPE %s is the C locale or a coercion target: "
+                                   "surrogateescape" % lc_ctype)
+    return "strict", "LC_CTYPE %s is an ordinary locale: strict" % lc_ctype
+
+
+def _not_text_message(prof, name):
+    text = "LookupError: '%s' is not a text encoding" % name
+    # 3.14 dropped the advice from the message (Lib/codecs.py / _PyCodec_LookupTextEncoding).
+    return text if prof.version >= (3, 14) else text + "; use codecs.open() to handle arbitrary codecs"
+
+
+def _stdio_codec_failure(prof, lookup_line, streams=False):
+    if prof.version < (3, 8) or streams:
+        head = "can't initialize sys standard streams"
+        function = {(3, 6): "Py_Initialize"}.get(prof.version, "init_sys_streams")
+    else:
+        head = "failed to get the Python codec name of the stdio encoding"
+        function = "init_stdio_encoding"
+    lines = ["Fatal Python error: %s: %s" % (function, head)]
+    if prof.version >= (3, 8):
+        lines.append("Python runtime state: core initialized")
+    lines.append(lookup_line)
+    # 3.6 and 3.7 abort() (SIGABRT: the shell shows 134); 3.8+ exit with status 1.
+    return _Failure("\n".join(lines), 134 if prof.version < (3, 8) else 1,
+                    Reason("PYTHONIOENCODING", "the stdio codec cannot be used"), complete=False)
+
+
+def _open(context, pre):
+    """open() without an encoding: io.text_encoding / locale.getpreferredencoding(False)."""
+    if pre.utf8_mode:
+        errors = "strict" if pre.utf8_mode == "strict" else context.profile.open_errors_in_utf8_mode
+        return Stream(context.profile.utf8_spelling, errors), Reason(pre.utf8_reason.source, "UTF-8 mode")
+    return Stream(_locale_encoding_name(context, pre.codeset), "strict"), Reason(
+        "locale", "the locale encoding; open() is always strict")
+
+
+def _preferred_encoding(context, pre):
+    """locale.getpreferredencoding(False)."""
+    if pre.utf8_mode:
+        return context.profile.utf8_spelling, Reason(pre.utf8_reason.source, "UTF-8 mode")
+    return _locale_encoding_name(context, pre.codeset), Reason(
+        "locale", "nl_langinfo(CODESET) of LC_CTYPE")
+
+
+def _locale_encoding(context, pre):
+    """locale.getencoding() (3.11+): the locale encoding, whatever UTF-8 mode says."""
+    if not context.profile.has_getencoding:
+        return None, None
+    return _locale_encoding_name(context, pre.codeset), Reason(
+        "locale", "nl_langinfo(CODESET), ignoring UTF-8 mode")
+
+
+def _locale_encoding_name(context, codeset):
+    if context.windows:
+        return "cp%d" % context.inputs.ansi_code_page
+    if context.inputs.platform in _UTF8_LOCALE_PLATFORMS:
+        return "utf-8"
+    if not codeset and context.profile.empty_codeset_is_utf8:
+        return "utf-8"
+    return codeset
+
+
+# -- What the start-up leaves behind ----------------------------------------------------
+
+def _child_environ(context, environ):
+    """What differs from the given environment once started: the coerced locale."""
+    given = context.inputs.environ
+    child = {key: value for key, value in environ.items() if given.get(key) != value}
+    if child:
+        return child, Reason("coercion", "the coerced locale is exported to every child process")
+    return child, Reason("default", "nothing is exported: UTF-8 mode reaches a child only "
+                                    "through PYTHONUTF8 or -X utf8 on its own command line")
+
+
+def _stderr_messages(context, printed):
+    """The locale warnings, in the order start-up prints them."""
+    if printed:
+        return printed, Reason("PYTHONCOERCECLOCALE", "the locale warnings printed at start-up")
+    return printed, Reason("default", "nothing is printed at start-up")
+
+
+def _usage_error(context):
+    # Python/getopt.c prints the error, then usage() two lines (Modules/main.c); status 2.
+    message = "\n".join([
+        context.line.error,
+        "usage: %s [option] ... [-c cmd | -m mod | file | -] [arg] ..." % context.inputs.argv0,
+        "Try `python -h' for more information."])
+    return _Failure(message, 2, Reason("command line", "CPython rejects the command line"))

@@ -1,0 +1,192 @@
+"""Render a Decision as text or as the JSON object of the README; decides nothing."""
+import sys
+
+from ._environment import described
+from ._errors import UsageError
+from ._output import shown as _shown, write
+
+SCHEMA = 1
+
+
+def _stream(stream):
+    return None if stream is None else {"encoding": stream.encoding, "errors": stream.errors}
+
+
+def _launcher(launched):
+    if launched is None:
+        return None
+    return {"utf8_mode": launched.utf8_mode, "bootstrap": launched.bootstrap,
+            "environ": dict(launched.set_environ), "notes": list(launched.notes)}
+
+
+def to_json_object(decision, launched=None, verdict=None):
+    """The documented "schema": 1 object (README, "JSON schema"); `launched` is the
+    launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add); `verdict`, the
+    "verdict", "problems" and "findings" keys of doctor's findings for the case."""
+    d = decision
+    return dict({
+        "schema": SCHEMA,
+        "python": d.python,
+        "platform": d.platform,
+        "policy": d.policy,
+        "startup_error": (None if d.startup_error is None else
+                          {"message": d.startup_error.message, "exit_code": d.startup_error.exit_code}),
+        "legacy_c_locale": d.legacy_c_locale,
+        "legacy_c_locale_source": d.legacy_c_locale_source,
+        "coercion": (None if d.coercion is None else
+                     {"target": d.coercion.target, "environ": dict(d.coercion.environ)}),
+        "coercion_warning": d.coercion_warning,
+        "c_locale_warning": d.c_locale_warning,
+        "utf8_mode": d.utf8_mode,
+        "lc_ctype": d.lc_ctype,
+        "filesystem": _stream(d.filesystem),
+        "stdin": _stream(d.stdin),
+        "stdout": _stream(d.stdout),
+        "stderr": _stream(d.stderr),
+        "open": _stream(d.open),
+        "preferred_encoding": d.preferred_encoding,
+        "locale_encoding": d.locale_encoding,
+        "stderr_messages": list(d.stderr_messages),
+        "stderr_complete": d.stderr_complete,
+        "child_environ": dict(d.child_environ),
+        "reasons": {key: {"source": r.source, "detail": r.detail}
+                    for key, r in sorted(d.reasons.items())},
+        "launcher": _launcher(launched),
+    }, **(verdict or {}))
+
+
+def to_json(decision, launched=None, verdict=None):
+    import json
+    return json.dumps(to_json_object(decision, launched, verdict), indent=2, sort_keys=False)
+
+
+_ROWS = (
+    ("startup_error", "start-up"),
+    ("legacy_c_locale", "legacy C locale"),
+    ("coercion", "locale coercion"),
+    ("utf8_mode", "UTF-8 mode"),
+    ("lc_ctype", "LC_CTYPE"),
+    ("filesystem", "filesystem"),
+    ("stdin", "stdin"),
+    ("stdout", "stdout"),
+    ("stderr", "stderr"),
+    ("open", "open()"),
+    ("preferred_encoding", "preferred encoding"),
+    ("locale_encoding", "locale.getencoding()"),
+    ("child_environ", "child processes"),
+)
+
+
+def _value(decision, key):
+    value = getattr(decision, key)
+    if key == "startup_error":
+        return "fails, exit %d" % value.exit_code if value else "starts"
+    if key == "legacy_c_locale":
+        return "yes" if value else "no"
+    if key == "coercion":
+        return "to %s" % value.target if value else "none"
+    if key == "utf8_mode":
+        return {0: "off", 1: "on"}.get(value, value)
+    if key == "child_environ":
+        return (" ".join("%s=%s" % item for item in sorted(value.items())) or "inherit the environment")
+    if hasattr(value, "encoding"):
+        return "%s/%s" % (value.encoding, value.errors)
+    return value
+
+
+def to_text(decision, launched=None, verdict_lines=()):
+    """A table: setting, value, and the input that decided it with why; then
+    `verdict_lines` (doctor's verdict and fixes for the case, rendered by doctor)."""
+    d = decision
+    rows = []
+    for key, label in _ROWS:
+        if getattr(d, key) is None and key not in ("coercion", "startup_error"):
+            continue
+        reason = d.reasons.get(key)
+        rows.append((label, _shown(_value(d, key)), reason))
+    width = max(len(label) for label, _, _ in rows)
+    value_width = min(32, max(len(value) for _, value, _ in rows))
+    lines = ["Python %s on %s, policy %s" % (d.python, d.platform, d.policy), ""]
+    for label, value, reason in rows:
+        why = "" if reason is None else "%s: %s" % (reason.source, reason.detail)
+        lines.append(("%-*s  %-*s  %s" % (width, label, value_width, value, why)).rstrip())
+    if d.stderr_messages:
+        lines += ["", "printed on stderr at start-up:"]
+        lines += ["  " + line for line in d.stderr_messages]
+        if not d.stderr_complete:
+            lines.append("  (followed by a traceback)")
+    if launched is not None:
+        lines += ["", "through `utf8env run`:"]
+        if launched.set_environ:
+            lines.append("  the launcher sets %s" % " ".join(
+                "%s=%s" % item for item in sorted(launched.set_environ.items())))
+        lines.append("  UTF-8 mode %s" % ({0: "off", 1: "on (bootstrap)", "strict": "strict (bootstrap)"}
+                                         .get(launched.utf8_mode, launched.utf8_mode)))
+        lines += ["  cannot: " + _shown(note) for note in launched.notes]
+    if verdict_lines:
+        lines += [""] + list(verdict_lines)
+    return "\n".join(lines) + "\n"
+
+
+def run(args, command):
+    """`utf8env explain`'s handler: the Decision for the described environment, as text or
+    JSON, ending with the verdict doctor gives the same case."""
+    from ._launch import run as launch
+    environ = described(args)
+    python = command[0] if command else None
+    target = _target(python, args.version, args.platform)
+    if args.locales is not None:
+        from ._engine import locale_model
+        facts = locale_model.modelled(args.locales)
+    elif target.platform == _this_platform():
+        from . import _locales as locales
+        facts = locales.probe(environ, here=args.own_process)
+    else:
+        raise UsageError("--platform %s is not this machine: give --locales NAME,... to model "
+                         "its locales" % target.platform)
+    from ._engine.policy import Inputs, decide
+    inputs = Inputs(environ=environ, args=tuple(command[1:]), version=target.version,
+                    platform=target.platform, locales=facts, policy=args.policy,
+                    coercion_switch=args.coercion, warning_switch=args.warning,
+                    argv0=python or "python%s" % target.version)
+    decision = decide(inputs)
+    launched = launch.what_run_adds(inputs, args.policy)
+    # the verdict and fixes doctor gives the same case
+    from .doctor import _findings as findings, _verdict as verdict
+    found = findings.for_decision(inputs, decision)
+    if args.json:
+        write(to_json(decision, launched, verdict.verdict_object(found)) + "\n")
+    else:
+        write(to_text(decision, launched, verdict.verdict_lines(found)))
+    return 0
+
+
+def _target(python, version, platform):
+    """The (version, platform) to predict for: --version, else the named interpreter
+    (asked once), else the interpreter running utf8env."""
+    from ._launch.interpreter import Identity, identify_file
+    if version is None and python is not None:
+        found = identify_file(_find_interpreter(python), python)
+        return Identity(found.version, platform or found.platform)
+    if version is None:
+        version = "%d.%d" % sys.version_info[:2]
+    return Identity(version, platform or _this_platform())
+
+
+def _find_interpreter(python):
+    """The file `python` names, on this process's PATH (where utf8env is asked)."""
+    import os
+    from ._errors import CommandNotFound, InterpreterError, NotExecutable
+    from ._launch.run import find_command
+    try:
+        return find_command(python, os.environ)
+    except CommandNotFound:
+        raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
+                               "or --version X.Y to predict without running it)" % python)
+    except NotExecutable as error:
+        raise InterpreterError("interpreter %r: not executable (%s)" % (python, error))
+
+
+def _this_platform():
+    from ._engine.profiles import platform_name
+    return platform_name(sys.platform)

@@ -1,0 +1,74 @@
+"""Writing a command's output to this process's stdout, which may be closed (`>&-`: then
+sys.stdout is None), full (/dev/full) or gone (a pipe whose reader exited): a one-line
+error and status 1, or for the pipe status 1 alone (cli.main), never a traceback nor the
+interpreter's status 120 from its own flush at exit. Every subcommand writes through here."""
+import sys
+
+from ._errors import Utf8envError
+
+
+def shown(value):
+    """`value` as a line of text for any terminal: undecodable bytes from the environment
+    (surrogate escapes) as \\xNN; a value with any other lone surrogate (a hand-made
+    snapshot, say) all in Python's backslash escapes. explain and doctor both show values so."""
+    value = str(value)
+    try:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def write(text):
+    """`text` to stdout in stdout's own codec."""
+    stream = _stdout()
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError) as error:
+        _failed(error)
+
+
+def write_bytes(data):
+    """`data` to stdout byte for byte, whatever stdout's codec: what env and doctor print
+    may hold bytes (undecodable input, surrogate escapes) no codec would write back."""
+    stream = _stdout()
+    if getattr(stream, "buffer", None) is None:      # replaced by a text-only stream
+        write(data.decode("utf-8", "surrogateescape"))
+        return
+    try:
+        stream.flush()              # text written before, in order
+        stream.buffer.write(data)
+        stream.buffer.flush()
+    except (OSError, ValueError) as error:
+        _failed(error)
+
+
+def _stdout():
+    stream = sys.stdout
+    if stream is None:      # started with fd 1 closed
+        raise Utf8envError("cannot write the output: standard output is closed")
+    return stream
+
+
+def _failed(error):
+    # What is left in the buffer would fail again when the interpreter flushes stdout at
+    # exit, with a second message and status 120: it goes to /dev/null instead. (A
+    # ValueError, a closed stream or a character its codec lacks, leaves nothing to fail.)
+    if isinstance(error, OSError):
+        drop_pending(1)
+    if isinstance(error, BrokenPipeError):
+        raise error     # the reader went away: cli.main ends quietly, as a filter does
+    raise Utf8envError("cannot write the output: %s" % (getattr(error, "strerror", None) or error))
+
+
+def drop_pending(fd):
+    """Point `fd` (1: stdout, 2: stderr) at /dev/null, so that what its stream still
+    buffers goes there when the interpreter flushes it at exit."""
+    import os
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    except OSError:
+        pass

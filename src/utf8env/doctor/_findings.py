@@ -1,0 +1,400 @@
+"""What is wrong, with its evidence and the fix for the context found: the one findings
+module of `utf8env doctor` (a whole place) and `utf8env explain` (one Decision). Pure.
+
+Severities: "error" (text breaks: a Python found refuses to start, or print("é") or
+open().write("é") raise), "warning" (a setting that is wrong: a locale variable naming a
+locale this libc lacks, LC_ALL=C over a good LANG, the C locale or a non-UTF-8 one for
+every program that is not Python 3.7+), "note" (worth knowing, not a problem: what 3.15
+changes, undecodable names, what was not identified). The verdict counts errors and
+warnings.
+
+Fixes are counterfactuals checked with the engine, not rules of thumb: a Python's
+failure gets the locale fix when decide() says the locale fix makes it go away, else
+the next remedy that does (unsetting PYTHONIOENCODING, PYTHONUTF8=1, `utf8env run`).
+"""
+from .._engine.records import Record, field
+from . import _fixes as fixing
+from . import _locale_state as locale_state
+
+SEVERITIES = ("error", "warning", "note")
+
+
+class Finding(Record):
+    code = field()              # stable, for --json: "locale-missing", "print-fails", ...
+    severity = field()          # one of SEVERITIES
+    title = field()             # one line
+    evidence = field()          # lines: the variable, its value, where it most likely came from
+    fixes = field()             # fixes.Fix, the primary context's first
+    remedy = field(None)        # the fixes.Remedy the fixes write (not in the JSON)
+
+
+class Predicted(Record):
+    """One Python and what the engine predicts for it here."""
+    label = field()             # "Python 3.6 (/usr/bin/python3.6)"
+    found = field()             # pythons.Found, or None (explain)
+    decision = field()          # its Decision, or None (not identified or not modelled)
+    outcome = field()           # pythons.Outcome, or None
+    inputs = field(None)        # the Inputs of the decision (explain's command line, policy...)
+
+
+class Tool(Record):
+    name = field()              # "perl", "bash"
+    message = field()           # what it prints
+    when = field()              # when it prints it
+
+
+class Diagnosis(Record):
+    state = field()             # locale_state.LocaleState
+    contexts = field()          # contexts.Contexts
+    pythons = field()           # Predicted
+    tools = field()             # Tools that will warn here
+    findings = field()          # Findings, by severity
+    distribution = field()      # fixes.distribution(): "debian", ...
+
+
+def verdict(findings):
+    """"ok", "1 problem" or "N problems" (errors and warnings; notes do not count)."""
+    count = problems(findings)
+    return "ok" if not count else "1 problem" if count == 1 else "%d problems" % count
+
+
+def problems(findings):
+    return sum(1 for f in findings if f.severity != "note")
+
+
+def diagnose(place):
+    """The Diagnosis of a place.Place."""
+    from . import _contexts as detecting, _pythons as predicting
+    from ._place import this_platform
+    environ = place.environ
+    state = locale_state.analyse(environ, place.facts)
+    found_contexts = detecting.detect(place)
+    platform = this_platform()
+    predicted = []
+    for found in place.pythons:
+        decision = outcome = None
+        if found.version is not None and found.error is None:
+            decision = predicting.decision(found, environ, place.facts, platform)
+            later = predicting.decision(found, environ, place.facts, platform, version="3.15")
+            outcome = predicting.outcome(decision, later)
+        label = "Python %s (%s)" % (found.version or "?", found.path)
+        predicted.append(Predicted(label, found, decision, outcome))
+    info = _info(place, found_contexts)
+    tools = _tools(state, environ)
+    findings = _findings(state, found_contexts, predicted, environ, place.facts, info, tools)
+    if not place.proc:
+        # environment.inherited() falls back to os.environ, which a CPython 3.7+ running
+        # doctor has already changed by its own coercion (PEP 538: LC_CTYPE exported).
+        coerced = [n for n in ("LC_CTYPE",) if environ.get(n) in ("C.UTF-8", "C.utf8", "UTF-8")]
+        findings += (Finding("no-proc", "note", "/proc is not readable: the environment is "
+                             "os.environ, not the one this process was started with",
+                             tuple("%s=%s may be this Python's own locale coercion (PEP 538); "
+                                   "the value it replaced cannot be known" % (n, environ[n])
+                                   for n in coerced), ()),)
+    return Diagnosis(state=state, contexts=found_contexts, pythons=tuple(predicted), tools=tools,
+                     findings=findings, distribution=info["distribution"])
+
+
+def for_decision(inputs, decision):
+    """explain's findings: those of the Decision of `inputs`, with the fixes of its SHELL
+    (explain describes an environment, not a place: no context). The locale findings are
+    glibc's: made for linux only."""
+    from ._outcome import outcome
+    environ, facts = inputs.environ, inputs.locales
+    state = locale_state.analyse(environ, facts) if decision.platform == "linux" else None
+    later = None
+    if decision.python != "3.15":
+        from .._engine.policy import decide
+        later = decide(inputs._replace(version="3.15", policy=None))
+    predicted = [Predicted("Python %s" % decision.python, None, decision,
+                           outcome(decision, later), inputs)]
+    info = {"distribution": None, "locale_gen": None, "files": {},
+            "shell": environ.get("SHELL") or "/bin/sh"}
+    return _findings(state, (), predicted, environ, facts, info, _tools(state, environ)
+                     if state else ())
+
+
+def _info(place, found_contexts):
+    return {"distribution": fixing.distribution(place.files.get("/etc/os-release")),
+            "locale_gen": place.files.get("/etc/locale.gen"), "files": place.files}
+
+
+def _tools(state, environ):
+    """perl and bash, which warn about a locale the libc lacks (verified here: glibc 2.36,
+    perl 5.36, bash 5.2). perl calls setlocale(LC_ALL, "") at start-up, which fails when
+    any of LC_ALL, LC_* or LANG names a missing locale; bash warns at start-up only for
+    LC_ALL, and for the others when a script or rc file assigns an LC_* variable (then
+    `export LC_CTYPE=` under a bad LANG prints "setlocale: LC_CTYPE: cannot change locale
+    (LANG's value)")."""
+    if not state.missing:
+        return ()
+    first = state.missing[0]
+    out = [Tool("perl", "perl: warning: Setting locale failed.", "at every start")]
+    lc_all = [m for m in state.missing if m.variable == "LC_ALL"]
+    if lc_all:
+        out.append(Tool("bash", "bash: warning: setlocale: LC_ALL: cannot change locale (%s)"
+                        % lc_all[0].value, "at every start"))
+    else:
+        # bash re-resolves a category when an LC_* variable is assigned, and names the
+        # category; a bad LANG shows up as LC_CTYPE's (`export LC_CTYPE=` is enough).
+        category = first.variable if first.variable.startswith("LC_") else "LC_CTYPE"
+        out.append(Tool("bash", "bash: warning: setlocale: %s: cannot change locale (%s)"
+                        % (category, first.value),
+                        "when a script or rc file assigns %s" % category))
+    return tuple(out)
+
+
+# -- the findings -------------------------------------------------------------------------
+
+def _findings(state, found_contexts, predicted, environ, facts, info, tools):
+    out = []
+    if state is not None:
+        out += _locale_findings(state, found_contexts, environ, facts, info, tools)
+    remedies = [f.remedy.changes for f in out if f.remedy is not None and f.remedy.changes]
+    for finding in _python_findings(state, found_contexts, predicted, environ, facts, info,
+                                    remedies):
+        if finding.remedy is not None and finding.remedy.changes in remedies:
+            # The same change as a locale finding's fix: said once, there.
+            changes = " ".join("%s=%s" % (n, v) if v is not None else "%s unset" % n
+                               for n, v in finding.remedy.changes)
+            finding = finding._replace(fixes=(), evidence=finding.evidence + (
+                "the locale fix above makes it go away (decide() with %s)" % changes,))
+        out.append(finding)
+    order = {severity: index for index, severity in enumerate(SEVERITIES)}
+    return tuple(sorted(out, key=lambda f: order[f.severity]))     # stable: by severity
+
+
+def _locale_findings(state, found_contexts, environ, facts, info, tools):
+    out = []
+    good = state.utf8_locale
+    for missing in state.missing:
+        out.append(_missing(missing, state, found_contexts, environ, info, tools, good))
+    lc_all = environ.get("LC_ALL")
+    if lc_all in ("C", "POSIX") and state.overridden:
+        hidden = [(n, v) for n, v in state.overridden if facts.accepts(v)
+                  and locale_state.is_utf8(facts.codesets.get(v))]
+        if hidden:
+            shown = " ".join("%s=%s" % nv for nv in hidden)
+            remedy = fixing.Remedy(changes=(("LC_ALL", None),))
+            out.append(Finding(
+                "lc-all-overrides", "warning",
+                "LC_ALL=%s overrides %s: every program gets the C locale (ASCII)" % (lc_all, shown),
+                ("LC_ALL=%s: LC_ALL beats LC_CTYPE beats LANG (glibc, POSIX)" % lc_all,
+                 "LC_ALL=%s %s" % (lc_all, _origin("LC_ALL", lc_all, found_contexts, info))),
+                fixing.for_remedy(remedy, found_contexts, info), remedy))
+            return out
+    if not state.missing and state.lc_ctype == "C":
+        variable = state.decided_by
+        why = ("no locale variable is set (LC_ALL, LC_CTYPE, LANG)" if variable is None
+               else "%s=%s" % (variable, environ.get(variable)))
+        evidence = [why + (" %s" % _origin(variable, environ.get(variable), found_contexts, info)
+                           if variable else "")]
+        evidence += _context_evidence(found_contexts, info)
+        changes = _c_locale_changes(state, environ, facts, good) if good else ()
+        out.append(Finding(
+            "c-locale", "warning",
+            "LC_CTYPE is the C locale (%s): ASCII for every program but Python 3.7+, which "
+            "coerces it" % why, tuple(evidence),
+            *_locale_fixes(variable or "LANG", good, found_contexts, info, changes=changes)))
+    elif not state.missing and not locale_state.is_utf8(state.codeset):
+        variable = state.decided_by
+        out.append(Finding(
+            "legacy-codeset", "warning",
+            "LC_CTYPE %s uses %s, not UTF-8: text outside it cannot be printed or saved"
+            % (state.lc_ctype, state.codeset),
+            ("%s=%s %s" % (variable, environ.get(variable),
+                           _origin(variable, environ.get(variable), found_contexts, info)),),
+            *_locale_fixes(variable, good, found_contexts, info)))
+    return out
+
+
+def _missing(missing, state, found_contexts, environ, info, tools, good):
+    variable, value = missing.variable, missing.value
+    decides = variable == state.decided_by or variable == "LC_ALL"
+    if not missing.spellings and locale_state.is_utf8(value):
+        title = ("%s=%s is macOS's name for the UTF-8 character set, not a locale: glibc has "
+                 "none by that name" % (variable, value))
+    elif missing.spellings:
+        title = ("%s=%s is not a locale here, but %s is (glibc compares the language and "
+                 "territory case-sensitively, the codeset without case or '-')"
+                 % (variable, value, missing.spellings[0]))
+    elif good and locale_state.is_utf8(value.partition(".")[2].partition("@")[0]):
+        title = "%s=%s names a locale this system does not have (%s is installed)" % (
+            variable, value, good)
+    else:
+        title = "%s=%s names a locale this system does not have" % (variable, value)
+    title += (": LC_CTYPE falls back to C (ASCII)" if decides
+              else ": %s stays C" % (variable if variable != "LANG" else "every category LANG sets"))
+    evidence = ["%s=%s %s" % (variable, value, _origin(variable, value, found_contexts, info))]
+    if decides:
+        evidence.append("%s decides LC_CTYPE (LC_ALL > LC_CTYPE > LANG); setlocale() refuses "
+                        "it, so LC_CTYPE is C" % variable)
+    evidence += ["%s prints %r %s" % (t.name, t.message, t.when) for t in tools]
+    evidence += _context_evidence(found_contexts, info)
+    replacement = missing.spellings[0] if missing.spellings else good
+    install = None
+    if not missing.spellings and not locale_state.is_utf8(value) and "." in value:
+        install = value
+    return Finding("locale-missing", "warning", title, tuple(evidence),
+                   *_locale_fixes(variable, replacement, found_contexts, info, install=install))
+
+
+def _c_locale_changes(state, environ, facts, good):
+    """The variables that give LC_CTYPE the UTF-8 locale `good`: LANG (or the variable that
+    decides), and LC_ALL unset rather than set (it would override every category)."""
+    if state.decided_by == "LC_ALL":
+        lang = environ.get("LANG")
+        keep = lang and facts.accepts(lang) and locale_state.is_utf8(facts.codesets.get(lang))
+        return (("LC_ALL", None),) + (() if keep else (("LANG", good),))
+    changes = ((state.decided_by or "LANG", good),)
+    if environ.get("LC_ALL"):
+        changes += (("LC_ALL", None),)
+    return changes
+
+
+def _locale_fixes(variable, good, found_contexts, info, install=None, changes=None):
+    """(fixes, remedy) that give `variable` the UTF-8 locale `good`."""
+    if good:
+        remedy = fixing.Remedy(changes=changes or ((variable, good),), install=install)
+    else:
+        # No UTF-8 locale at all: install one; Python 3.7+ still get UTF-8 mode from C.
+        remedy = fixing.Remedy(install=install or "C.UTF-8")
+    return fixing.for_remedy(remedy, found_contexts, info), remedy
+
+
+def _context_evidence(found_contexts, info):
+    out = []
+    for context in found_contexts:
+        if context.name == "systemd":
+            for path, text in context.details.get("locale_files", ()):
+                values = fixing.parse_assignments(text)
+                if values:
+                    out.append("%s sets %s; this service's environment does not have it unless "
+                               "the unit sets it (systemd.exec(5) Environment=)"
+                               % (path, " ".join("%s=%s" % kv for kv in sorted(values.items()))))
+        if context.name == "cron":
+            out.append("cron(8) gives a job only SHELL, PATH, HOME and LOGNAME (and, on Debian, "
+                       "what pam_env reads from /etc/environment and /etc/default/locale)")
+    return out
+
+
+def _origin(variable, value, found_contexts, info):
+    """Where the variable most likely came from, in words (one parenthesis)."""
+    files = info.get("files", {})
+    by_name = {c.name: c for c in found_contexts}
+    ssh = by_name.get("ssh")
+    if ssh is not None:
+        directive = ssh.details["forwarded"].get(variable)
+        if directive is not None:
+            return ("(most likely sent by the ssh client: SendEnv on the client, let in by "
+                    "AcceptEnv %s at %s%s)" % (" ".join(directive.patterns), directive.where,
+                                               ", in a Match block" if directive.conditional else ""))
+        if ssh.details.get("config") is None and (variable or "").startswith(("LC_", "LANG")):
+            return ("(most likely sent by the ssh client: Debian's and macOS's ssh_config have "
+                    "SendEnv LANG LC_*; the server's sshd_config could not be read to confirm)")
+    for path in ("/etc/default/locale", "/etc/locale.conf"):
+        if fixing.parse_assignments(files.get(path)).get(variable) == value and value:
+            return "(as %s sets it)" % path
+    for name, words in (("systemd", "the unit's Environment= or systemd's own locale"),
+                        ("cron", "the crontab, or /etc/default/locale through pam_env"),
+                        ("ci", "the CI configuration"),
+                        ("container", "the image (Dockerfile ENV) or docker run -e")):
+        if name in by_name:
+            return "(most likely from %s)" % words
+    return "(from the shell's startup files or the program that started this one)"
+
+
+def _python_findings(state, found_contexts, predicted, environ, facts, info, remedies=()):
+    out = []
+    groups = {}
+    for item in predicted:
+        if item.decision is None:
+            continue
+        d, o = item.decision, item.outcome
+        if d.startup_error is not None:
+            out.append(Finding("python-startup", "error", "%s refuses to start here: %s"
+                               % (item.label, d.startup_error.message.split("\n")[0]),
+                               ("%s: %s" % (d.reasons["startup_error"].source,
+                                            d.reasons["startup_error"].detail),),
+                               *_python_fixes(item, environ, facts, state, found_contexts, info,
+                                              remedies=remedies)))
+            continue
+        for code, failed, what in (("print-fails", o.print_text == "fails", "stdout"),
+                                   ("open-fails", o.open_text == "fails", "open")):
+            if failed:
+                stream = getattr(d, what)
+                groups.setdefault((code, stream), []).append(item)
+    for (code, stream), items in sorted(groups.items(), key=lambda kv: kv[0][0] != "print-fails"):
+        action = 'print("\u00e9")' if code == "print-fails" else 'open(path, "w").write("\u00e9")'
+        names = ", ".join(i.label for i in items)
+        key = "stdout" if code == "print-fails" else "open"
+        reason = items[0].decision.reasons.get(key)
+        evidence = ["%s is %s/%s%s" % ("sys.stdout" if key == "stdout" else "open()'s default",
+                                       stream.encoding, stream.errors,
+                                       ": %s: %s" % (reason.source, reason.detail) if reason else "")]
+        out.append(Finding(code, "error", "%s raises UnicodeEncodeError on %s" % (action, names),
+                           tuple(evidence),
+                           *_python_fixes(items[0], environ, facts, state, found_contexts, info, key,
+                                          remedies)))
+    later = [i for i in predicted if i.outcome is not None and i.outcome.pep686]
+    if later:
+        changes = later[0].outcome.pep686
+        out.append(Finding("pep686", "note",
+                           "Python 3.15 turns UTF-8 mode on by default (PEP 686); here that changes "
+                           + ", ".join("%s %s -> %s" % c for c in changes),
+                           tuple("for %s" % i.label for i in later), ()))
+    names = [i for i in predicted if i.outcome is not None and i.outcome.names != "round-trip"
+             and i.decision.startup_error is None]
+    if names:
+        out.append(Finding("names", "note",
+                           "an undecodable file name (b'caf\\xc3\\xa9-\\xff') printed by "
+                           "print(os.listdir()) %s" % "; ".join(
+                               "%s on %s" % ("raises UnicodeEncodeError" if i.outcome.names == "fails"
+                                             else "comes out as other bytes (mojibake)", i.label)
+                               for i in names),
+                           tuple("%s: filesystem %s/%s, stdout %s/%s"
+                                 % (i.label, i.decision.filesystem.encoding,
+                                    i.decision.filesystem.errors, i.decision.stdout.encoding,
+                                    i.decision.stdout.errors) for i in names), ()))
+    unknown = [i for i in predicted if i.decision is None and i.found is not None]
+    if unknown:
+        out.append(Finding("not-identified", "note",
+                           "%d interpreter%s not predicted" % (len(unknown), "s" if len(unknown) > 1 else ""),
+                           tuple("%s: %s (%s)" % (i.found.path, i.found.error, i.found.how)
+                                 for i in unknown), ()))
+    return out
+
+
+def _python_fixes(item, environ, facts, state, found_contexts, info, key="stdout", remedies=()):
+    """The first remedy that decide() says makes this Python's failure go away: the locale
+    findings' own fixes first (one change for everything), then the Python ones."""
+    from .._engine.policy import Inputs, decide
+    d = item.decision
+    candidates = [fixing.Remedy(changes=changes) for changes in remedies]
+    good = state.utf8_locale if state is not None else None
+    if good:
+        candidates.append(fixing.Remedy(changes=_c_locale_changes(state, environ, facts, good)))
+    for name in ("PYTHONIOENCODING", "PYTHONUTF8", "PYTHONCOERCECLOCALE"):
+        if name in environ:
+            candidates.append(fixing.Remedy(changes=((name, None),)))
+    if d.python != "3.6":
+        candidates.append(fixing.Remedy(changes=(("PYTHONUTF8", "1"),)))
+    for remedy in candidates:
+        env = dict(environ)
+        for name, value in remedy.changes:
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
+        again = decide(item.inputs._replace(environ=env) if item.inputs is not None else
+                       Inputs(environ=env, args=(), version=d.python, platform=d.platform,
+                              locales=facts))
+        from ._outcome import outcome
+        result = outcome(again)
+        if again.startup_error is None and getattr(result, "print_text" if key == "stdout"
+                                                   else "open_text") == "ok":
+            return fixing.for_remedy(remedy, found_contexts, info), remedy
+    if d.python == "3.6":
+        remedy = fixing.Remedy(wrap="python3.6", install=None if good else "C.UTF-8")
+        return fixing.for_remedy(remedy, found_contexts, info), remedy
+    return (), None

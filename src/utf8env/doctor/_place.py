@@ -1,0 +1,169 @@
+"""Gather the facts of the place doctor runs in: the only impure part of doctor.
+
+Everything is read defensively, because doctor runs inside the broken place it
+diagnoses: a file that is missing, unreadable, a directory, a FIFO or not text is simply
+absent from the facts (never an exception); no /proc means no process facts and the
+environment as os.environ holds it (utf8env._environment.inherited); undecodable bytes stay
+surrogate escapes. Nothing that is not an interpreter is ever run (pythons.py).
+"""
+import os
+import sys
+
+from .._engine.records import Record, field
+
+# The files whose contents say where this is and what the system would give a locale.
+_FILES = (
+    "/etc/os-release",          # os-release(5): the distribution, for install commands
+    "/etc/default/locale",      # Debian/Ubuntu: pam_env reads it for ssh and cron sessions
+    "/etc/locale.conf",         # locale.conf(5): systemd and RHEL/Fedora/Arch
+    "/etc/locale.gen",          # Debian: the locales locale-gen compiles
+    "/proc/self/cgroup",        # cgroups(7): a systemd unit, a container runtime
+    "/proc/1/cgroup",
+    "/proc/1/comm",             # PID 1: systemd, init, or a container's own program
+)
+_MARKERS = ("/.dockerenv",          # written by Docker into every container's root
+            "/run/.containerenv")   # written by Podman (containers-common)
+_SSHD_CONFIG = "/etc/ssh/sshd_config"
+_MAX_BYTES = 1 << 20                # an /etc file bigger than this is not a config file
+_MAX_ANCESTORS = 64                 # a loop in a forged /proc cannot keep us walking
+
+
+class Process(Record):
+    pid = field()
+    name = field()              # /proc/PID/comm: what ps shows ("cron", "sshd")
+    argv = field()              # /proc/PID/cmdline split at NUL (sshd rewrites it: its title)
+
+
+class Place(Record):
+    environ = field()           # {name: value} as this process got it
+    files = field()             # {path: text} of the _FILES (and sshd configs) that could be read
+    markers = field()           # the _MARKERS that exist
+    ancestors = field()         # Processes from the parent upwards; () without /proc
+    ttys = field()              # (stdin, stdout, stderr) is a terminal
+    proc = field()              # /proc could be read
+    sshd_configs = field()      # ((path, text), ...): the sshd_config in effect and its Includes
+    facts = field()             # LocaleFacts of the real libc for the names in play
+    pythons = field()           # pythons.Found, in discovery order
+
+
+def gather(environ=None, root="/", pythons=True):
+    """The Place this process is in. `environ`: the environment to diagnose (default:
+    the one this process was started with); `root`: where /etc and /proc are (tests);
+    `pythons`: look for interpreters (False: skip the search)."""
+    from .._environment import inherited
+    from . import _locale_state as locale_state, _pythons as python_search
+    if environ is None:
+        environ = inherited()
+    reader = Reader(root)
+    files = {}
+    for path in _FILES:
+        text = reader.text(path)
+        if text is not None:
+            files[path] = text
+    ancestors = reader.ancestors()
+    from . import _sshd as sshd
+    configs = sshd.read_configs(sshd.config_path(ancestors) or _SSHD_CONFIG, reader)
+    facts = _probe(environ, locale_state.names_to_ask(environ))
+    found = python_search.find(environ, reader) if pythons else ()
+    return Place(environ=environ, files=files,
+                 markers=tuple(m for m in _MARKERS if reader.exists(m)),
+                 ancestors=ancestors, ttys=_ttys(), proc=reader.exists("/proc/self/stat"),
+                 sshd_configs=configs, facts=facts, pythons=tuple(found))
+
+
+def _probe(environ, names):
+    """The libc's answer for `names`, asked in a child (utf8env._locales.probe). Only
+    LOCPATH of the environment matters: the question names each locale explicitly. So the
+    child gets this process's own environment with the diagnosed LOCPATH: the fork then
+    changes one variable at most, where turning 100k variables into one would unsetenv()
+    them one by one (each a scan of the whole environment: measured, half a minute)."""
+    from .. import _locales as locales
+    from .._engine.policy import LocaleFacts
+    target = dict(os.environ)
+    target.pop("LOCPATH", None)
+    if "LOCPATH" in environ:
+        target["LOCPATH"] = environ["LOCPATH"]
+    try:
+        return locales.probe(target, names)
+    except (OSError, ValueError):
+        return LocaleFacts({})
+
+
+def _ttys():
+    out = []
+    for fd in (0, 1, 2):
+        try:
+            out.append(os.isatty(fd))
+        except (OSError, ValueError):
+            out.append(False)
+    return tuple(out)
+
+
+class Reader(object):
+    """Reads files under `root`, never raising: None (or False) for anything unreadable."""
+
+    def __init__(self, root="/"):
+        self.root = root.rstrip("/")
+
+    def path(self, path):
+        return self.root + path
+
+    def text(self, path):
+        data = self.bytes(path)
+        if data is None:
+            return None
+        return data.decode("utf-8", "surrogateescape")
+
+    def bytes(self, path):
+        full = self.path(path)
+        try:
+            import stat
+            if not stat.S_ISREG(os.stat(full).st_mode):
+                return None     # a FIFO would block, a directory cannot be read
+            with open(full, "rb") as f:
+                return f.read(_MAX_BYTES)
+        except (OSError, ValueError, OverflowError):
+            return None
+
+    def exists(self, path):
+        try:
+            os.stat(self.path(path))
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def listdir(self, path):
+        try:
+            return sorted(os.listdir(self.path(path)))
+        except (OSError, ValueError):
+            return []
+
+    def ancestors(self):
+        """The parent, its parent, ... as /proc shows them (proc(5): the 4th field of
+        /proc/PID/stat is the parent's pid; the name, in parentheses, may hold spaces)."""
+        out = []
+        try:
+            pid = os.getppid()
+        except OSError:
+            return ()
+        seen = set()
+        while pid > 0 and pid not in seen and len(out) < _MAX_ANCESTORS:
+            seen.add(pid)
+            stat = self.bytes("/proc/%d/stat" % pid)
+            if not stat:
+                break
+            head, _, tail = stat.rpartition(b")")
+            name = head.partition(b"(")[2].decode("utf-8", "surrogateescape")
+            argv = (self.bytes("/proc/%d/cmdline" % pid) or b"").split(b"\0")
+            out.append(Process(pid, name, tuple(a.decode("utf-8", "surrogateescape")
+                                                for a in argv if a)))
+            try:
+                pid = int(tail.split()[1])
+            except (IndexError, ValueError):
+                break
+        return tuple(out)
+
+
+def this_platform():
+    from .._engine.profiles import platform_name
+    return platform_name(sys.platform)

@@ -1,0 +1,80 @@
+"""The records of `utf8env readiness`: what suite.py measures and compare.py concludes,
+what formats.py renders. `as_json()` (matrix/results.py's) turns them into the JSON of
+`--format json` (the README's schema 1)."""
+from .._engine.records import Record, field
+
+SCHEMA = 1
+TODAY, PEP686 = "today", "3.15"      # the two runs: UTF-8 mode off, and on (PEP 686)
+
+
+class Outcome(Record):
+    """One test in one run, from pytest's JUnit XML."""
+    outcome = field()          # "passed", "failed", "error", "skipped", or "absent"
+    message = field(None)      # the first line of the failure, error or skip message
+    output = field("")         # the test's captured stdout and stderr (temporary paths as <tmp>)
+
+
+class SuiteRun(Record):
+    """One pytest run of the suite."""
+    python = field()           # "3.13"
+    interpreter = field()      # its argv (a chroot prefix included)
+    mode = field()             # TODAY or PEP686
+    utf8_mode = field()        # as the interpreter reported it (the plugin's record), or None
+    exit = field()             # pytest's exit status; None when it timed out
+    timed_out = field()
+    seconds = field()
+    counts = field()           # {outcome: number of tests}
+    filesystem_encoding = field()
+    locale_encoding = field()
+    problem = field()          # None, or why this run gives no per-test results
+
+
+class TestChange(Record):
+    """A test whose outcome or output differs between the two runs of one Python."""
+    python = field()
+    test = field()             # the pytest node id
+    today = field()            # Outcome
+    utf8_mode = field()        # Outcome with UTF-8 mode on (3.15)
+    difference = field()       # the first differing line: the 3.15 run's failure, or output
+    call_sites = field()       # ["file:line"] that warned in this test (either run)
+
+
+class Fix(Record):
+    encoding = field()         # "utf-8" or "locale"
+    means = field()            # what it would mean for the tests that changed, in words
+
+
+class CallSite(Record):
+    """A place that used the default (locale) encoding: an EncodingWarning's file:line."""
+    file = field()             # relative to the project for the user's own code
+    line = field()
+    function = field()         # the enclosing function ("<module>" at the top level)
+    origin = field()           # "user", "site-packages" or "stdlib"
+    message = field()
+    count = field()            # EncodingWarnings in the runs with UTF-8 mode off
+    tests = field()            # the node ids that hit it (either run)
+    pythons = field()          # the versions it warned on
+    changed_tests = field()    # the node ids among `tests` whose outcome or output changed
+    fixes = field()            # [Fix]: encoding="utf-8", then encoding="locale"
+
+    @property
+    def where(self):
+        return "%s:%d" % (self.file, self.line)
+
+
+class ReadinessResult(Record):
+    schema = field()
+    command = field()          # the pytest arguments
+    world = field()            # the environment set's name
+    environment = field()      # its description
+    variables = field()        # {name: value} it sets
+    runs = field()             # [SuiteRun]
+    changed = field()          # [TestChange]
+    call_sites = field()       # [CallSite] of the user's code (all origins with --all)
+    hidden_sites = field()     # how many standard-library / site-packages sites are not shown
+    tests = field()            # how many distinct tests ran
+    ready = field()            # nothing changes between the two runs
+    timing = field()           # matrix.results.Timing
+
+    def _json(self):
+        return self._asdict()
