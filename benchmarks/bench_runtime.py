@@ -27,7 +27,7 @@ from utf8env.matrix import _discovery as interpreters  # noqa: E402
 
 CHILD = r'''
 import json, os, sys, time
-from utf8env import runtime
+from utf8env import _runtime as runtime
 clock = time.perf_counter
 def noop():
     pass

@@ -113,7 +113,7 @@ def test_enable_in_the_c_locale_of_36():
     need("3.6")
     code = STREAMS + r'''
 print("before")
-from utf8env import runtime
+from utf8env import _runtime as runtime
 report = runtime.enable()
 print("%s")
 tell(stdin_read=sys.stdin.read(), report=report)
@@ -141,7 +141,7 @@ def test_enable_everywhere_in_the_legacy_c_locale(version):
     code = STREAMS + r'''
 import locale
 print("before")
-from utf8env import runtime
+from utf8env import _runtime as runtime
 report = runtime.enable()
 print("%s")
 with open(os.devnull) as f:
@@ -173,7 +173,7 @@ tell(report=report, opened=opened, binary=binary, preferred=locale.getpreferrede
 def test_strict_mode(version, undecodable_dir):
     need(version)
     code = STREAMS + r'''
-from utf8env import runtime
+from utf8env import _runtime as runtime
 runtime.enable("strict")
 try:
     text = sys.stdin.read()
@@ -198,7 +198,7 @@ tell(text=text, error=error, names=os.listdir("."))
 ])
 def test_pythonioencoding_keeps_its_priority(value, stdout, stderr, version):
     code = STREAMS + r'''
-from utf8env import runtime
+from utf8env import _runtime as runtime
 runtime.enable()
 tell()
 '''
@@ -228,7 +228,7 @@ def _legacy_name(version):
 PARTIAL = r"""
 import json, os, sys
 %s
-from utf8env import runtime
+from utf8env import _runtime as runtime
 report = runtime.enable()
 rest = sys.stdin.read()
 os.write(1, json.dumps([first, rest, report["cannot"].get("stdin"), report["changed"].get("stdin"),
@@ -283,7 +283,7 @@ log.addHandler(handler)
 log.propagate = False
 log.warning("before \xe9")
 print("out before")
-from utf8env import runtime
+from utf8env import _runtime as runtime
 report = runtime.enable()
 log.warning("after \xe9 \udcff")
 print("print \xe9", file=sys.stderr)
@@ -316,7 +316,7 @@ def test_streams_held_before_enable_write_in_the_new_encoding_in_order(version):
 REPLACED = r"""
 import io, json, os, sys
 capture = sys.stdout = io.TextIOWrapper(io.BytesIO(), encoding="UTF-8", newline="")
-from utf8env import runtime
+from utf8env import _runtime as runtime
 report = runtime.enable()
 try:
     print("\udcff")
@@ -491,7 +491,7 @@ def test_bootstrap_lists_a_directory_as_pep_540_promises(undecodable_dir):
 
 CURRENT = r'''
 import json, os
-from utf8env import runtime
+from utf8env import _runtime as runtime
 d = runtime.current()
 os.write(1, json.dumps(d._asdict()).encode("ascii"))
 '''
@@ -539,7 +539,7 @@ def test_current_agrees_with_the_probe(version):
 def test_current_follows_enable(version):
     code = r'''
 import json, os
-from utf8env import runtime
+from utf8env import _runtime as runtime
 runtime.enable()
 d = runtime.current()
 os.write(1, json.dumps([d.stdout, d.open, d.preferred_encoding, d.utf8_mode, d.filesystem]).encode())
@@ -558,7 +558,7 @@ os.write(1, json.dumps([d.stdout, d.open, d.preferred_encoding, d.utf8_mode, d.f
 
 INITIALIZE = r'''
 import json, os, sys
-from utf8env import runtime
+from utf8env import _runtime as runtime
 sys.stderr.flush()     # 3.8 prints its own warning through the buffered sys.stderr
 os.write(2, b"@@\n")
 os.write(1, json.dumps(runtime.initialize()).encode())
@@ -589,7 +589,7 @@ def test_initialize_warns_on_the_c_locale(env, warns, version):
 def test_initialize_reads_the_given_environment(version):
     code = r'''
 import json, os, sys
-from utf8env import runtime
+from utf8env import _runtime as runtime
 sys.stderr.flush()     # 3.8 prints its own warning through the buffered sys.stderr
 os.write(2, b"@@\n")
 os.write(1, json.dumps([runtime.initialize({"PYTHONCOERCECLOCALE": "warn"}),

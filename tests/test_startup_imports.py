@@ -21,8 +21,9 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
                 "linecache"}       # 3.13 imports it itself for -c (tracebacks show the source)
 # utf8env's own modules on the way (`run -- COMMAND` makes no declaration: no options.py;
 # the launcher answered the locale question: no _locale).
-_LAUNCHER = {"utf8env", "utf8env._start", "utf8env._cli", "utf8env._errors", "utf8env._engine.records",
-             "utf8env._engine.cmdline", "utf8env._engine.profiles", "utf8env._engine.policy", "utf8env._environment",
+_LAUNCHER = {"utf8env", "utf8env._start", "utf8env._cli", "utf8env._errors", "utf8env._engine",
+             "utf8env._engine.records", "utf8env._engine.cmdline", "utf8env._engine.profiles",
+             "utf8env._engine.policy", "utf8env._environment", "utf8env._launch",
              "utf8env._launch.run", "utf8env._locales", "utf8env._child", "utf8env._child.textnames"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
 # (the cache answers a known one: nothing more loads; no os for a venv's symlinked python),

@@ -396,7 +396,7 @@ def test_without_map_user_the_jobs_run_as_the_namespaces_root():
 
 _NOBODY_PROBE = r"""
 import json, os, sys
-from utf8env import _worlds as w, locales
+from utf8env import _worlds as w, _locales as locales
 from utf8env._worlds import build
 names = sys.argv[1:]
 out = {"uid": os.getuid(), "problems": w.problems(w.WORLDS)}
