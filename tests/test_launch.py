@@ -290,6 +290,57 @@ def test_plan_for_37_plus_adds_only_the_requested_option():
         "Fatal Python error: config_init_utf8_mode: invalid PYTHONUTF8 environment variable value", ""))
 
 
+# Environments where the coercion, its warnings or a refusal may differ.
+_LAUNCH_ENVIRONMENTS = [
+    {}, {"LANG": "C"}, {"LC_ALL": "C"}, {"LC_ALL": "C", "LANG": "C.UTF-8"}, {"LANG": "POSIX"},
+    {"LANG": "C", "PYTHONCOERCECLOCALE": "warn"}, {"LANG": "C", "PYTHONCOERCECLOCALE": "0"},
+    {"LC_CTYPE": "C", "LANG": "en_US.UTF-8"}, {"LANG": "en_US.ISO-8859-1"}, {"LANG": "xx_YY"},
+    {"LANG": "C", "PYTHONUTF8": "x"}, {"LANG": "C", "PYTHONIOENCODING": "bogus"},
+    {"LANG": "C.UTF-8"}, {"LC_ALL": "", "LC_CTYPE": "", "LANG": "C"},
+]
+_LAUNCH_FACTS = [{"C.UTF-8": "UTF-8", "C.utf8": "UTF-8", "en_US.UTF-8": "UTF-8",
+                  "en_US.ISO-8859-1": "ISO-8859-1"}, {"en_US.UTF-8": "UTF-8"}, {}]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("version", ["3.7", "3.8", "3.11", "3.13", "3.15"])
+def test_run_of_a_37_plus_with_nothing_asked_leaves_the_command_as_it_is(version):
+    # What plan_command returns without planning (no engine on that path): plan() agrees.
+    for environ in _LAUNCH_ENVIRONMENTS:
+        for codesets in _LAUNCH_FACTS:
+            facts = groundtruth.utf8env.LocaleFacts(codesets, "ANSI_X3.4-1968")
+            for args in ([], ["-E"], ["-I", "-c", "pass"], ["-X", "utf8=0"], ["-X", "bogus=1"]):
+                argv = ["python" + version] + args
+                planned = launch.plan(environ, "/usr/bin/python" + version, argv, facts,
+                                      python=version)
+                assert (planned.path, planned.argv, planned.environ, planned.messages,
+                        planned.refusal, planned.bootstrap, planned.set_environ, planned.notes) \
+                    == ("/usr/bin/python" + version, tuple(argv), environ, (), None, False, {}, ())
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("policy", [None, "pep538-draft"])
+@pytest.mark.parametrize("coercion_switch, warning_switch",
+                         [(None, None), (False, None), (None, False), (None, True), (False, True)])
+def test_any_program_gets_the_coercion_decide_gives_37(policy, coercion_switch, warning_switch):
+    # preconfig.for_any_program (run's path for a program that is not Python) against the
+    # whole engine's decision for CPython 3.7 with no command line, where 3.7 starts.
+    from utf8env import Inputs, decide
+    for environ in _LAUNCH_ENVIRONMENTS:
+        for codesets in _LAUNCH_FACTS:
+            facts = groundtruth.utf8env.LocaleFacts(codesets, "ANSI_X3.4-1968")
+            d = decide(Inputs(environ=environ, version="3.7", locales=facts, policy=policy,
+                              coercion_switch=coercion_switch, warning_switch=warning_switch))
+            planned = launch.plan_any_program(environ, "/bin/true", ["true"], codesets, policy,
+                                              coercion_switch, warning_switch)
+            if d.startup_error is not None:
+                continue        # 3.7 would not start; a program that is not Python does
+            printed = tuple(line for line in (d.coercion_warning, d.c_locale_warning) if line)
+            assert (planned.set_environ, planned.messages, planned.why) == (
+                d.coercion.environ if d.coercion else {}, printed, d.reasons["coercion"].detail)
+            assert planned.environ == dict(environ, **planned.set_environ)
+
+
 @pytest.mark.parametrize("words, without_options", [
     (["--", "true"], True), (["--"], True), (["true", "-x", "--"], True), (["true"], True),
     (["--", "--utf8", "1"], True), (["--", "-"], True), (["-", "x"], False), ([], False),

@@ -19,16 +19,16 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
                 "encodings", "encodings.aliases", "encodings.utf_8", "encodings.latin_1", "io",
                 "marshal", "posix", "time", "zipimport", "builtins", "sys",
                 "linecache"}       # 3.13 imports it itself for -c (tracebacks show the source)
-# utf8env's own modules on the way (`run -- COMMAND` makes no declaration: no options.py;
-# the launcher answered the locale question: no _locale).
-_LAUNCHER = {"utf8env", "utf8env._start", "utf8env._cli", "utf8env._errors", "utf8env._engine",
-             "utf8env._engine.records", "utf8env._engine.cmdline", "utf8env._engine.profiles",
-             "utf8env._engine.policy", "utf8env._environment", "utf8env._launch",
-             "utf8env._launch.run", "utf8env._locales", "utf8env._child", "utf8env._child.textnames"}
+# utf8env's own modules on the way (`run -- COMMAND` makes no declaration: no _options.py;
+# the launcher answered the locale question: no _locale; a program that is not Python
+# needs the coercion rules of _engine/preconfig.py and nothing else of the engine).
+_LAUNCHER = {"utf8env", "utf8env._start", "utf8env._cli", "utf8env._environment",
+             "utf8env._launch", "utf8env._launch.run", "utf8env._engine",
+             "utf8env._engine.records", "utf8env._engine.preconfig", "utf8env._locales"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
-# (the cache answers a known one: nothing more loads; no os for a venv's symlinked python),
-# and planned by python_child.py.
-_FOR_A_PYTHON = {"utf8env._launch.interpreter", "utf8env._launch.python_child"}
+# (the cache answers a known one: nothing more loads; no os for a venv's symlinked python).
+# A 3.7+ with nothing asked is left as it is: no plan, no engine.
+_FOR_A_PYTHON = {"utf8env._launch.interpreter", "utf8env._errors", "utf8env._engine.profiles"}
 _START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._start import start; start()"
 
 
@@ -81,7 +81,7 @@ def test_run_of_a_known_python_imports_only_the_launcher(python, tmp_path):
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
     target = [python, "-c", "pass"]
     _imports(python, ["run", "--"] + target, env)       # the first run asks it and caches
-    assert _imports(python, ["run", "--"] + target, env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+    assert _imports(python, ["run", "--"] + target, env) - _INTERPRETER == _LAUNCHER | _FOR_A_PYTHON
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -97,7 +97,7 @@ def test_run_of_a_venv_console_script_imports_only_the_launcher(python, tmp_path
     script.chmod(0o755)
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
     _imports(python, ["run", "--", str(script)], env)   # the first run asks it and caches
-    assert _imports(python, ["run", "--", str(script)], env) - _INTERPRETER <= _LAUNCHER | _FOR_A_PYTHON
+    assert _imports(python, ["run", "--", str(script)], env) - _INTERPRETER == _LAUNCHER | _FOR_A_PYTHON
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -107,4 +107,4 @@ def test_run_of_a_symlinked_program_reads_the_link_without_os(python, tmp_path):
     # that is no Python loads no interpreter.py.
     (tmp_path / "tool").symlink_to("/bin/true")
     env = {"PATH": "/usr/bin:/bin", "LANG": "C", "HOME": str(tmp_path)}
-    assert _imports(python, ["run", "--", str(tmp_path / "tool")], env) - _INTERPRETER <= _LAUNCHER
+    assert _imports(python, ["run", "--", str(tmp_path / "tool")], env) - _INTERPRETER == _LAUNCHER

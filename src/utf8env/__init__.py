@@ -6,7 +6,25 @@ internal and may change.
 """
 __version__ = "0.1.0"
 
-from ._engine.policy import Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason, StartupError, Stream, decide
+import sys as _sys
+
+_ENGINE_NAMES = ("Coercion", "Decision", "Inputs", "InvalidInput", "LocaleFacts", "Reason",
+                 "StartupError", "Stream", "decide")
+
+if _sys.version_info >= (3, 7):
+    # The engine is loaded on first use (PEP 562): `utf8env run` imports this package to
+    # reach its own modules, and a program that is not Python needs no engine.
+    def __getattr__(name):
+        if name in _ENGINE_NAMES:
+            from ._engine import policy
+            return getattr(policy, name)
+        raise AttributeError("module 'utf8env' has no attribute %r" % name)
+
+    def __dir__():
+        return sorted(set(globals()) | set(_ENGINE_NAMES))
+else:       # 3.6 has no module __getattr__
+    from ._engine.policy import (Coercion, Decision, Inputs, InvalidInput,  # noqa: F401
+                                 LocaleFacts, Reason, StartupError, Stream, decide)
 
 
 # These load their modules on first use: the locale probe and the runtime (which imports

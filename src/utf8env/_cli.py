@@ -9,7 +9,6 @@ dispatching, and `run -- COMMAND`'s way to its handler without loading _commands
 _options.py. Everything written to stdout goes through _output.write."""
 import sys
 
-from ._errors import UsageError, Utf8envError
 from . import __version__
 
 
@@ -31,13 +30,17 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         return _dispatch(argv, own_process)
-    except Utf8envError as error:
-        _say_error(error)
-        return error.exit_code
     except BrokenPipeError:
         # stdout's reader went away (output.write, which sent what was left in stdout's
         # buffer to /dev/null): status 1 and no message, as a filter ends in a pipeline.
         return 1
+    except Exception as error:
+        # _errors is imported only here and where raised: `run` must not pay for it.
+        from ._errors import Utf8envError
+        if not isinstance(error, Utf8envError):
+            raise
+        _say_error(error)
+        return error.exit_code
 
 
 def _dispatch(argv, own_process):
@@ -71,6 +74,7 @@ def _dispatch(argv, own_process):
                 _write(help_text(spec))
                 return 0
             return handler(args, operands)
+    from ._errors import UsageError
     raise UsageError("unknown command %r: expected one of %s"
                      % (argv[0], ", ".join(sorted(name for name, _, _ in COMMANDS))))
 

@@ -12,7 +12,7 @@ locale and environment back; the answer is the same, as the fork would be a copy
 import sys
 
 from ._environment import fsdecode, fsencode, system
-from ._engine.policy import LOCALE_VARIABLES, LocaleFacts
+from ._engine.preconfig import LOCALE_VARIABLES
 
 # Every name a profile may try as a coercion target (shipped and drafts).
 _TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8")
@@ -44,15 +44,23 @@ def probe(environ, names=None, here=False):
     (explain and env as the process's own command): glibc keeps what it loaded, or failed
     to find, for the rest of the process's life, so a long-running process would see a
     stale answer. A fork costs a tenth of explain's start-up."""
+    from ._engine.policy import LocaleFacts
+    return LocaleFacts(*codesets(environ, names, here))
+
+
+def codesets(environ, names=None, here=False):
+    """probe()'s answer as plain values, for `run` of a program that is not Python (it
+    needs no engine): ({name setlocale accepts: its codeset}, the C locale's codeset or
+    None)."""
     names = candidate_names(environ) if names is None else list(names)
     if sys.platform == "win32":
-        return LocaleFacts({})
+        return {}, None
     from ._environment import locale_answers
     answer = locale_answers(environ, names)     # the compiled launcher asked already
     if answer is None:
         answer = _ask(environ, names, here)
     c_codeset = answer.pop("C", None)
-    return LocaleFacts(answer, c_codeset)
+    return answer, c_codeset
 
 
 def _ask(environ, names, here):

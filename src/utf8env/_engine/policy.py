@@ -16,12 +16,13 @@ _decision(), the one place a Decision is made.
 from .records import Record, field
 from .._errors import UsageError
 
-from . import cmdline
-from .._child.textnames import codec_name as _codec_name, lookup as _lookup, split_pythonioencoding as _split_pythonioencoding
+from . import cmdline, preconfig
+from .._child.textnames import (codec_name as _codec_name, lookup as _lookup,
+                                split_pythonioencoding as _split_pythonioencoding)
+from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
+from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
 from .profiles import POLICIES, PLATFORMS, VERSIONS, profile as _profile
 
-_C_LOCALE_NAMES = ("C", "POSIX")
-LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")  # glibc's order for LC_CTYPE
 # The names 3.7+ compare the locale with to pick surrogateescape for stdio
 # (Python/initconfig.c config_get_stdio_errors; pylifecycle.c _C_UTF8_LOCALES).
 _STDIO_TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8")
@@ -31,10 +32,9 @@ _C_CODESET = {"darwin": "US-ASCII", "freebsd": "US-ASCII", "openbsd": "US-ASCII"
 # Platforms whose libc decodes bytes 0x80-0xff as Latin-1 in a locale that claims
 # ASCII: CPython forces ASCII there (Python/fileutils.c check_force_ascii).
 _FORCE_ASCII_PLATFORMS = ("freebsd", "sunos")
-# Platforms where CPython hard-codes UTF-8 (Include/pyport.h _Py_FORCE_UTF8_FS_ENCODING,
-# _Py_FORCE_UTF8_LOCALE; 3.6/3.7 bltinmodule.c on Apple).
+# Platforms where CPython hard-codes UTF-8 (Include/pyport.h _Py_FORCE_UTF8_FS_ENCODING;
+# 3.6/3.7 bltinmodule.c on Apple). Android's locale: preconfig.UTF8_LOCALE_PLATFORMS.
 _UTF8_FS_PLATFORMS = ("darwin", "android")
-_UTF8_LOCALE_PLATFORMS = ("android",)
 
 
 class LocaleFacts(Record):
@@ -234,14 +234,12 @@ def _context(inputs):
     if inputs.platform not in PLATFORMS:
         raise InvalidInput("platform %r: expected one of %s" % (inputs.platform, ", ".join(PLATFORMS)))
     prof = _profile(inputs.policy or inputs.version, inputs.version)
-    # configure --without-c-locale-coercion / --with[out]-c-locale-warning (PEP 538
-    # "Platform Support Changes"): a redistributor's build differs from the profile.
-    if inputs.coercion_switch is not None:
-        prof = prof._replace(coercion=inputs.coercion_switch and inputs.platform != "win32")
-    if inputs.warning_switch is not None:
-        prof = prof._replace(warn_by_default=inputs.warning_switch)
-        if inputs.warning_switch and prof.legacy_warning is None:
-            prof = prof._replace(legacy_warning=_profile("pep538-draft", inputs.version).legacy_warning)
+    if inputs.coercion_switch is not None or inputs.warning_switch is not None:
+        coercion, warn_by_default, legacy_warning = preconfig.built(
+            prof.coercion, prof.warn_by_default, prof.legacy_warning, inputs.coercion_switch,
+            inputs.warning_switch, inputs.platform)
+        prof = prof._replace(coercion=coercion, warn_by_default=warn_by_default,
+                             legacy_warning=legacy_warning)
     # The command line is parsed as the target version parses it, whatever the policy.
     line = cmdline.parse(list(inputs.args), tuple(int(part) for part in inputs.version.split(".")))
     return _Context(inputs, prof, line, inputs.platform == "win32")
@@ -262,30 +260,9 @@ def _printed(*lines):
 # -- PEP 538: the legacy C locale and its coercion --------------------------------------
 
 def _setlocale(context, environ):
-    """setlocale(LC_CTYPE, "") as glibc does it: the first non-empty of LC_ALL, LC_CTYPE,
-    LANG; POSIX is reported as C; a name the libc refuses leaves the C locale.
-    Returns (locale name, the "VAR=value" that decided it, or None)."""
-    if context.inputs.platform in _UTF8_LOCALE_PLATFORMS:
-        return _android_locale(environ)
-    for variable in LOCALE_VARIABLES:
-        value = environ.get(variable)
-        if value:
-            source = "%s=%s" % (variable, value)
-            if value in _C_LOCALE_NAMES:
-                return "C", source
-            if context.inputs.locales.accepts(value):
-                return value, source
-            return "C", source
-    return "C", None
-
-
-def _android_locale(environ):
-    # Python/pylifecycle.c _Py_SetLocaleFromEnv on Android: C or POSIX, else C.UTF-8.
-    for variable in LOCALE_VARIABLES:
-        value = environ.get(variable)
-        if value:
-            return ("C" if value in _C_LOCALE_NAMES else "C.UTF-8"), "%s=%s" % (variable, value)
-    return "C.UTF-8", None
+    """setlocale(LC_CTYPE, "") (preconfig.setlocale). Returns (locale name, the
+    "VAR=value" that decided it, or None)."""
+    return preconfig.setlocale(environ, context.inputs.locales.accepts, context.inputs.platform)
 
 
 def _codeset(context, name):
@@ -301,70 +278,40 @@ def _codeset(context, name):
 
 
 def _coerce_c_locale(context):
-    """PYTHONCOERCECLOCALE (Python/preconfig.c preconfig_init_coerce_c_locale): a
-    setting, not a Decision field. Returns (coercion allowed, warnings printed)."""
+    """PYTHONCOERCECLOCALE (preconfig.coerce_c_locale). Returns (coercion allowed,
+    warnings printed)."""
     prof = context.profile
     # The PEP 538 draft reads it even under -E/-I (seed 002, "Specification").
     value = _py_getenv(context, context.use_environment or prof.coercion_env_ignores_E,
                        "PYTHONCOERCECLOCALE")
-    if not prof.coercion:
-        allowed, warn = False, prof.warn_by_default and prof.legacy_warning is not None
-    elif value == "0":
-        allowed, warn = False, prof.warn_by_default
-    elif value == "warn":
-        allowed, warn = True, True
-    else:
-        allowed, warn = True, prof.warn_by_default
-    # Built --without-c-locale-warning: never printed, whatever the variable says.
-    return allowed, warn and context.inputs.warning_switch is not False
+    return preconfig.coerce_c_locale(value, prof.coercion, prof.warn_by_default,
+                                     prof.legacy_warning, context.inputs.warning_switch)
 
 
 def _no_coercion_built(context):
     prof = context.profile
-    return Reason("build", "this interpreter has no C locale coercion"
+    return Reason("build", preconfig.NOT_BUILT
                   + (" (it predates PEP 538)" if prof.version < (3, 7) and prof.policy in VERSIONS
                      else ""))
 
 
 def _legacy_c_locale(context, lc_ctype, source):
-    """_Py_LegacyLocaleDetected: LC_CTYPE is exactly "C" (never on Windows)."""
-    if context.windows:
-        return False, Reason("platform", "Windows has no legacy C locale")
-    if lc_ctype != "C":
-        return False, Reason(source or "default", "LC_CTYPE is %s, not the C locale" % lc_ctype)
-    if source is None:
-        detail = "no locale variable is set (LC_ALL, LC_CTYPE and LANG are unset or empty)"
-    elif source.split("=", 1)[1] in _C_LOCALE_NAMES:
-        detail = "%s selects the legacy C locale" % source
-    else:
-        detail = "%s names a locale the libc does not have, so LC_CTYPE stays C" % source
-    return True, Reason(source or "default", detail)
+    """_Py_LegacyLocaleDetected (preconfig.legacy_c_locale)."""
+    legacy, reason = preconfig.legacy_c_locale(lc_ctype, source, context.windows)
+    return legacy, Reason(*reason)
 
 
 def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
-    """_Py_CoerceLegacyLocale: try each target in order, export the first that works.
-    Returns ((Coercion or None, the warning printed or None), Reason)."""
+    """_Py_CoerceLegacyLocale (preconfig.coercion). Returns ((Coercion or None, the
+    warning printed or None), Reason)."""
     prof = context.profile
     if not prof.coercion:
         return (None, None), _no_coercion_built(context)
-    if not legacy:
-        return (None, None), Reason(legacy_reason.source,
-                                    "nothing to coerce: the locale is not the legacy C locale")
-    if not allowed:
-        source = "PYTHONCOERCECLOCALE=0"
-        return (None, None), Reason(source, "%s turns the coercion off" % source)
-    if prof.lc_all_blocks_coercion and environ.get("LC_ALL"):
-        return (None, None), Reason("LC_ALL=%s" % environ["LC_ALL"], "a non-empty LC_ALL is an "
-                                    "explicit choice: CPython never overrides it")
-    tried = ", ".join(target for target, _, _ in prof.targets)
-    for target, sets, warning in prof.targets:
-        if context.inputs.locales.accepts(target) and _codeset(context, target):
-            coercion = Coercion(target, {variable: target for variable in sets})
-            text = warning.format(target=target[:20]) if warn else None
-            return (coercion, text), Reason(
-                legacy_reason.source, "the legacy C locale is coerced to %s, the first available "
-                "of %s; %s exported" % (target, tried, " and ".join(sets)))
-    return (None, None), Reason("locales", "no coercion target is installed (tried %s)" % tried)
+    (coerced, warning), reason = preconfig.coercion(
+        legacy, legacy_reason.source, allowed, warn, environ, prof.targets,
+        prof.lc_all_blocks_coercion,
+        lambda name: context.inputs.locales.accepts(name) and bool(_codeset(context, name)))
+    return (Coercion(*coerced) if coerced else None, warning), Reason(*reason)
 
 
 def _lc_ctype(context, environ, coercion):
@@ -379,13 +326,11 @@ def _lc_ctype(context, environ, coercion):
 
 
 def _c_locale_warning(context, lc_ctype, warn):
-    """The runtime warning when LC_CTYPE is still C once initialised
-    (pylifecycle.c emit_stderr_warning_for_legacy_locale)."""
+    """The warning when LC_CTYPE is still C once initialised (preconfig.c_locale_warning)."""
     prof = context.profile
-    if prof.legacy_warning is None or not warn or context.windows or lc_ctype != "C":
-        return None, None
-    return prof.legacy_warning, Reason("PYTHONCOERCECLOCALE=warn" if not prof.warn_by_default
-                                       else "build", "LC_CTYPE is still C after start-up")
+    text, reason = preconfig.c_locale_warning(lc_ctype, warn, prof.legacy_warning,
+                                              prof.warn_by_default, context.windows)
+    return text, Reason(*reason) if reason else None
 
 
 # -- PEP 540: UTF-8 mode ----------------------------------------------------------------

@@ -5,6 +5,7 @@ variant of each rule a version uses. A draft ("pep538-draft", "pep540-draft") is
 overlay on the profile of the target version: "this Python, had the PEP shipped as
 drafted".
 """
+from . import preconfig
 from .records import Record, field
 
 VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
@@ -13,26 +14,8 @@ POLICIES = VERSIONS + _DRAFTS
 PLATFORMS = ("linux", "android", "darwin", "freebsd", "openbsd", "netbsd", "sunos",
              "aix", "cygwin", "win32")
 
-# Python/pylifecycle.c _C_LOCALE_WARNING and _Py_CoerceLegacyLocale (3.7+ as shipped).
-SHIPPED_LEGACY_WARNING = (
-    "Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
-    "encoding), which may cause Unicode compatibility problems. Using C.UTF-8, "
-    "C.utf8, or UTF-8 (if available) as alternative Unicode-compatible locales is "
-    "recommended.")
-_SHIPPED_COERCION_WARNING = (
-    "Python detected LC_CTYPE=C: LC_CTYPE coerced to {target} (set another locale "
-    "or PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).")
-# Seed 002 (PEP 538 draft of 2017-01-07), "Specification": one text per kind of target.
-_DRAFT_LEGACY_WARNING = (
-    "Python runtime initialized with LC_CTYPE=C (a locale with default ASCII "
-    "encoding), which may cause Unicode compatibility problems. Using C.UTF-8 "
-    "(if available) as an alternative Unicode-compatible locale is recommended.")
-_DRAFT_COERCION_WARNING_LANG_LC_ALL = (
-    "Python detected LC_CTYPE=C, LC_ALL & LANG set to {target} (set "
-    "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
-_DRAFT_COERCION_WARNING_LC_CTYPE = (
-    "Python detected LC_CTYPE=C, LC_CTYPE set to {target} (set "
-    "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
+# The legacy-locale warning as shipped: preconfig.py holds PEP 538's texts and targets.
+SHIPPED_LEGACY_WARNING = preconfig.SHIPPED_LEGACY_WARNING
 
 
 def platform_name(platform):
@@ -43,26 +26,13 @@ def platform_name(platform):
     return platform
 
 
-# The coercion targets, in the order tried: (the name passed to setlocale(LC_CTYPE, ...),
-# the environment variables the coercion exports, the coercion warning with {target}).
-# Triples, not a record: one class more costs the launcher's start-up more than the
-# coercion it decides.
-_SHIPPED_TARGETS = tuple((name, ("LC_CTYPE",), _SHIPPED_COERCION_WARNING)
-                         for name in ("C.UTF-8", "C.utf8", "UTF-8"))
-_DRAFT_TARGETS = (
-    ("C.UTF-8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
-    ("C.utf8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
-    ("en_US.UTF-8", ("LC_CTYPE",), _DRAFT_COERCION_WARNING_LC_CTYPE),
-)
-
-
 class _Profile(Record):
     policy = field()                # "3.9", "pep538-draft", ...
     version = field()               # the interpreter the profile describes
     source = field()                # what the rules of this profile were read from
     # PEP 538
     coercion = field()              # the interpreter coerces the legacy C locale at all
-    targets = field()               # (locale, variables set, warning): _SHIPPED_TARGETS
+    targets = field()               # (locale, variables set, warning): preconfig.SHIPPED_TARGETS
     warn_by_default = field()       # W1/W2 printed without PYTHONCOERCECLOCALE=warn
     coercion_env_ignores_E = field()  # PYTHONCOERCECLOCALE read even under -E/-I
     lc_all_blocks_coercion = field()  # a non-empty LC_ALL means "the user chose": no coercion
@@ -86,16 +56,14 @@ class _Profile(Record):
 def _released(minor):
     version = (3, minor)
     after_pep538 = minor >= 7
+    # Before PEP 538: the settings of 3.7 where they mean nothing, no targets, no warning.
+    pep538 = preconfig.SHIPPED if after_pep538 else dict(preconfig.SHIPPED, targets=(),
+                                                         legacy_warning=None)
     return _Profile(
         policy="3.%d" % minor,
         version=version,
         source="CPython 3.%d as released" % minor,
         coercion=after_pep538,
-        targets=_SHIPPED_TARGETS if after_pep538 else (),
-        warn_by_default=False,
-        coercion_env_ignores_E=False,
-        lc_all_blocks_coercion=True,
-        legacy_warning=SHIPPED_LEGACY_WARNING if after_pep538 else None,
         utf8_mode=after_pep538,
         utf8_by_default=minor >= 15,
         strict_mode=False,
@@ -108,7 +76,7 @@ def _released(minor):
         stdio_errors_rule="3.7" if after_pep538 else "3.6",
         empty_codeset_is_utf8=minor >= 10,
         preconfig_first=minor >= 8,
-    )
+        **pep538)
 
 
 _RELEASED = {}      # made on first use: a launch needs one or two of the ten
@@ -131,13 +99,10 @@ def profile(policy, version):
         return released(policy)
     if policy == "pep538-draft":
         # Seed 002: targets C.UTF-8, C.utf8, en_US.UTF-8; LANG and LC_ALL for the first
-        # two; both warnings on by default; PYTHONCOERCECLOCALE read even under -E/-I.
-        # It does not exempt an explicit LC_ALL: it sets LC_ALL itself.
+        # two (preconfig.DRAFT).
         return base._replace(
             policy=policy, source="PEP 538 draft (seed 002) on CPython %s" % version,
-            coercion=True, targets=_DRAFT_TARGETS, warn_by_default=True,
-            coercion_env_ignores_E=True, lc_all_blocks_coercion=False,
-            legacy_warning=_DRAFT_LEGACY_WARNING)
+            coercion=True, **preconfig.DRAFT)
     if policy == "pep540-draft":
         # Seed 006 (PEP 540 v2): a strict UTF-8 mode, and open() with surrogateescape
         # in UTF-8 mode (the "Encoding and error handler" annex).

@@ -9,10 +9,10 @@ launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize
 strict mode, which no release has, always comes from the bootstrap. What a CPython child
 gets is python_child.py's, loaded only for one.
 """
-from .. import _errors as errors      # errors.X where raised: most are made on first use
 from .._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, system
-from .._engine.policy import Inputs, decide
 from .._engine.records import Record, field
+# Not here: _errors (imported where raised) and the engine's policy.py, which a program
+# that is not Python does not need (plan_any_program): both cost every launch.
 
 # The rules of the coercion the launcher applies itself: CPython 3.7+ as shipped (every
 # 3.7-3.15 coerces alike), or the PEP 538 draft.
@@ -33,7 +33,7 @@ class Plan(Record):
     environ = field()           # its complete environment
     messages = field()          # lines the launcher prints on stderr before exec
     python = field()            # "3.6" when the command is a CPython, else None
-    utf8_mode = field()         # the mode the Python child runs in (0, 1, "strict"), None if not Python
+    utf8_mode = field()         # the mode the Python child runs in (0, 1, "strict"); None: not Python, or not asked (run of a 3.7+ with nothing to add)
     bootstrap = field()         # the bootstrap is injected
     set_environ = field()       # what the plan sets in the environment (for `utf8env env`)
     notes = field()             # what cannot be applied, in words
@@ -47,16 +47,17 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     the CPython the command starts, if it starts one: the command itself, or for a script
     (`script`, an interpreter.PythonCommand) the interpreter of its #! line. Pure:
     nothing is read from the process."""
+    if python is None:
+        return plan_any_program(environ, path, argv, locales.codesets, policy, coercion_switch,
+                                warning_switch)
+    from .._engine.policy import Inputs, decide
     argv = list(argv)
     messages, notes, changes = [], [], {}
     # The command line the interpreter itself receives after its own name.
-    args = ((tuple(script.options) + (path,) + tuple(argv[1:])) if script else tuple(argv[1:])) \
-        if python else ()
-    child = None
-    if python:
-        from . import python_child      # a CPython's part: no other program needs it
-        child = python_child.child(environ, args, python, locales, utf8)
-    if child and child.refusal:
+    args = (tuple(script.options) + (path,) + tuple(argv[1:])) if script else tuple(argv[1:])
+    from . import python_child      # a CPython's part: no other program needs it
+    child = python_child.child(environ, args, python, locales, utf8)
+    if child.refusal:
         # 3.6 would start regardless; 3.7 refuses, with its own words and status.
         return Plan(path=path, argv=tuple(argv), environ=dict(environ),
                     messages=tuple(child.refusal.message.split("\n")), python=python,
@@ -64,10 +65,9 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
                     refusal=child.refusal.exit_code)
 
     why = ""
-    native = python is not None and python != "3.6"
-    if not native or policy == "pep538-draft":
-        # The launcher coerces for what cannot (3.6, any other program), and for the draft,
-        # which no release implements.
+    if python == "3.6" or policy == "pep538-draft":
+        # The launcher coerces for what cannot (3.6), and for the draft, which no release
+        # implements, as for any other program; with this interpreter's command line.
         coercion = decide(Inputs(environ=dict(environ), args=args, version=_COERCION_VERSION,
                                  locales=locales, policy=policy if policy == "pep538-draft" else None,
                                  coercion_switch=coercion_switch, warning_switch=warning_switch))
@@ -77,16 +77,25 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
                 changes.update(coercion.coercion.environ)
             why = coercion.reasons["coercion"].detail
     env = dict(environ, **changes)
-    if child is None:
-        return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
-                    python=None, utf8_mode=None, bootstrap=False, set_environ=changes, notes=(),
-                    why=why)
     path, argv, bootstrap = python_child.apply(
         child, environ, env, changes, notes, path, argv, args, python, locales, script,
         coercion_switch, warning_switch)
     return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
                 python=python, utf8_mode=child.mode, bootstrap=bootstrap, set_environ=changes,
                 notes=tuple(notes), why=why)
+
+
+def plan_any_program(environ, path, argv, codesets, policy=None, coercion_switch=None,
+                     warning_switch=None):
+    """plan() for a program that is not Python: the coercion alone, as CPython 3.7+
+    applies it (or the PEP 538 draft: `policy`), from preconfig.py's rules without the
+    rest of the engine. `codesets`: {locale name setlocale accepts: its codeset}."""
+    from .._engine.preconfig import for_any_program
+    changes, messages, why = for_any_program(environ, codesets, policy == "pep538-draft",
+                                             coercion_switch, warning_switch)
+    return Plan(path=path, argv=tuple(argv), environ=dict(environ, **changes),
+                messages=tuple(messages), python=None, utf8_mode=None, bootstrap=False,
+                set_environ=changes, notes=(), why=why)
 
 
 def what_run_adds(inputs, policy=None):
@@ -110,14 +119,28 @@ def plan_command(command, switches, about_to_exec=False):
     environ = inherited()
     path = find_command(command[0], environ)
     python, script, notes = python_behind(path, environ)
-    facts = locales.probe(environ, here=about_to_exec)
-    launched = plan(environ, path, command, facts, python=python, policy=switches.policy,
-                    utf8=switches.utf8, coercion_switch=switches.coercion,
-                    warning_switch=switches.warning, script=script)
+    if python not in (None, "3.6") and switches == Switches():
+        # A CPython 3.7+ with nothing asked: it coerces and chooses its UTF-8 mode itself,
+        # so plan() would leave the command as it is (tests/test_launch.py holds the two
+        # together); nor does the launch wait for the engine to say so.
+        return Plan(path=path, argv=tuple(command), environ=environ, messages=(),
+                    python=python, utf8_mode=None, bootstrap=False, set_environ={},
+                    notes=notes, why="")
+    codesets, c_codeset = locales.codesets(environ, here=about_to_exec)
+    if python is None:
+        launched = plan_any_program(environ, path, command, codesets, switches.policy,
+                                    switches.coercion, switches.warning)
+    else:
+        from .._engine.policy import LocaleFacts
+        launched = plan(environ, path, command, LocaleFacts(codesets, c_codeset), python=python,
+                        policy=switches.policy, utf8=switches.utf8,
+                        coercion_switch=switches.coercion, warning_switch=switches.warning,
+                        script=script)
     # utf8env's own interpreter (3.7+) has already printed its locale warnings, from the
     # same environment: the launcher does not print the same line a second time. (Asked
     # only when the plan prints something: it is one more decide().)
-    printed = set(_own_startup_messages(environ, facts)) if launched.messages else set()
+    printed = (set(_own_startup_messages(environ, codesets, c_codeset)) if launched.messages
+               else set())
     return launched._replace(messages=tuple(m for m in launched.messages if m not in printed),
                              notes=notes + launched.notes)
 
@@ -130,6 +153,7 @@ def python_behind(path, environ):
     policy is planned by that policy (3.15): it coerces and chooses UTF-8 mode itself."""
     if not _may_start_python(path):
         return None, None, ()
+    from .. import _errors as errors
     from .interpreter import identify_cached, python_command
     found = python_command(path)
     if found is None:
@@ -183,18 +207,20 @@ def _may_start_python(path):
     return start == b"#!" or len(start) < 2        # a short read proves nothing
 
 
-def _own_startup_messages(environ, facts):
+def _own_startup_messages(environ, codesets, c_codeset):
     """The lines this very interpreter printed at start-up, by decide() on its own inputs.
     Started by utf8env's own start (LC_ALL=C, the variables kept aside), it printed none:
     the first start of `python -m utf8env run` may have (restart_safely)."""
     import sys
     from .._environment import first_start_options, launched
+    from .._engine.policy import Inputs, LocaleFacts, decide
     from .._engine.profiles import VERSIONS
     version = "%d.%d" % sys.version_info[:2]
     options = first_start_options if launched() else _own_options()
     if version not in VERSIONS or options is None:
         return ()
-    own = decide(Inputs(environ=environ, args=tuple(options), version=version, locales=facts))
+    own = decide(Inputs(environ=environ, args=tuple(options), version=version,
+                        locales=LocaleFacts(codesets, c_codeset)))
     return own.stderr_messages
 
 
@@ -222,6 +248,7 @@ def find_command(name, environ):
             if system.access(candidate, system.X_OK):
                 return candidate
             seen_not_executable = seen_not_executable or candidate
+    from .. import _errors as errors
     if seen_not_executable:
         raise errors.NotExecutable("command %r: %s is not executable"
                                    % (name, seen_not_executable))
@@ -267,14 +294,19 @@ def execute(launch):
     _restore_signals()
     try:
         _exec(launch.path, list(launch.argv), launch.environ)
-    except FileNotFoundError:
-        # The file was found: what is missing is its #! interpreter (env(1) says 127 too).
-        raise errors.CommandNotFound("command %r: No such file or directory" % launch.argv[0])
-    except PermissionError:
-        raise errors.NotExecutable("command %r: permission denied" % launch.argv[0])
     except OSError as error:
-        raise errors.NotExecutable("command %r: cannot be executed (%s)"
-                                   % (launch.argv[0], error.strerror))
+        raise _exec_error(error, launch.argv[0])
+
+
+def _exec_error(error, name):
+    """The utf8env error for an exec of the command `name` that failed with `error`."""
+    from .. import _errors as errors
+    if isinstance(error, FileNotFoundError):
+        # The file was found: what is missing is its #! interpreter (env(1) says 127 too).
+        return errors.CommandNotFound("command %r: No such file or directory" % name)
+    if isinstance(error, PermissionError):
+        return errors.NotExecutable("command %r: permission denied" % name)
+    return errors.NotExecutable("command %r: cannot be executed (%s)" % (name, error.strerror))
 
 
 def _exec(path, argv, environ):
