@@ -8,7 +8,7 @@
 # (decimal, as /proc/self/stat writes it; empty: not known), the command line of an
 # earlier start whose warnings were printed (empty: none), the number N of variables
 # kept aside and N entries NAME=value, the number M of names the starter asked libc's
-# setlocale about and M pairs NAME CODESET (utf8env/_start.py reads them all).
+# setlocale about and M pairs NAME CODESET (utf8env/_cli.py start() reads them all).
 #
 # The package is where the installer put it in the scheme of the companion's folder (a
 # venv, pipx, --user, a prefix: ../lib/pythonX.Y/site-packages, or dist-packages for
@@ -20,12 +20,12 @@ sys.dont_write_bytecode = bool(posix.environ.get(b"PYTHONDONTWRITEBYTECODE"))
 lib = "%s/../lib/python%d.%d/" % ((sys.argv[1].rpartition("/")[0],) + sys.version_info[:2])
 sys.path[:0] = [lib + "site-packages", lib + "dist-packages"]
 try:
-    from utf8env._start import start
+    from utf8env._cli import start
 except ImportError:
     import site
     site.main()
     try:
-        from utf8env._start import start
+        from utf8env._cli import start
     except ImportError as error:
         sys.stderr.write("utf8env: error: %s: %s (reinstall utf8env)\n" % (sys.argv[1], error))
         sys.exit(125)

@@ -50,7 +50,7 @@ ignored=
 { IFS= read -r stat < /proc/self/stat; } 2>/dev/null && sigignore ${stat##*) }
 # What utf8env's own interpreter must not see (scripts/launcher.c says why): the locale,
 # PYTHONCOERCECLOCALE, and the three variables 3.6 reads even under -I. Each goes before
-# the arguments as NAME=value (utf8env/_start.py takes them back), and LC_ALL=C stands in.
+# the arguments as NAME=value (utf8env/_cli.py start() takes them back), and LC_ALL=C stands in.
 kept=0
 set -- 0 "$@"       # no answers to the locale question: Python asks (after the kept entries)
 for name in PYTHONHASHSEED PYTHONMALLOCSTATS PYTHONMALLOC PYTHONCOERCECLOCALE LANG LC_CTYPE LC_ALL; do

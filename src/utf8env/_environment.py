@@ -19,6 +19,8 @@ try:
 except ImportError:                 # pragma: no cover - Windows
     import nt as system
 
+from ._engine.preconfig import DRAFT_TARGETS, LOCALE_VARIABLES, SHIPPED_TARGETS
+
 _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
 # The mask of ignored signals (decimal, the sigignore field of /proc/self/stat) this
@@ -26,7 +28,7 @@ _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 # it. None: not known.
 ignored_at_start = None
 
-# The environment this process was started for, when utf8env's own start (_start.py) gave
+# The environment this process was started for, when utf8env's own start (_cli.start) gave
 # it: the user's, rebuilt from what the launcher passed. None: read it (inherited()).
 _launched = None
 
@@ -59,6 +61,36 @@ def start_launched(kept, ignored, printed, answers):
         environ[name] = value
     _launched = environ
     ignored_at_start = ignored
+
+
+# Every name a profile may try as a coercion target (shipped and drafts), in order.
+_TARGET_NAMES = tuple(dict.fromkeys(name for name, _, _ in SHIPPED_TARGETS + DRAFT_TARGETS))
+
+
+def candidate_names(environ):
+    """The names worth asking about: the coercion targets and the locale variables' values."""
+    names = ["C"]
+    # Every LC_* too: 3.6 decodes its command line only if all categories can be set.
+    others = tuple(environ[v] for v in sorted(environ) if v.startswith("LC_"))
+    for name in _TARGET_NAMES + tuple(environ.get(v) for v in LOCALE_VARIABLES) + others:
+        if name and name not in names and name not in ("POSIX",):
+            names.append(name)
+    return names
+
+
+def codesets(environ, names=None, here=False):
+    """_locales.probe()'s answer as plain values, for `run` of a program that is not
+    Python (it needs no engine): ({name setlocale accepts: its codeset}, the C locale's codeset or
+    None)."""
+    names = candidate_names(environ) if names is None else list(names)
+    if sys.platform == "win32":
+        return {}, None
+    answer = locale_answers(environ, names)     # the compiled launcher asked already
+    if answer is None:
+        from ._locales import ask
+        answer = ask(environ, names, here)
+    c_codeset = answer.pop("C", None)
+    return answer, c_codeset
 
 
 def locale_answers(environ, names):

@@ -11,11 +11,9 @@ locale and environment back; the answer is the same, as the fork would be a copy
 """
 import sys
 
-from ._environment import fsdecode, fsencode, system
-from ._engine.preconfig import LOCALE_VARIABLES
-
-# Every name a profile may try as a coercion target (shipped and drafts).
-_TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8", "en_US.UTF-8")
+from ._environment import candidate_names, codesets, fsdecode, fsencode, system  # noqa: F401
+# candidate_names and codesets live in _environment, on `run`'s path, which needs no
+# more of this module where the launcher asked already.
 
 
 def child_program():
@@ -25,17 +23,6 @@ def child_program():
     from ._child import ask_locales
     with open(ask_locales.__file__, encoding="ascii") as f:
         return f.read()
-
-
-def candidate_names(environ):
-    """The names worth asking about: the coercion targets and the locale variables' values."""
-    names = ["C"]
-    # Every LC_* too: 3.6 decodes its command line only if all categories can be set.
-    others = tuple(environ[v] for v in sorted(environ) if v.startswith("LC_"))
-    for name in _TARGET_NAMES + tuple(environ.get(v) for v in LOCALE_VARIABLES) + others:
-        if name and name not in names and name not in ("POSIX",):
-            names.append(name)
-    return names
 
 
 def probe(environ, names=None, here=False):
@@ -48,19 +35,10 @@ def probe(environ, names=None, here=False):
     return LocaleFacts(*codesets(environ, names, here))
 
 
-def codesets(environ, names=None, here=False):
-    """probe()'s answer as plain values, for `run` of a program that is not Python (it
-    needs no engine): ({name setlocale accepts: its codeset}, the C locale's codeset or
-    None)."""
-    names = candidate_names(environ) if names is None else list(names)
-    if sys.platform == "win32":
-        return {}, None
-    from ._environment import locale_answers
-    answer = locale_answers(environ, names)     # the compiled launcher asked already
-    if answer is None:
-        answer = _ask(environ, names, here)
-    c_codeset = answer.pop("C", None)
-    return answer, c_codeset
+def ask(environ, names, here):
+    """{name: codeset} of `names` that setlocale accepts under `environ`, asked of libc
+    here (here=True, where safe: see probe()) or in a child."""
+    return _ask(environ, names, here)
 
 
 def _ask(environ, names, here):

@@ -114,8 +114,7 @@ def plan_command(command, switches, about_to_exec=False):
     """The Plan for `command` in the environment this process was started with (run, env).
     about_to_exec: this process is replaced by the command next, so the locale facts may
     be asked in it rather than in a fork (the compiled launcher has asked already)."""
-    from .. import _locales as locales
-    from .._environment import inherited
+    from .._environment import codesets as locale_codesets, inherited
     environ = inherited()
     path = find_command(command[0], environ)
     python, script, notes = python_behind(path, environ)
@@ -126,7 +125,7 @@ def plan_command(command, switches, about_to_exec=False):
         return Plan(path=path, argv=tuple(command), environ=environ, messages=(),
                     python=python, utf8_mode=None, bootstrap=False, set_environ={},
                     notes=notes, why="")
-    codesets, c_codeset = locales.codesets(environ, here=about_to_exec)
+    codesets, c_codeset = locale_codesets(environ, here=about_to_exec)
     if python is None:
         launched = plan_any_program(environ, path, command, codesets, switches.policy,
                                     switches.coercion, switches.warning)
@@ -324,7 +323,7 @@ def _exec(path, argv, environ):
 def _hand_over(launch, fd):
     """Write the plan for scripts/launcher.c (read_plan there) and end this process: what
     to exec, and the variables to set and unset in the launcher's own environment, which
-    it kept byte for byte. Every str here was decoded reversibly (_start.py), so fsencode
+    it kept byte for byte. Every str here was decoded reversibly (_cli.start), so fsencode
     gives the bytes back."""
     from .._environment import fsencode, inherited
     before = inherited()
@@ -345,7 +344,7 @@ def _hand_over(launch, fd):
 
 def restart_safely(args):
     """For `python -m utf8env run ...`: start utf8env again as the launcher starts it
-    (_start.py), so that the command's bytes are never decoded in the user's locale and
+    (_cli.start), so that the command's bytes are never decoded in the user's locale and
     encoded back. Returns where that cannot be done (no /proc to read the bytes from, no
     sys.executable): the run goes on here, with the text as decoded."""
     import sys
@@ -360,7 +359,7 @@ def restart_safely(args):
     folder = __file__.rpartition("/")[0].rpartition("/")[0].rpartition("/")[0]  # src/
     code = ("import posix, sys; sys.path.insert(0, sys.argv[1]); "
             "sys.dont_write_bytecode = bool(posix.environ.get(b'PYTHONDONTWRITEBYTECODE')); "
-            "from utf8env._start import start; start()")
+            "from utf8env._cli import start; start()")
     executable = sys.executable
     printed = " ".join(["python"] + _own_options())
     argv = ([executable, "-I", "-S", "-c", code, folder, "", "", printed, str(len(kept))]
