@@ -18,7 +18,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
-from utf8env._launch.own_command import own_command  # noqa: E402
+from utf8env._own_command import own_command  # noqa: E402
 
 ROUNDS = 15
 

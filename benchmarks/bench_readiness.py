@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "src"))
 SAMPLE = os.path.join(os.path.dirname(HERE), "tests", "sample_project")
 
-from utf8env._launch.own_command import own_command  # noqa: E402
+from utf8env._own_command import own_command  # noqa: E402
 
 
 def main(argv):

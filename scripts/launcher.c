@@ -381,7 +381,7 @@ static int count_field(char *data, size_t size, size_t *at, size_t *count)
     return 0;
 }
 
-/* The plan (src/utf8env/_launch/run.py writes it): "exec", PATH, ARGC, ARGV..., N, NAME=value...,
+/* The plan (src/utf8env/_run.py writes it): "exec", PATH, ARGC, ARGV..., N, NAME=value...,
  * M, NAME..., each NUL-terminated. 0 when well formed. */
 static int read_plan(char *data, size_t size, struct plan *plan)
 {

@@ -12,7 +12,7 @@ import pytest
 
 from support import machine
 from utf8env import _locales as locales
-from utf8env._launch import probe, python_child
+from utf8env import _probe as probe, _python_child as python_child
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(locales.__file__)), "_child")
 FILES = sorted(os.path.join(folder, name)

@@ -199,7 +199,7 @@ def test_explain_36_lists_what_the_launcher_adds_and_cannot_change():
 def test_an_undecodable_locale_name_is_a_missing_locale_as_for_the_real_interpreter(variable, value):
     # glibc finds no locale of that name and stays in C; the prediction says the same as
     # the real 3.11 started in that environment, and nothing crashes.
-    from utf8env._launch.own_command import own_command
+    from utf8env._own_command import own_command
     py311 = machine.python("3.11")
     environ = {b"PATH": b"/usr/bin:/bin", variable.encode(): value}
     out = subprocess.run(own_command() + ["explain", "--json", py311], env=environ,
@@ -220,7 +220,7 @@ def test_an_undecodable_locale_name_is_a_missing_locale_as_for_the_real_interpre
 
 
 def _checkout_command(args, **redirects):
-    from utf8env._launch.own_command import own_command
+    from utf8env._own_command import own_command
     return subprocess.run(own_command() + list(args), env={"PATH": "/usr/bin:/bin"}, **redirects)
 
 

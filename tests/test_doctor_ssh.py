@@ -10,7 +10,7 @@ import shlex
 
 import pytest
 
-from utf8env._launch.own_command import own_command
+from utf8env._own_command import own_command
 
 from support import machine, sshd
 

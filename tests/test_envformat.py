@@ -11,10 +11,10 @@ import subprocess
 
 import pytest
 
-from utf8env._launch import env as envformat
-from utf8env._launch.env import Advice, entry_words, render
-from utf8env._launch.run import Switches
-from utf8env._launch.own_command import own_command
+from utf8env import _env as envformat
+from utf8env._env import Advice, entry_words, render
+from utf8env._run import Switches
+from utf8env._own_command import own_command
 from support import machine
 
 UTF8ENV = own_command()

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from utf8env._errors import InterpreterError
-from utf8env._launch.interpreter import Identity, identify, identify_cached, identify_modelled
+from utf8env._interpreter import Identity, identify, identify_cached, identify_modelled
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
 pytestmark = pytest.mark.fast
@@ -252,7 +252,7 @@ def test_missing_cache_folders_are_made_private(tmp_path):
 
 
 def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
-    import utf8env._launch.interpreter as interpreter
+    import utf8env._interpreter as interpreter
     monkeypatch.setattr(interpreter, "_TIMEOUT", 0.5)
     marker = "utf8env-test-holder-%d" % os.getpid()
     path, _ = fake(tmp_path, "3.9 linux")
@@ -287,7 +287,7 @@ def test_a_symlinks_target_is_named_as_realpath_names_it(tmp_path):
     # python_command reads links without os (environment.final_name): the same name as
     # os.path.realpath gives.
     from utf8env._environment import final_name
-    from utf8env._launch.interpreter import python_command
+    from utf8env._interpreter import python_command
     real = tmp_path / "real"
     real.mkdir()
     (real / "python3.11").write_text("")

@@ -16,8 +16,8 @@ import corpus
 from support import groundtruth, machine
 from utf8env.matrix import _discovery as interpreters
 from utf8env import _worlds as worlds
-from utf8env._launch import run as launch, probe, python_child
-from utf8env._launch.own_command import own_command
+from utf8env import _run as launch, _probe as probe, _python_child as python_child
+from utf8env._own_command import own_command
 
 # As the installed command starts it (-I -S: the launcher's own interpreter must not read
 # the PYTHON* variables of the target), from this checkout.
@@ -352,7 +352,7 @@ def test_run_without_options_of_its_own_takes_its_operands_as_the_parser_does(wo
     # `run -- COMMAND` is not parsed (no declaration is made): the same operands and the
     # same switches as parse() gives.
     from utf8env import _cli as cli, _commands as commands, _options as options
-    from utf8env._launch.run import switches
+    from utf8env._run import switches
     operands = cli._run_operands(list(words))
     assert (operands is not None) == without_options
     if without_options:
@@ -578,7 +578,7 @@ def _files_to_recognise(tmp_path):
 @pytest.mark.fast
 def test_what_may_start_a_python_includes_all_that_does(tmp_path):
     # launch loads interpreter.py only where it may find a Python: never where it would.
-    from utf8env._launch.interpreter import python_command
+    from utf8env._interpreter import python_command
     files = _files_to_recognise(tmp_path)
     pythons = {name for name, path in files.items() if python_command(path) is not None}
     assert pythons == {"python3", "python", "python3.11d", "tool", "env-tool", "trampoline", "link"}

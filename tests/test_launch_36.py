@@ -23,8 +23,8 @@ import corpus
 from support import groundtruth, machine
 from utf8env import _worlds as worlds
 from utf8env._engine import cmdline
-from utf8env._launch import probe
-from utf8env._launch.own_command import own_command
+from utf8env import _probe as probe
+from utf8env._own_command import own_command
 
 # As installed (-I -S: the launcher's own interpreter must not read the PYTHON* variables
 # of the case), from this checkout.

@@ -20,7 +20,7 @@ from utf8env._errors import UsageError, Utf8envError
 from utf8env import _worlds as worlds
 from utf8env.matrix import _cli as cli, _discovery as discovery, _environments as environments, _pep as pep, _program as program, _report as report, _results as results, _scenarios as scenarios
 from utf8env.matrix._cells import LAUNCHER, python_command
-from utf8env._launch.own_command import own_command
+from utf8env._own_command import own_command
 from utf8env import _cli as utf8env_cli, _commands as commands, _options as options
 
 from test_worlds import interpreters, module_home  # noqa: F401 (module_home: autouse)
@@ -545,7 +545,7 @@ def test_cli_program_mode_exit_status_and_json(tmp_path, capsys):
 
 
 def test_cli_pep_mode_on_a_named_python27(capsys):
-    # --python is identified by the one question (utf8env._launch.interpreter.identify), 2.7 too.
+    # --python is identified by the one question (utf8env._interpreter.identify), 2.7 too.
     _need_worlds()
     py27 = discovery.python27()
     if py27 is None:

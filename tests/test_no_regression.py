@@ -38,7 +38,7 @@ import pytest
 
 from support import install, machine
 from utf8env import _worlds as worlds
-from utf8env._launch.own_command import own_command
+from utf8env._own_command import own_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "no_regression")

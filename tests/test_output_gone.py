@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from support import machine
-from utf8env._launch.own_command import own_command
+from utf8env._own_command import own_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "sample_project")

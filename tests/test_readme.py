@@ -15,7 +15,7 @@ import pytest
 
 from support import machine
 from utf8env import probe_locales
-from utf8env._launch.own_command import own_command
+from utf8env._own_command import own_command
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")

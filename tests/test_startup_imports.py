@@ -11,7 +11,7 @@ import pytest
 from utf8env import _locales as locales
 from utf8env._environment import KEPT_ASIDE
 from support import machine
-from utf8env._launch.own_command import own_command
+from utf8env._own_command import own_command
 
 # What `python -I -S -c pass` imports itself (3.6-3.13 differ a little).
 _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen_importlib_external",
@@ -23,12 +23,12 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
 # the launcher answered the locale question: no _locale; a program that is not Python
 # needs the coercion rules of _engine/preconfig.py and nothing else of the engine).
 _LAUNCHER = {"utf8env", "utf8env._cli", "utf8env._environment",
-             "utf8env._launch", "utf8env._launch.run", "utf8env._engine",
+             "utf8env._run", "utf8env._engine",
              "utf8env._engine.records", "utf8env._engine.preconfig"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
 # (the cache answers a known one: nothing more loads; no os for a venv's symlinked python).
 # A 3.7+ with nothing asked is left as it is: no plan, no engine.
-_FOR_A_PYTHON = {"utf8env._launch.interpreter", "utf8env._errors", "utf8env._engine.profiles"}
+_FOR_A_PYTHON = {"utf8env._interpreter", "utf8env._errors", "utf8env._engine.profiles"}
 _START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._cli import start; start()"
 
 

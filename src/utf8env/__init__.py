@@ -23,8 +23,7 @@ if _sys.version_info >= (3, 7):
     def __dir__():
         return sorted(set(globals()) | set(_ENGINE_NAMES))
 else:       # 3.6 has no module __getattr__
-    from ._engine.policy import (Coercion, Decision, Inputs, InvalidInput,  # noqa: F401
-                                 LocaleFacts, Reason, StartupError, Stream, decide)
+    from ._engine.policy import Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason, StartupError, Stream, decide
 
 
 # These load their modules on first use: the locale probe and the runtime (which imports

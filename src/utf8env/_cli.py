@@ -4,13 +4,13 @@ class's own code otherwise (_errors.py); `run` passes the command's status throu
 
 Each subcommand is a declaration (_options.Command) and a handler that takes the parsed
 options and the operands (_commands.py lists them; each handler lives with its command:
-_explain.py, _launch/run.py, _launch/env.py, matrix/, readiness/, doctor/). Here:
+_explain.py, _run.py, _env.py, matrix/, readiness/, doctor/). Here:
 dispatching, and `run -- COMMAND`'s way to its handler without loading _commands.py or
 _options.py. Everything written to stdout goes through _output.write.
 
 start() is where utf8env's own interpreter begins when the `utf8env` command (the
 compiled launcher, scripts/launcher.c, or the stub, scripts/utf8env.sh) or a re-exec of
-utf8env itself (_launch/run.py restart_safely) started it: `-I -S`, LC_ALL=C, the
+utf8env itself (_run.py restart_safely) started it: `-I -S`, LC_ALL=C, the
 variables kept aside given as arguments. Why that world: an interpreter started in the
 user's locale can die before a line of utf8env runs (a codeset CPython has no codec for:
 ARMSCII-8, GEORGIAN-PS, EUC-TW), and in a legacy CJK locale it decodes arguments with
@@ -68,13 +68,13 @@ def _dispatch(argv, own_process):
         if own_process:
             from ._environment import launched
             if not launched():
-                from ._launch.run import restart_safely
+                from ._run import restart_safely
                 restart_safely(argv)        # returns only where it cannot
         operands = _run_operands(argv[1:])
         if operands:
             # `run -- COMMAND`, as an ENTRYPOINT starts: no option, so no declaration to
             # parse with (tests/test_startup_imports.py holds run's imports without options.py).
-            from ._launch.run import run
+            from ._run import run
             return run(None, operands)
     from ._commands import COMMANDS
     from ._options import help_text, parse
@@ -128,7 +128,7 @@ def start():
     if not plan_fd:
         _stdout_as_utf8_mode_writes()
         sys.exit(main())
-    from ._launch import run as launch
+    from . import _run as launch
     launch.plan_fd = int(plan_fd)
     try:
         status = main()

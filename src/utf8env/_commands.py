@@ -78,7 +78,7 @@ def _run_spec():
 
 
 def _env_spec():
-    from ._launch.env import FORMATS
+    from ._env import FORMATS
     from ._options import HELP, Command, Option
     from ._engine.profiles import VERSIONS
     shared = _shared()
@@ -140,12 +140,12 @@ def _run(args, command):
         from ._errors import LaunchUsageError
         from ._options import usage
         raise LaunchUsageError("run: no COMMAND given (usage: %s)" % usage(_run_spec()))
-    from ._launch.run import run as run_command
+    from ._run import run as run_command
     return run_command(args, command)
 
 
 def _env(args, command):
-    from ._launch.env import run as run_env
+    from ._env import run as run_env
     return run_env(args, command)
 
 

@@ -131,7 +131,7 @@ def to_text(decision, launched=None, verdict_lines=()):
 def run(args, command):
     """`utf8env explain`'s handler: the Decision for the described environment, as text or
     JSON, ending with the verdict doctor gives the same case."""
-    from ._launch import run as launch
+    from . import _run as launch
     environ = described(args)
     python = command[0] if command else None
     target = _target(python, args.version, args.platform)
@@ -164,7 +164,7 @@ def run(args, command):
 def _target(python, version, platform):
     """The (version, platform) to predict for: --version, else the named interpreter
     (asked once), else the interpreter running utf8env."""
-    from ._launch.interpreter import Identity, identify_file
+    from ._interpreter import Identity, identify_file
     if version is None and python is not None:
         found = identify_file(_find_interpreter(python), python)
         return Identity(found.version, platform or found.platform)
@@ -177,7 +177,7 @@ def _find_interpreter(python):
     """The file `python` names, on this process's PATH (where utf8env is asked)."""
     import os
     from ._errors import CommandNotFound, InterpreterError, NotExecutable
-    from ._launch.run import find_command
+    from ._run import find_command
     try:
         return find_command(python, os.environ)
     except CommandNotFound:

@@ -1,4 +1,4 @@
-"""The ground-truth probe: run as `python [OPTIONS] -c SOURCE` (utf8env._launch.probe.command),
+"""The ground-truth probe: run as `python [OPTIONS] -c SOURCE` (utf8env._probe.command),
 inside any interpreter (2.7, 3.6+), it reports the interpreter's live text configuration
 as one line of ASCII JSON on file descriptor 1.
 

@@ -44,7 +44,7 @@ def distribution(os_release):
 
 
 def _quote(value):
-    from .._launch.shellquote import quote
+    from .._shellquote import quote
     return quote(value)
 
 

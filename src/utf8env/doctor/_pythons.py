@@ -135,7 +135,7 @@ def _head(path):
 def identify(path, environ):
     """(version or None, how, error or None) for the interpreter file `path`."""
     from .._errors import InterpreterError
-    from .._launch.interpreter import identify_cached, python_command
+    from .._interpreter import identify_cached, python_command
     from .._engine.profiles import VERSIONS
     real = _os().path.realpath(path)
     for name in (_os().path.basename(real), _os().path.basename(path)):

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 
 from .. import _worlds as worlds
-from .._launch.own_command import own_command
+from .._own_command import own_command
 
 # `utf8env run` by this interpreter, from the folder this package was imported from, as
 # the installed command starts it (-I -S; own_command says why).

@@ -3,7 +3,7 @@
 2.7 and 3.6-3.15 come from pyenv. A chroot holding interpreters of its own (the test
 suite's Debian chroot with python3.14 and python3.15) is searched only where
 UTF8ENV_DEBIAN_ROOT names it: pyenv is tried first for every version. `--python PATH`
-names any other interpreter; it is identified by utf8env._launch.interpreter.identify, the one
+names any other interpreter; it is identified by utf8env._interpreter.identify, the one
 question.
 """
 import os
@@ -13,7 +13,7 @@ import subprocess
 from functools import lru_cache
 
 from .._errors import UsageError
-from .._launch.interpreter import identify
+from .._interpreter import identify
 from .._engine.profiles import VERSIONS
 from .._engine.records import Record, field
 

@@ -1,6 +1,6 @@
 """utf8env bootstrap: apply the UTF-8 mode inside a Python child that lacks it.
 
-The launcher (utf8env/_launch/run.py) puts this folder first on PYTHONPATH and sets
+The launcher (utf8env/_run.py) puts this folder first on PYTHONPATH and sets
 UTF8ENV_BOOTSTRAP to "mode=1" or "mode=strict" (optionally "open_errors=NAME"), or to
 "mode=0 stdio_errors=surrogateescape" (3.7's PEP 538 stdio rule without UTF-8 mode), and
 keeps the user's

@@ -12,9 +12,9 @@ check is said, never printed as if it worked. render() writes an Advice in one f
 with that format's quoting, each rule citing the parser it follows (tests run the real
 parsers where this machine has them). A value a format cannot carry is refused with a
 UsageError naming the value, never written approximately."""
-from .._environment import described, fsencode
-from .._errors import UsageError
-from .._engine.records import Record, field
+from ._environment import described, fsencode
+from ._errors import UsageError
+from ._engine.records import Record, field
 
 FORMATS = ("sh", "fish", "dockerfile", "systemd", "crontab", "github-actions")
 LAUNCHER = "utf8env"            # found on the target's PATH, as the README installs it
@@ -88,7 +88,7 @@ def _for_any_program(environ, locales, switches):
     """No COMMAND: any program started in the target, CPython 3.6 to 3.15 included. The
     variables are those every target needs (the coercion for all; for the Pythons what
     run gives them), checked for each CPython together, since each inherits them all."""
-    from .._engine.profiles import VERSIONS
+    from ._engine.profiles import VERSIONS
     plain = _settle(environ, locales, Target(), switches)
     pythons = [(version, _settle(environ, locales, Target(("python" + version,), "python" + version,
                                                           version), switches))
@@ -107,7 +107,7 @@ def _for_any_program(environ, locales, switches):
         elif out.missing:
             failing.append((version, "; ".join(out.missing)))
         else:
-            from .._engine.policy import Inputs, decide
+            from ._engine.policy import Inputs, decide
             given = decide(Inputs(environ=dict(environ, **variables), args=out.args,
                                   version=version, locales=locales))
             differences = _differences(given, out.want)
@@ -132,8 +132,8 @@ def _for_any_program(environ, locales, switches):
 def _settle(environ, locales, target, switches):
     """What the launch plan of `run` does for `target`, as variables where they give the
     same start, and what they cannot give otherwise."""
-    from . import run as launch
-    from .._engine.policy import Inputs, decide
+    from . import _run as launch
+    from ._engine.policy import Inputs, decide
     command = list(target.command) or [""]
     path = target.path or command[0]
     extra = {"script": target.script} if target.script is not None else {}
@@ -214,7 +214,7 @@ _INHERITED = ("PYTHONUTF8 also reaches the Pythons it starts: `utf8env run` pass
 def _checked(environ, locales, version, variables, want, missing, notes, done, said=()):
     """The outcome once the engine has compared the start the variables give with `want`;
     `said`: the notes the variables need, kept only if they pass."""
-    from .._engine.policy import Inputs, decide
+    from ._engine.policy import Inputs, decide
     given = decide(Inputs(environ=dict(environ, **variables), args=done["args"],
                           version=version, locales=locales))
     missing = missing + _differences(given, want, mode=version != "3.6")
@@ -294,7 +294,7 @@ def _codec(name):
 
 
 def _native_why(environ, locales, target, out):
-    from .._engine.policy import Inputs, decide
+    from ._engine.policy import Inputs, decide
     d = decide(Inputs(environ=dict(environ), args=out.args, version=target.python, locales=locales))
     done = []
     if d.coercion is not None:
@@ -308,7 +308,7 @@ def _native_why(environ, locales, target, out):
 
 def _lc_all_advice(environ, locales, switches):
     """For an LC_ALL that keeps the legacy C locale: what to do instead of nothing."""
-    from . import run as launch
+    from . import _run as launch
     value = environ.get("LC_ALL")
     if not value:
         return []
@@ -651,17 +651,17 @@ _ENTRIES = {"sh": _sh_entry, "fish": _fish_entry, "dockerfile": _docker_entry,
 
 def run(args, command):
     """`utf8env env`'s handler: the advice for the target, in the asked format."""
-    from .._engine import locale_model
+    from ._engine import locale_model
     environ = described(args)
     if args.locales is not None:
         facts = locale_model.modelled(args.locales)
     else:
-        from .. import _locales as locales
+        from . import _locales as locales
         facts = locales.probe(environ, here=args.own_process)
     target = _target(command, args.version, environ)
-    from .run import switches
+    from ._run import switches
     advice = advise(environ, facts, target, switches(args))
-    from .._output import write_bytes
+    from ._output import write_bytes
     write_bytes(render(args.format, advice))
     return advice.status
 
@@ -675,8 +675,8 @@ def _target(command, version, environ):
         return Target()
     if version is not None:
         return Target(tuple(command), command[0], version)
-    from . import run as launch
-    from .._errors import CommandNotFound
+    from . import _run as launch
+    from ._errors import CommandNotFound
     try:
         path = launch.find_command(command[0], environ)
     except CommandNotFound as error:

@@ -9,8 +9,8 @@ launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize
 strict mode, which no release has, always comes from the bootstrap. What a CPython child
 gets is python_child.py's, loaded only for one.
 """
-from .._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, system
-from .._engine.records import Record, field
+from ._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, system
+from ._engine.records import Record, field
 # Not here: _errors (imported where raised) and the engine's policy.py, which a program
 # that is not Python does not need (plan_any_program): both cost every launch.
 
@@ -50,12 +50,12 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     if python is None:
         return plan_any_program(environ, path, argv, locales.codesets, policy, coercion_switch,
                                 warning_switch)
-    from .._engine.policy import Inputs, decide
+    from ._engine.policy import Inputs, decide
     argv = list(argv)
     messages, notes, changes = [], [], {}
     # The command line the interpreter itself receives after its own name.
     args = (tuple(script.options) + (path,) + tuple(argv[1:])) if script else tuple(argv[1:])
-    from . import python_child      # a CPython's part: no other program needs it
+    from . import _python_child as python_child      # a CPython's part: no other program needs it
     child = python_child.child(environ, args, python, locales, utf8)
     if child.refusal:
         # 3.6 would start regardless; 3.7 refuses, with its own words and status.
@@ -90,7 +90,7 @@ def plan_any_program(environ, path, argv, codesets, policy=None, coercion_switch
     """plan() for a program that is not Python: the coercion alone, as CPython 3.7+
     applies it (or the PEP 538 draft: `policy`), from preconfig.py's rules without the
     rest of the engine. `codesets`: {locale name setlocale accepts: its codeset}."""
-    from .._engine.preconfig import for_any_program
+    from ._engine.preconfig import for_any_program
     changes, messages, why = for_any_program(environ, codesets, policy == "pep538-draft",
                                              coercion_switch, warning_switch)
     return Plan(path=path, argv=tuple(argv), environ=dict(environ, **changes),
@@ -114,7 +114,7 @@ def plan_command(command, switches, about_to_exec=False):
     """The Plan for `command` in the environment this process was started with (run, env).
     about_to_exec: this process is replaced by the command next, so the locale facts may
     be asked in it rather than in a fork (the compiled launcher has asked already)."""
-    from .._environment import codesets as locale_codesets, inherited
+    from ._environment import codesets as locale_codesets, inherited
     environ = inherited()
     path = find_command(command[0], environ)
     python, script, notes = python_behind(path, environ)
@@ -130,7 +130,7 @@ def plan_command(command, switches, about_to_exec=False):
         launched = plan_any_program(environ, path, command, codesets, switches.policy,
                                     switches.coercion, switches.warning)
     else:
-        from .._engine.policy import LocaleFacts
+        from ._engine.policy import LocaleFacts
         launched = plan(environ, path, command, LocaleFacts(codesets, c_codeset), python=python,
                         policy=switches.policy, utf8=switches.utf8,
                         coercion_switch=switches.coercion, warning_switch=switches.warning,
@@ -152,8 +152,8 @@ def python_behind(path, environ):
     policy is planned by that policy (3.15): it coerces and chooses UTF-8 mode itself."""
     if not _may_start_python(path):
         return None, None, ()
-    from .. import _errors as errors
-    from .interpreter import identify_cached, python_command
+    from . import _errors as errors
+    from ._interpreter import identify_cached, python_command
     found = python_command(path)
     if found is None:
         return None, None, ()
@@ -170,7 +170,7 @@ def python_behind(path, environ):
         version = identify_cached(interpreter, environ, cacheable).version
     except errors.InterpreterError:
         return None, None, ()
-    from .._engine.profiles import VERSIONS
+    from ._engine.profiles import VERSIONS
     if version in VERSIONS:
         return version, (found if found.head else None), ()
     major, _, minor = version.partition(".")
@@ -211,9 +211,9 @@ def _own_startup_messages(environ, codesets, c_codeset):
     Started by utf8env's own start (LC_ALL=C, the variables kept aside), it printed none:
     the first start of `python -m utf8env run` may have (restart_safely)."""
     import sys
-    from .._environment import first_start_options, launched
-    from .._engine.policy import Inputs, LocaleFacts, decide
-    from .._engine.profiles import VERSIONS
+    from ._environment import first_start_options, launched
+    from ._engine.policy import Inputs, LocaleFacts, decide
+    from ._engine.profiles import VERSIONS
     version = "%d.%d" % sys.version_info[:2]
     options = first_start_options if launched() else _own_options()
     if version not in VERSIONS or options is None:
@@ -247,7 +247,7 @@ def find_command(name, environ):
             if system.access(candidate, system.X_OK):
                 return candidate
             seen_not_executable = seen_not_executable or candidate
-    from .. import _errors as errors
+    from . import _errors as errors
     if seen_not_executable:
         raise errors.NotExecutable("command %r: %s is not executable"
                                    % (name, seen_not_executable))
@@ -299,7 +299,7 @@ def execute(launch):
 
 def _exec_error(error, name):
     """The utf8env error for an exec of the command `name` that failed with `error`."""
-    from .. import _errors as errors
+    from . import _errors as errors
     if isinstance(error, FileNotFoundError):
         # The file was found: what is missing is its #! interpreter (env(1) says 127 too).
         return errors.CommandNotFound("command %r: No such file or directory" % name)
@@ -325,7 +325,7 @@ def _hand_over(launch, fd):
     to exec, and the variables to set and unset in the launcher's own environment, which
     it kept byte for byte. Every str here was decoded reversibly (_cli.start), so fsencode
     gives the bytes back."""
-    from .._environment import fsencode, inherited
+    from ._environment import fsencode, inherited
     before = inherited()
     sets = [fsencode(name) + b"=" + fsencode(value) for name, value in launch.environ.items()
             if before.get(name) != value]
@@ -348,7 +348,7 @@ def restart_safely(args):
     encoded back. Returns where that cannot be done (no /proc to read the bytes from, no
     sys.executable): the run goes on here, with the text as decoded."""
     import sys
-    from .._environment import KEPT_ASIDE, own_arguments, raw_environment
+    from ._environment import KEPT_ASIDE, own_arguments, raw_environment
     raw_args, pairs = own_arguments(args), raw_environment()
     if raw_args is None or pairs is None or not sys.executable:
         return
@@ -356,7 +356,7 @@ def restart_safely(args):
     environ = {name: value for name, value in pairs if name not in kept_names}
     environ[b"LC_ALL"] = b"C"
     kept = [name + b"=" + value for name, value in pairs if name in kept_names]
-    folder = __file__.rpartition("/")[0].rpartition("/")[0].rpartition("/")[0]  # src/
+    folder = __file__.rpartition("/")[0].rpartition("/")[0]
     code = ("import posix, sys; sys.path.insert(0, sys.argv[1]); "
             "sys.dont_write_bytecode = bool(posix.environ.get(b'PYTHONDONTWRITEBYTECODE')); "
             "from utf8env._cli import start; start()")
@@ -379,7 +379,7 @@ def _restore_signals():
     the signal mask CPython leaves alone. (The compiled launcher execs the command itself,
     with what it received: this is the stub's and `python -m utf8env`'s way.)"""
     import signal
-    from .._environment import was_ignored_at_start
+    from ._environment import was_ignored_at_start
     for name in ("SIGPIPE", "SIGXFSZ"):
         number = getattr(signal, name, None)
         if number is not None:

@@ -5,8 +5,7 @@ and from the folder this package was imported from, so that what runs is this co
 not whatever other copy an installation put on sys.path."""
 import sys
 
-# The folder that holds the utf8env package (this file is utf8env/_launch/own_command.py).
-_PACKAGES = __file__.rpartition("/")[0].rpartition("/")[0].rpartition("/")[0] or "."
+_PACKAGES = __file__.rpartition("/")[0].rpartition("/")[0] or "."
 # sys.argv.pop(1) takes the folder back out: utf8env's main() sees only its own arguments.
 _START = ("import sys; sys.path.insert(0, sys.argv.pop(1)); from utf8env._cli import main; "
           "sys.exit(main())")

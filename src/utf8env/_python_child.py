@@ -5,13 +5,13 @@ itself, its own controls for what the switches ask; for 3.6, the bootstrap
 mode, which no release has, for any. Loaded only when the command starts a CPython: the
 launch of any other program needs none of it.
 """
-from .._engine import cmdline
-from .._environment import fsencode, system
-from .._engine.policy import Inputs, decide
-from .._engine.records import Record, field
+from ._engine import cmdline
+from ._environment import fsencode, system
+from ._engine.policy import Inputs, decide
+from ._engine.records import Record, field
 
 # Paths are POSIX paths here: the launcher is the exec() half of PEP 538's main().
-_HERE = __file__.rpartition("/")[0].rpartition("/")[0]     # the utf8env package
+_HERE = __file__.rpartition("/")[0]
 BOOTSTRAP_DIR = (_HERE if _HERE.startswith("/") else system.getcwd() + "/" + _HERE) + "/_child/bootstrap"
 _BOOTSTRAP_VARIABLE = "UTF8ENV_BOOTSTRAP"
 _BOOTSTRAP_PYTHONPATH = "UTF8ENV_PYTHONPATH"

@@ -13,10 +13,10 @@ On the launcher's path this module imports nothing but the built-in posix module
 (environment.system): subprocess loads only when an interpreter is really asked, once
 per interpreter file thanks to the cache.
 """
-from .._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, fsdecode, fsencode, system
-from .. import _errors as errors      # errors.X where raised: most are made on first use
-from .._engine.profiles import VERSIONS, platform_name
-from .._engine.records import Record, field
+from ._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, fsdecode, fsencode, system
+from . import _errors as errors      # errors.X where raised: most are made on first use
+from ._engine.profiles import VERSIONS, platform_name
+from ._engine.records import Record, field
 
 # -E -S: the answer must not depend on the user's PYTHON* variables or site packages.
 # Python 2 syntax too: the matrix runs 2.7, and explain refuses it with a clear message.
@@ -169,7 +169,7 @@ def _ask(argv, environ):
     # Under the compiled launcher, `run` decides in a process group of its own, which the
     # launcher kills whole when a signal ends the start-up (scripts/launcher.c): the
     # interpreter asked stays in it, to go with it.
-    from . import run as launch
+    from . import _run as launch
     in_launchers_group = launch.plan_fd is not None
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=environ,

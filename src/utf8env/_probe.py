@@ -9,8 +9,7 @@ _SOURCE = []    # the probe's source, read once
 def source():
     """The probe's program (utf8env/_child/probe.py), as `python -c` runs it."""
     if not _SOURCE:
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                            "_child", "probe.py")
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_child", "probe.py")
         with open(path, encoding="ascii") as f:
             _SOURCE.append(f.read())
     return _SOURCE[0]
