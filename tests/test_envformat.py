@@ -13,7 +13,7 @@ import pytest
 
 from utf8env import _env as envformat
 from utf8env._env import Advice, entry_words, render
-from utf8env._run import Switches
+from utf8env._plan import Switches
 from utf8env._own_command import own_command
 from support import machine
 

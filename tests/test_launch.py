@@ -16,7 +16,7 @@ import corpus
 from support import groundtruth, machine
 from utf8env.matrix import _discovery as interpreters
 from utf8env import _worlds as worlds
-from utf8env import _run as launch, _probe as probe, _python_child as python_child
+from utf8env import _plan as launch, _probe as probe, _python_child as python_child, _run
 from utf8env._own_command import own_command
 
 # As the installed command starts it (-I -S: the launcher's own interpreter must not read
@@ -583,11 +583,11 @@ def test_what_may_start_a_python_includes_all_that_does(tmp_path):
     pythons = {name for name, path in files.items() if python_command(path) is not None}
     assert pythons == {"python3", "python", "python3.11d", "tool", "env-tool", "trampoline", "link"}
     for name, path in files.items():
-        assert launch._may_start_python(path) or name not in pythons, name
+        assert _run._may_start_python(path) or name not in pythons, name
     # An ordinary program is known for one from its name (a link's: its target's) and two
     # bytes.
     for name in ("binary", "/bin/true", "link-to-true"):
-        assert not launch._may_start_python(files[name]), name
+        assert not _run._may_start_python(files[name]), name
 
 
 # -- Signals ----------------------------------------------------------------------------

@@ -22,13 +22,13 @@ _INTERPRETER = {"_abc", "_codecs", "_collections", "_frozen_importlib", "_frozen
 # utf8env's own modules on the way (`run -- COMMAND` makes no declaration: no _options.py;
 # the launcher answered the locale question: no _locale; a program that is not Python
 # needs the coercion rules of _engine/preconfig.py and nothing else of the engine).
-_LAUNCHER = {"utf8env", "utf8env._cli", "utf8env._environment",
-             "utf8env._run", "utf8env._engine",
-             "utf8env._engine.records", "utf8env._engine.preconfig"}
+_LAUNCHER = {"utf8env", "utf8env._cli", "utf8env._environment", "utf8env._run",
+             "utf8env._engine", "utf8env._engine.preconfig"}
 # A command whose name, symlink or #! line may say Python: identified by interpreter.py
 # (the cache answers a known one: nothing more loads; no os for a venv's symlinked python).
 # A 3.7+ with nothing asked is left as it is: no plan, no engine.
-_FOR_A_PYTHON = {"utf8env._interpreter", "utf8env._errors", "utf8env._engine.profiles"}
+_FOR_A_PYTHON = {"utf8env._interpreter", "utf8env._errors", "utf8env._engine.profiles",
+                 "utf8env._engine.records"}
 _START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._cli import start; start()"
 
 

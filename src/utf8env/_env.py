@@ -132,7 +132,7 @@ def _for_any_program(environ, locales, switches):
 def _settle(environ, locales, target, switches):
     """What the launch plan of `run` does for `target`, as variables where they give the
     same start, and what they cannot give otherwise."""
-    from . import _run as launch
+    from . import _plan as launch
     from ._engine.policy import Inputs, decide
     command = list(target.command) or [""]
     path = target.path or command[0]
@@ -308,7 +308,7 @@ def _native_why(environ, locales, target, out):
 
 def _lc_all_advice(environ, locales, switches):
     """For an LC_ALL that keeps the legacy C locale: what to do instead of nothing."""
-    from . import _run as launch
+    from . import _plan as launch
     value = environ.get("LC_ALL")
     if not value:
         return []

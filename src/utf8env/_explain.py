@@ -131,7 +131,7 @@ def to_text(decision, launched=None, verdict_lines=()):
 def run(args, command):
     """`utf8env explain`'s handler: the Decision for the described environment, as text or
     JSON, ending with the verdict doctor gives the same case."""
-    from . import _run as launch
+    from . import _plan as launch
     environ = described(args)
     python = command[0] if command else None
     target = _target(python, args.version, args.platform)

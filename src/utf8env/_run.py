@@ -1,147 +1,51 @@
-"""The launcher: plan (pure) what PEP 538's C-level main() and PEP 540 would do for a
-command, then exec it.
-
-For any command the plan coerces the legacy C locale (the exported variables reach the
-command and all its children). For a CPython child it adds only what that interpreter
-lacks: a 3.7+ interpreter coerces and picks UTF-8 mode itself, so the plan leaves it
-alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from the
-launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize.py); the
-strict mode, which no release has, always comes from the bootstrap. What a CPython child
-gets is python_child.py's, loaded only for one.
+"""`utf8env run`: find the command, identify a CPython behind it, have it planned
+(_plan.py, pure; for a program that is not Python, PEP 538's coercion alone, from
+_engine/preconfig.py), and exec it: the impure half of the launcher. Every module this
+imports costs each launch (benchmarks/bench_launch.py, tests/test_startup_imports.py):
+_errors, the engine and the plan's records load only where needed.
 """
 from ._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, system
-from ._engine.records import Record, field
-# Not here: _errors (imported where raised) and the engine's policy.py, which a program
-# that is not Python does not need (plan_any_program): both cost every launch.
-
-# The rules of the coercion the launcher applies itself: CPython 3.7+ as shipped (every
-# 3.7-3.15 coerces alike), or the PEP 538 draft.
-_COERCION_VERSION = "3.7"
 
 
-class Switches(Record):
-    """What the user asked of `run` or `env` beyond the defaults."""
-    utf8 = field(None)          # "0", "1", "strict": the child's UTF-8 mode; None: its own choice
-    policy = field(None)        # "pep538-draft" for the draft's coercion; None: 3.7+ as shipped
-    coercion = field(None)      # False: --no-coercion
-    warning = field(None)       # False: --no-warning
-
-
-class Plan(Record):
-    path = field()              # the file to exec
-    argv = field()              # its argv, argv[0] as the user gave it
-    environ = field()           # its complete environment
-    messages = field()          # lines the launcher prints on stderr before exec
-    python = field()            # "3.6" when the command is a CPython, else None
-    utf8_mode = field()         # the mode the Python child runs in (0, 1, "strict"); None: not Python, or not asked (run of a 3.7+ with nothing to add)
-    bootstrap = field()         # the bootstrap is injected
-    set_environ = field()       # what the plan sets in the environment (for `utf8env env`)
-    notes = field()             # what cannot be applied, in words
-    refusal = field(None)       # exit status when, as 3.7 would, the launch is refused
-    why = field("")             # why the coercion happened or not, in words
-
-
-def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
-         coercion_switch=None, warning_switch=None, script=None):
-    """The launch of `argv` (the file `path`) under `environ`; `python` is the version of
-    the CPython the command starts, if it starts one: the command itself, or for a script
-    (`script`, an interpreter.PythonCommand) the interpreter of its #! line. Pure:
-    nothing is read from the process."""
-    if python is None:
-        return plan_any_program(environ, path, argv, locales.codesets, policy, coercion_switch,
-                                warning_switch)
-    from ._engine.policy import Inputs, decide
-    argv = list(argv)
-    messages, notes, changes = [], [], {}
-    # The command line the interpreter itself receives after its own name.
-    args = (tuple(script.options) + (path,) + tuple(argv[1:])) if script else tuple(argv[1:])
-    from . import _python_child as python_child      # a CPython's part: no other program needs it
-    child = python_child.child(environ, args, python, locales, utf8)
-    if child.refusal:
-        # 3.6 would start regardless; 3.7 refuses, with its own words and status.
-        return Plan(path=path, argv=tuple(argv), environ=dict(environ),
-                    messages=tuple(child.refusal.message.split("\n")), python=python,
-                    utf8_mode=0, bootstrap=False, set_environ={}, notes=tuple(notes),
-                    refusal=child.refusal.exit_code)
-
-    why = ""
-    if python == "3.6" or policy == "pep538-draft":
-        # The launcher coerces for what cannot (3.6), and for the draft, which no release
-        # implements, as for any other program; with this interpreter's command line.
-        coercion = decide(Inputs(environ=dict(environ), args=args, version=_COERCION_VERSION,
-                                 locales=locales, policy=policy if policy == "pep538-draft" else None,
-                                 coercion_switch=coercion_switch, warning_switch=warning_switch))
-        if coercion.startup_error is None:
-            messages += [line for line in (coercion.coercion_warning, coercion.c_locale_warning) if line]
-            if coercion.coercion:
-                changes.update(coercion.coercion.environ)
-            why = coercion.reasons["coercion"].detail
-    env = dict(environ, **changes)
-    path, argv, bootstrap = python_child.apply(
-        child, environ, env, changes, notes, path, argv, args, python, locales, script,
-        coercion_switch, warning_switch)
-    return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
-                python=python, utf8_mode=child.mode, bootstrap=bootstrap, set_environ=changes,
-                notes=tuple(notes), why=why)
-
-
-def plan_any_program(environ, path, argv, codesets, policy=None, coercion_switch=None,
-                     warning_switch=None):
-    """plan() for a program that is not Python: the coercion alone, as CPython 3.7+
-    applies it (or the PEP 538 draft: `policy`), from preconfig.py's rules without the
-    rest of the engine. `codesets`: {locale name setlocale accepts: its codeset}."""
-    from ._engine.preconfig import for_any_program
-    changes, messages, why = for_any_program(environ, codesets, policy == "pep538-draft",
-                                             coercion_switch, warning_switch)
-    return Plan(path=path, argv=tuple(argv), environ=dict(environ, **changes),
-                messages=tuple(messages), python=None, utf8_mode=None, bootstrap=False,
-                set_environ=changes, notes=(), why=why)
-
-
-def what_run_adds(inputs, policy=None):
-    """For `utf8env explain`: the Plan `utf8env run` makes for the interpreter `inputs`
-    describe, where the launcher adds something to it (3.6, which has neither PEP), else
-    None. `policy` is explain's --policy: only the PEP 538 draft changes the coercion."""
-    if inputs.version != "3.6" or inputs.platform == "win32":
-        return None
-    return plan(inputs.environ, inputs.argv0, [inputs.argv0] + list(inputs.args), inputs.locales,
-                python="3.6", policy="pep538-draft" if policy == "pep538-draft" else None)
-
-
-# -- The impure half: find, identify, exec ------------------------------------------------
-
-def plan_command(command, switches, about_to_exec=False):
-    """The Plan for `command` in the environment this process was started with (run, env).
-    about_to_exec: this process is replaced by the command next, so the locale facts may
-    be asked in it rather than in a fork (the compiled launcher has asked already)."""
+def _what_to_exec(command, asked):
+    """(the file to exec, its argv, its environment, the lines to print first, the exit
+    status of a refused launch or None) for `command` in the environment this process was
+    started with. `asked`: the Switches of run's options, None where none was given. The
+    locale facts are asked in this process, which is replaced by the command next (the
+    compiled launcher has asked already)."""
     from ._environment import codesets as locale_codesets, inherited
     environ = inherited()
     path = find_command(command[0], environ)
-    python, script, notes = python_behind(path, environ)
-    if python not in (None, "3.6") and switches == Switches():
+    python, script, _ = python_behind(path, environ)
+    if python not in (None, "3.6") and asked is None:
         # A CPython 3.7+ with nothing asked: it coerces and chooses its UTF-8 mode itself,
         # so plan() would leave the command as it is (tests/test_launch.py holds the two
         # together); nor does the launch wait for the engine to say so.
-        return Plan(path=path, argv=tuple(command), environ=environ, messages=(),
-                    python=python, utf8_mode=None, bootstrap=False, set_environ={},
-                    notes=notes, why="")
-    codesets, c_codeset = locale_codesets(environ, here=about_to_exec)
+        return path, tuple(command), environ, (), None
+    codesets, c_codeset = locale_codesets(environ, here=True)
     if python is None:
-        launched = plan_any_program(environ, path, command, codesets, switches.policy,
-                                    switches.coercion, switches.warning)
+        # The coercion alone: plan_any_program's rules, without its record.
+        from ._engine.preconfig import for_any_program
+        draft, coercion, warning = ((False, None, None) if asked is None else
+                                    (asked.policy == "pep538-draft", asked.coercion, asked.warning))
+        changes, messages, _ = for_any_program(environ, codesets, draft, coercion, warning)
+        launch = path, tuple(command), dict(environ, **changes), tuple(messages), None
     else:
         from ._engine.policy import LocaleFacts
-        launched = plan(environ, path, command, LocaleFacts(codesets, c_codeset), python=python,
-                        policy=switches.policy, utf8=switches.utf8,
-                        coercion_switch=switches.coercion, warning_switch=switches.warning,
-                        script=script)
+        from ._plan import Switches, plan
+        asked = asked or Switches()
+        planned = plan(environ, path, command, LocaleFacts(codesets, c_codeset), python=python,
+                       policy=asked.policy, utf8=asked.utf8, coercion_switch=asked.coercion,
+                       warning_switch=asked.warning, script=script)
+        launch = (planned.path, planned.argv, planned.environ, planned.messages,
+                  planned.refusal)
+    if not launch[3]:
+        return launch
     # utf8env's own interpreter (3.7+) has already printed its locale warnings, from the
     # same environment: the launcher does not print the same line a second time. (Asked
     # only when the plan prints something: it is one more decide().)
-    printed = (set(_own_startup_messages(environ, codesets, c_codeset)) if launched.messages
-               else set())
-    return launched._replace(messages=tuple(m for m in launched.messages if m not in printed),
-                             notes=notes + launched.notes)
+    printed = set(_own_startup_messages(environ, codesets, c_codeset))
+    return launch[:3] + (tuple(m for m in launch[3] if m not in printed),) + launch[4:]
 
 
 def python_behind(path, environ):
@@ -277,24 +181,25 @@ def _join(folder, name):
 plan_fd = None
 
 
-def execute(launch):
-    """Replace this process by the planned command: same pid, same file descriptors; or,
-    under the compiled launcher, hand it the plan and end. Returns only for a refused
-    launch: the exit status."""
-    for line in launch.messages:
+def execute(path, argv, environ, messages=(), refusal=None):
+    """Replace this process by the command (the file `path`, `argv`, `environ`), after
+    printing `messages`: same pid, same file descriptors; or, under the compiled launcher,
+    hand it the plan and end. Returns only for a refused launch (`refusal`): the exit
+    status."""
+    for line in messages:
         try:
             system.write(2, (line + "\n").encode("utf-8", "surrogateescape"))
         except OSError:
             pass        # no stderr (closed): the command runs all the same
-    if launch.refusal is not None:
-        return launch.refusal
+    if refusal is not None:
+        return refusal
     if plan_fd is not None:
-        _hand_over(launch, plan_fd)
+        _hand_over(path, argv, environ, plan_fd)
     _restore_signals()
     try:
-        _exec(launch.path, list(launch.argv), launch.environ)
+        _exec(path, list(argv), environ)
     except OSError as error:
-        raise _exec_error(error, launch.argv[0])
+        raise _exec_error(error, argv[0])
 
 
 def _exec_error(error, name):
@@ -320,18 +225,18 @@ def _exec(path, argv, environ):
     system.execve("/bin/sh", ["/bin/sh", path] + argv[1:], environ)
 
 
-def _hand_over(launch, fd):
+def _hand_over(path, argv, environ, fd):
     """Write the plan for scripts/launcher.c (read_plan there) and end this process: what
     to exec, and the variables to set and unset in the launcher's own environment, which
     it kept byte for byte. Every str here was decoded reversibly (_cli.start), so fsencode
     gives the bytes back."""
     from ._environment import fsencode, inherited
     before = inherited()
-    sets = [fsencode(name) + b"=" + fsencode(value) for name, value in launch.environ.items()
+    sets = [fsencode(name) + b"=" + fsencode(value) for name, value in environ.items()
             if before.get(name) != value]
-    unsets = [fsencode(name) for name in before if name not in launch.environ]
-    fields = ([b"exec", fsencode(launch.path), str(len(launch.argv)).encode()]
-              + [fsencode(word) for word in launch.argv]
+    unsets = [fsencode(name) for name in before if name not in environ]
+    fields = ([b"exec", fsencode(path), str(len(argv)).encode()]
+              + [fsencode(word) for word in argv]
               + [str(len(sets)).encode()] + sets + [str(len(unsets)).encode()] + unsets)
     data = b"\0".join(fields) + b"\0"
     try:
@@ -390,11 +295,12 @@ def _restore_signals():
 def run(args, command):
     """`utf8env run`'s handler: plan COMMAND and exec it. args None: no option was given
     (_cli._run_operands); command is not empty (_commands._run says so where it is)."""
-    return execute(plan_command(command, switches(args), about_to_exec=True))
+    return execute(*_what_to_exec(command, None if args is None else switches(args)))
 
 
 def switches(args):
     """The Switches that run's (or env's) parsed options give."""
+    from ._plan import Switches
     if args is None:        # no option given: every switch as declared by default
         return Switches()
     return Switches(utf8=args.utf8, policy=None if args.policy == "default" else args.policy,
