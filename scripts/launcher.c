@@ -44,6 +44,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -522,6 +523,40 @@ static int exec_command(const struct plan *plan, char **env)
     return errno == ENOENT || errno == ENOTDIR ? 127 : 126;
 }
 
+/* Start the interpreter as `run`'s child: in a process group of its own, with SIGTTOU
+ * ignored and the plan's pipe end `plan_fd` open. posix_spawn, not fork: the child shares
+ * this program's memory until it execs (glibc), so nothing is copied, and a signal handler
+ * of this program never runs in it (glibc sets every caught signal to its default there).
+ * 0, or the errno of the failed start. */
+static int spawn_child(pid_t *child, const char *interpreter, char **args, char **env,
+                       int plan_fd)
+{
+    posix_spawnattr_t attributes;
+    struct sigaction ignore, ttou;
+    int error;
+
+    if ((error = posix_spawnattr_init(&attributes)) != 0)
+        return error;
+    error = posix_spawnattr_setpgroup(&attributes, 0);
+    if (error == 0)
+        error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    /* An ignored signal stays ignored across exec: SIGTTOU ignored here for the moment of
+     * the spawn, then as before. */
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    if (error == 0 && sigaction(SIGTTOU, &ignore, &ttou) != 0)
+        error = errno;
+    if (error == 0 && fcntl(plan_fd, F_SETFD, 0) != 0)
+        error = errno;
+    if (error == 0) {
+        error = posix_spawn(child, interpreter, NULL, &attributes, args, env);
+        sigaction(SIGTTOU, &ttou, NULL);
+    }
+    posix_spawnattr_destroy(&attributes);
+    return error;
+}
+
 /* `run`: the interpreter decides in a child, this program execs. */
 static int run(char **args, char **python_env, char **envp, const char *interpreter)
 {
@@ -546,19 +581,14 @@ static int run(char **args, char **python_env, char **envp, const char *interpre
     snprintf(plan_fd, sizeof plan_fd, "%d", pipe_ends[1]);
     args[6] = plan_fd;
     catch_window_signals(caught);
-    child = fork();
-    if (child < 0)
-        return fail("cannot start its interpreter", strerror(errno));
-    if (child == 0) {
-        setpgid(0, 0);
-        signal(SIGTTOU, SIG_IGN);
-        fcntl(pipe_ends[1], F_SETFD, 0);
-        release_window_signals(caught);
-        execve(interpreter, args, python_env);
-        cannot_start(interpreter);
-        _exit(LAUNCHER_FAILED);
-    }
+    waited = spawn_child(&child, interpreter, args, python_env, pipe_ends[1]);
     close(pipe_ends[1]);
+    if (waited != 0) {
+        errno = waited;
+        cannot_start(interpreter);
+        release_window_signals(caught);
+        return LAUNCHER_FAILED;
+    }
     while (!caught_signal) {
         ssize_t got;
         if (size == room) {
