@@ -55,7 +55,7 @@ Say what breaks text in the place this runs in (an ssh session, cron, a
 service, a container, CI) and the exact line to change there.
 
 options:
-  --json          one JSON object ("schema": 1; keys in the README)
+  --json          one JSON object ("schema": 1; keys in docs/json.md)
   --save FILE     also write this place's snapshot (the JSON object) to FILE
   --compare FILE  say what differs between the snapshot FILE and this place,
                   and which difference explains a failure

@@ -270,7 +270,8 @@ def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
 def test_the_errors_are_plain_classes_with_their_exit_codes():
     import pickle
     from utf8env import _errors as errors
-    from utf8env._errors import CommandNotFound, LauncherError, LaunchUsageError, NotExecutable, UsageError, WorldError
+    from utf8env._errors import (CommandNotFound, LauncherError, LaunchUsageError, NotExecutable,
+                                 UsageError, WorldError)
     assert issubclass(InterpreterError, UsageError) and InterpreterError.exit_code == 2
     assert issubclass(LaunchUsageError, LauncherError) and issubclass(LaunchUsageError, UsageError)
     assert [cls.exit_code for cls in (CommandNotFound, NotExecutable, WorldError, LauncherError,

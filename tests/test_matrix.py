@@ -18,7 +18,9 @@ import pytest
 
 from utf8env._errors import UsageError, Utf8envError
 from utf8env import _worlds as worlds
-from utf8env.matrix import _cli as cli, _discovery as discovery, _environments as environments, _pep as pep, _program as program, _report as report, _results as results, _scenarios as scenarios
+from utf8env.matrix import (_cli as cli, _discovery as discovery, _environments as environments,
+                            _pep as pep, _program as program, _report as report,
+                            _results as results, _scenarios as scenarios)
 from utf8env.matrix._cells import LAUNCHER, python_command
 from utf8env._own_command import own_command
 from utf8env import _cli as utf8env_cli, _commands as commands, _options as options

@@ -18,7 +18,9 @@ import pytest
 from utf8env import _worlds as worlds, _commands as commands, _options as options, _pages as pages
 from utf8env._engine import policy
 from utf8env._worlds import access
-from utf8env.matrix import _cli as cli, _discovery as discovery, _environments as environments, _pep as pep, _program as program, _report as report, _results as results
+from utf8env.matrix import (_cli as cli, _discovery as discovery, _environments as environments,
+                            _pep as pep, _program as program, _report as report,
+                            _results as results)
 
 from test_matrix import _Dom, _no_external_resources, browse, matrix
 from test_worlds import Nobody, interpreter, interpreters, module_home  # noqa: F401 (autouse)

@@ -1,8 +1,8 @@
 """utf8env: PEP 538 locale coercion and PEP 540 UTF-8 mode for any CPython 3.6-3.15.
 
-The documented API, and nothing else: every name here is in the README's "The Python
-API" section (tests/test_api.py holds the two to each other). The modules behind it are
-internal and may change.
+The documented API, and nothing else: every name here is in docs/api.md (tests/test_api.py
+holds the two to each other). The modules behind it are private by their names (a leading
+underscore) and may change; the pytest plugin utf8env.readiness.plugin is public too.
 """
 __version__ = "0.1.0"
 
@@ -23,7 +23,8 @@ if _sys.version_info >= (3, 7):
     def __dir__():
         return sorted(set(globals()) | set(_ENGINE_NAMES))
 else:       # 3.6 has no module __getattr__
-    from ._engine.policy import Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason, StartupError, Stream, decide
+    from ._engine.policy import (Coercion, Decision, Inputs, InvalidInput, LocaleFacts, Reason,
+                                 StartupError, Stream, decide)
 
 
 # These load their modules on first use: the locale probe and the runtime (which imports

@@ -41,7 +41,8 @@ def _explain_spec():
         name="explain",
         summary="Predict and explain the text encodings a CPython starts with in an environment.",
         options=(
-            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the README)",
+            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in "
+                   "docs/json.md)",
                    usage="[--json]"),
             Option(("--empty-env",), "empty_env", "flag", "start from an empty environment instead "
                    "of this process's", usage="[--empty-env]"),
@@ -192,8 +193,8 @@ def _doctor_spec():
         summary="Say what breaks text in the place this runs in (an ssh session, cron, a "
                 "service, a container, CI) and the exact line to change there.",
         options=(
-            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in the "
-                   "README)", usage="[--json]"),
+            Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in "
+                   "docs/json.md)", usage="[--json]"),
             Option(("--save",), "save", "value", "also write this place's snapshot (the JSON "
                    "object) to FILE", metavar="FILE", usage="[--save FILE]"),
             Option(("--compare",), "compare", "value", "say what differs between the snapshot "

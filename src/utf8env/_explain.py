@@ -1,4 +1,4 @@
-"""Render a Decision as text or as the JSON object of the README; decides nothing."""
+"""Render a Decision as text or as the JSON object of docs/json.md; decides nothing."""
 import sys
 
 from ._environment import described
@@ -20,7 +20,7 @@ def _launcher(launched):
 
 
 def to_json_object(decision, launched=None, verdict=None):
-    """The documented "schema": 1 object (README, "JSON schema"); `launched` is the
+    """The documented "schema": 1 object (docs/json.md); `launched` is the
     launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add); `verdict`, the
     "verdict", "problems" and "findings" keys of doctor's findings for the case."""
     d = decision

@@ -13,7 +13,8 @@ On the launcher's path this module imports nothing but the built-in posix module
 (environment.system): subprocess loads only when an interpreter is really asked, once
 per interpreter file thanks to the cache.
 """
-from ._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, fsdecode, fsencode, system
+from ._environment import (DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, fsdecode, fsencode,
+                           system)
 from . import _errors as errors      # errors.X where raised: most are made on first use
 from ._engine.profiles import VERSIONS, platform_name
 from ._engine.records import Record, field

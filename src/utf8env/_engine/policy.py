@@ -17,7 +17,8 @@ from .records import Record, field
 from .._errors import UsageError
 
 from . import cmdline, preconfig
-from .._child.textnames import codec_name as _codec_name, lookup as _lookup, split_pythonioencoding as _split_pythonioencoding
+from .._child.textnames import (codec_name as _codec_name, lookup as _lookup,
+                                split_pythonioencoding as _split_pythonioencoding)
 from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
 from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
 from .profiles import POLICIES, PLATFORMS, VERSIONS, profile as _profile

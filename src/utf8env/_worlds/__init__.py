@@ -10,7 +10,8 @@ allows it. Private: utf8env's own subcommands use it; nothing here is a document
 """
 from .access import LOCPATH, MOUNT, NONE, USERNS, Way, way
 from .catalog import WINDOWS, WINDOWS_NOTE, WORLD, WORLDS, World, world
-from .jobs import Job, Result, Run, added_environ, available, prepare, problems, run, run_batches, world_dir
+from .jobs import (Job, Result, Run, added_environ, available, prepare, problems, run, run_batches,
+                   world_dir)
 from .._errors import WorldError
 
 __all__ = ["LOCPATH", "MOUNT", "NONE", "USERNS", "Way", "way", "WINDOWS", "WINDOWS_NOTE",

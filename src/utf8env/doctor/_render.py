@@ -1,4 +1,4 @@
-"""doctor's text and its JSON object ("schema": 1, keys in the README); decides nothing.
+"""doctor's text and its JSON object ("schema": 1, keys in docs/json.md); decides nothing.
 The verdict and the findings, which explain prints too, are verdict.py's."""
 from ._verdict import text, verdict_lines, verdict_object
 

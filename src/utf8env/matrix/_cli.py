@@ -65,7 +65,8 @@ def _pep(options, pythons, timeout):
 
 
 def _program(options, command, pythons, timeout):
-    from . import _discovery as discovery, _environments as environments, _program as program, _report as report
+    from . import (_discovery as discovery, _environments as environments, _program as program,
+                   _report as report)
     stdin = b""
     if options.stdin is not None:
         try:

@@ -8,7 +8,8 @@ import time
 from . import _cells
 from . import _environments
 from . import _scenarios
-from ._results import ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult, RowResult, Stage, Table, Timing
+from ._results import (ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult,
+                       RowResult, Stage, Table, Timing)
 from .._worlds import Job, problems as world_problems
 from .._errors import UsageError
 

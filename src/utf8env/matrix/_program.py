@@ -7,7 +7,8 @@ import time
 
 from . import _cells
 from . import _scenarios
-from ._environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment, warns_default_encoding
+from ._environments import (DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment,
+                            warns_default_encoding)
 from ._pep import DEFAULT_TIMEOUT
 from ._results import SCHEMA, EncodingWarning, Evidence, NotRun, ProgramCell, ProgramResult, Timing
 from .._worlds import Job, problems as world_problems

@@ -1,6 +1,6 @@
 """The matrix's results as records: what pep.py and program.py return and report.py
 renders. `as_json()` turns a result into the JSON-ready value of `--format json` (the
-README's schema 1): records become objects through their `_asdict()`, or their `_json()`
+schema 1, docs/json.md): records become objects through their `_asdict()`, or their `_json()`
 where the JSON shape differs from the fields."""
 from .._engine.records import Record, field
 

@@ -29,7 +29,7 @@ class Scenario(Record):
     producer = field()         # "python" or "bytes" (printf)
     consumer = field()         # "terminal", "file", "bytes" (cat), "python", "iconv-gb18030"
     meant = field()            # the text the consumer should get (str), or the bytes for `replace`
-    mojibake = field()         # the definition, in words (the README's)
+    mojibake = field()         # the definition, in words (docs/matrix.md's)
     classify = field()         # classify(scenario, Evidence) -> _Verdict: the definition, as code
     published = field()        # (Exception?, Mojibake?) per PEP_ROWS, each True/False/None
     program = field(None)      # Python 3 source, the PEP's words (None: `command`, or no Python producer)

@@ -5,7 +5,8 @@ fixes with what each would mean for the changed tests."""
 from .._errors import UsageError, Utf8envError
 from ..matrix._results import Timing
 from . import _junit as junit
-from ._results import PEP686, SCHEMA, TODAY, CallSite, Fix, Outcome, ReadinessResult, SuiteRun, TestChange
+from ._results import (PEP686, SCHEMA, TODAY, CallSite, Fix, Outcome, ReadinessResult, SuiteRun,
+                       TestChange)
 from ._suite import env_set, read_record
 
 ABSENT = Outcome("absent")

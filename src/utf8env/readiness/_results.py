@@ -1,6 +1,6 @@
 """The records of `utf8env readiness`: what suite.py measures and compare.py concludes,
 what formats.py renders. `as_json()` (matrix/results.py's) turns them into the JSON of
-`--format json` (the README's schema 1)."""
+`--format json` (schema 1, docs/json.md)."""
 from .._engine.records import Record, field
 
 SCHEMA = 1
