@@ -27,26 +27,13 @@ _ROLES = ("stdin", "stdout", "stderr")
 _MODES = (1, "strict")
 
 def _load_sibling(name):
-    """The module NAME.py beside this file. Imported as utf8env._child.reconfigure (by
-    runtime.enable()): the package's own utf8env._child.NAME, also from a zip. Loaded by
-    path (by the bootstrap, in a child where utf8env may not be importable, or be another
-    copy of it): NAME.py by path too."""
+    """The module NAME.py beside this file: the package's own utf8env._child.NAME where
+    this is utf8env._child.reconfigure (runtime.enable()), else the top-level NAME that
+    the bootstrap's import finds in this folder (bootstrap/sitecustomize.py)."""
     package = __name__.rpartition(".")[0]
-    if package:
-        __import__(package + "." + name)
-        return sys.modules[package + "." + name]
-    # importlib.util.spec_from_file_location and module_from_spec are these frozen
-    # functions, already loaded: importing importlib.util costs ~2 ms on 3.6.
-    external = sys.modules.get("_frozen_importlib_external")
-    bootstrap = sys.modules.get("_frozen_importlib")
-    if external is None or bootstrap is None:
-        import importlib.util as external
-        bootstrap = external
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py")
-    spec = external.spec_from_file_location("_utf8env_" + name, path)
-    module = bootstrap.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    full = package + "." + name if package else name
+    __import__(full)
+    return sys.modules[full]
 
 
 _textnames = _load_sibling("textnames")
@@ -332,7 +319,9 @@ def _locale_modules():
     """Where getpreferredencoding() lives. 3.6-3.9: _bootlocale, which io itself calls
     for a TextIOWrapper without an encoding and locale.getpreferredencoding() delegates
     to at each call, so locale need not be imported (it imports re: ~5 ms on 3.6);
-    locale too when already imported. 3.10+: locale."""
+    locale too when already imported. 3.10+: locale. _bootlocale is the one private
+    CPython module utf8env touches, on purpose: 3.6-3.9's C io asks it and nothing
+    public (Modules/_io/textio.c), and 3.7's UTF-8 mode changes what it answers."""
     modules = []
     if sys.version_info < (3, 10):
         bootlocale = sys.modules.get("_bootlocale")

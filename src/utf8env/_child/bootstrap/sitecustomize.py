@@ -8,7 +8,7 @@ own PYTHONPATH, if any, in UTF8ENV_PYTHONPATH; site.py then imports this module 
 `sitecustomize`. It:
   (a) restores PYTHONPATH and removes UTF8ENV_BOOTSTRAP, so children do not inherit it;
   (b) removes this folder from sys.path;
-  (c) loads ../reconfigure.py by file path and applies the mode;
+  (c) imports ../reconfigure.py and applies the mode;
   (d) runs the user's own sitecustomize, if one is further on sys.path.
 This folder holds nothing but this file: while it is on sys.path, every module in it is
 importable by the user's program, and would shadow the user's own module of that name.
@@ -73,22 +73,26 @@ def _forget_folder():
 
 
 def _apply(mode, request):
-    """(c) ../reconfigure.py, by file path: utf8env itself may not be importable (or be
-    another copy of it), and that folder is not on sys.path."""
+    """(c) ../reconfigure.py (and the textnames.py it imports), imported from their folder,
+    then renamed: utf8env itself may not be importable here, or be another copy of it.
+    Plain imports, their bytecode cached as any module's; for that moment only, the folder
+    is first on sys.path and their names are free (a module the user's site already
+    imported under such a name is set aside and put back)."""
     global _report
-    # importlib.util.spec_from_file_location and module_from_spec are these frozen
-    # functions, already loaded: importing importlib.util costs ~2 ms on 3.6.
-    external = sys.modules.get("_frozen_importlib_external")
-    bootstrap = sys.modules.get("_frozen_importlib")
-    if external is None or bootstrap is None:
-        import importlib.util as external
-        bootstrap = external
-    path = os.path.join(os.path.dirname(_HERE), "reconfigure.py")
-    spec = external.spec_from_file_location("_utf8env_reconfigure", path)
-    module = bootstrap.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    # Kept importable: open() and getpreferredencoding() become functions of this module.
-    sys.modules["_utf8env_reconfigure"] = module
+    folder = os.path.dirname(_HERE)
+    names = ("reconfigure", "textnames")
+    aside = {name: sys.modules.pop(name) for name in names if name in sys.modules}
+    sys.path.insert(0, folder)
+    try:
+        import reconfigure as module
+    finally:
+        del sys.path[0]
+        sys.path_importer_cache.pop(folder, None)
+        for name in names:
+            if name in sys.modules:
+                # Kept importable: open() and getpreferredencoding() become its functions.
+                sys.modules["_utf8env_" + name] = sys.modules.pop(name)
+        sys.modules.update(aside)
     if mode == 0:       # no UTF-8 mode: only PEP 538's stdio error handler
         _report = module.apply_stdio_errors(request["stdio_errors"])
     else:
