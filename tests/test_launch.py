@@ -336,9 +336,49 @@ def test_any_program_gets_the_coercion_decide_gives_37(policy, coercion_switch, 
             if d.startup_error is not None:
                 continue        # 3.7 would not start; a program that is not Python does
             printed = tuple(line for line in (d.coercion_warning, d.c_locale_warning) if line)
-            assert (planned.set_environ, planned.messages, planned.why) == (
-                d.coercion.environ if d.coercion else {}, printed, d.reasons["coercion"].detail)
+            coerced = d.coercion.environ if d.coercion else {}
+            # Beyond 3.7's coercion, only what a program asking for every category needs
+            # (test_a_missing_locale_is_replaced_for_a_program_asking_for_every_category):
+            # a locale variable naming a locale the libc lacks, given the same target.
+            extra = {name: value for name, value in planned.set_environ.items()
+                     if name not in coerced}
+            assert all(name.startswith(("LANG", "LC_")) and environ[name] not in codesets
+                       and value == d.coercion.target for name, value in extra.items())
+            assert ({name: planned.set_environ[name] for name in coerced}, planned.messages) \
+                == (coerced, printed)
+            assert planned.why.startswith(d.reasons["coercion"].detail)
             assert planned.environ == dict(environ, **planned.set_environ)
+
+
+@pytest.mark.fast
+def test_a_missing_locale_is_replaced_for_a_program_asking_for_every_category():
+    # glibc's setlocale(LC_ALL, "") fails as a whole where one category names a locale it
+    # lacks: the coerced LC_CTYPE alone would not reach `wc` (tests/test_fixed_where.py
+    # measures it in a real world).
+    def planned(environ, codesets={"C.UTF-8": "UTF-8", "en_US.UTF-8": "UTF-8"}):
+        got = launch.plan_any_program(environ, "/usr/bin/wc", ["wc"], codesets)
+        return got.set_environ, got.why
+    assert planned({"LANG": "de_DE.UTF-8"}) == ({"LC_CTYPE": "C.UTF-8", "LANG": "C.UTF-8"}, (
+        "the legacy C locale is coerced to C.UTF-8, the first available of C.UTF-8, C.utf8, "
+        "UTF-8; LC_CTYPE exported; LANG=de_DE.UTF-8 names a locale the libc does not have, "
+        "which would keep a program that asks for every category (setlocale(LC_ALL, \"\")) in "
+        "the C locale: LANG set to C.UTF-8 too"))
+    # A variable the libc accepts keeps its value; each missing one is named.
+    assert planned({"LANG": "de_DE.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8",
+                    "LC_TIME": "en_US.UTF-8", "LC_NUMERIC": "POSIX"})[0] == {
+        "LC_CTYPE": "C.UTF-8", "LANG": "C.UTF-8", "LC_MESSAGES": "C.UTF-8"}
+    # Nothing coerced, nothing replaced: no target, the coercion turned off, the C locale
+    # chosen by LC_ALL, or a locale that loads.
+    assert planned({"LANG": "de_DE.UTF-8"}, {})[0] == {}
+    assert planned({"LANG": "de_DE.UTF-8", "PYTHONCOERCECLOCALE": "0"})[0] == {}
+    assert planned({"LC_ALL": "C", "LANG": "de_DE.UTF-8"})[0] == {}
+    assert planned({"LANG": "en_US.UTF-8", "LC_MESSAGES": "de_DE.UTF-8"})[0] == {}
+    assert planned({"LANG": "C"})[0] == {"LC_CTYPE": "C.UTF-8"}
+    # Python 3.6 decodes its command line after setlocale(LC_ALL, ""): the same for it.
+    facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
+    old = launch.plan({"LANG": "de_DE.UTF-8"}, "/usr/bin/python3.6", ["python3.6", "x.py"],
+                      facts, python="3.6")
+    assert old.set_environ == {"LC_CTYPE": "C.UTF-8", "LANG": "C.UTF-8"}
 
 
 @pytest.mark.parametrize("words, without_options", [

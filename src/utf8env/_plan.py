@@ -72,9 +72,17 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
                                  coercion_switch=coercion_switch, warning_switch=warning_switch))
         if coercion.startup_error is None:
             messages += [line for line in (coercion.coercion_warning, coercion.c_locale_warning) if line]
+            why = coercion.reasons["coercion"].detail
             if coercion.coercion:
                 changes.update(coercion.coercion.environ)
-            why = coercion.reasons["coercion"].detail
+                if python == "3.6":
+                    # 3.6 decodes its command line after setlocale(LC_ALL, ""), as a C
+                    # program does: the whole locale must load (preconfig.whole_locale).
+                    from ._engine.preconfig import whole_locale
+                    whole, whole_why = whole_locale(dict(environ, **changes), locales.accepts,
+                                                    coercion.coercion.target)
+                    changes.update(whole)
+                    why = "; ".join(part for part in (why, whole_why) if part)
     env = dict(environ, **changes)
     path, argv, bootstrap = python_child.apply(
         child, environ, env, changes, notes, path, argv, args, python, locales, script,

@@ -166,11 +166,43 @@ def c_locale_warning(lc_ctype, warn, legacy_warning, warn_by_default, windows):
                             "LC_CTYPE is still C after start-up")
 
 
+# The categories that setlocale(LC_ALL, "") loads, each named by LC_ALL, else its own
+# variable, else LANG (glibc's locale/setlocale.c; "C" for none).
+_CATEGORIES = ("LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES",
+               "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT",
+               "LC_IDENTIFICATION")
+
+
+def whole_locale(environ, accepts, target):
+    """What a program that asks for every category (setlocale(LC_ALL, ""): most C
+    programs, and CPython 3.6 for its command line) needs beside PEP 538's coercion to
+    `target`, which sets LC_CTYPE alone: glibc's setlocale fails as a whole, leaving every
+    category C, where any one names a locale the libc lacks (LANG=de_DE.UTF-8, not
+    installed). Each locale variable that names one is given `target` too; a variable the
+    libc accepts, and LC_ALL (never overridden), are left as they are.
+    Returns ({variable: target}, why in words, or "")."""
+    if environ.get("LC_ALL"):
+        return {}, ""
+    changes = {}
+    for variable in ("LANG",) + _CATEGORIES:
+        value = environ.get(variable)
+        if value and value not in C_LOCALE_NAMES and not accepts(value):
+            changes[variable] = target
+    if not changes:
+        return {}, ""
+    return changes, ("%s %s a locale the libc does not have, which would keep a program that "
+                     "asks for every category (setlocale(LC_ALL, \"\")) in the C locale: %s "
+                     "set to %s too" % (", ".join("%s=%s" % (v, environ[v]) for v in changes),
+                                        "names" if len(changes) == 1 else "name",
+                                        " and ".join(changes), target))
+
+
 def for_any_program(environ, codesets, draft=False, coercion_switch=None, warning_switch=None):
     """What `utf8env run` does for a program that is not Python on Linux: the coercion of
     CPython 3.7+ as shipped (or of the PEP 538 draft), with the build switches given.
-    `codesets`: {locale name setlocale accepts: its codeset}. Returns (the variables
-    set, the lines printed, why in words)."""
+    `codesets`: {locale name setlocale accepts: its codeset}. A program that is not Python
+    asks for every category: where one names a missing locale, whole_locale() too.
+    Returns (the variables set, the lines printed, why in words)."""
     settings = DRAFT if draft else SHIPPED
     # As decide() orders them for CPython 3.7 with no command line (policy.py).
     coercion_built, warn_by_default, legacy_warning = built(
@@ -185,7 +217,12 @@ def for_any_program(environ, codesets, draft=False, coercion_switch=None, warnin
         (coerced, warning), (_, why) = coercion(
             legacy, legacy_source, allowed, warn, environ, settings["targets"],
             settings["lc_all_blocks_coercion"], lambda name: bool(codesets.get(name)))
-    changes = coerced[1] if coerced else {}
+    changes = dict(coerced[1]) if coerced else {}
     lc_ctype, _ = setlocale(dict(environ, **changes), codesets.__contains__, "linux")
     c_warning, _ = c_locale_warning(lc_ctype, warn, legacy_warning, warn_by_default, False)
+    if coerced:
+        whole, whole_why = whole_locale(dict(environ, **changes), codesets.__contains__,
+                                        coerced[0])
+        changes.update(whole)
+        why = "; ".join(part for part in (why, whole_why) if part)
     return changes, [line for line in (warning, c_warning) if line], why
