@@ -180,6 +180,17 @@ def test_cli_runs_on_every_pyenv_python(version):
     assert json.loads(out)["coercion"]["target"] == "C.UTF-8"
 
 
+def test_python_36_in_the_c_locale_prints_utf8env_output_as_utf8():
+    # python3.6 -m utf8env in the C locale has an ASCII stdout: utf8env's own text (here
+    # `print("é") raises UnicodeEncodeError`) goes out as UTF-8, as 3.7+ write it there
+    # in UTF-8 mode, rather than failing.
+    command = ("explain", "--empty-env", "--env", "LANG=C", "--version", "3.6", "--locales",
+               "C.UTF-8")
+    expected = utf8env(*command)
+    assert expected[0] == 0 and 'print("\u00e9") raises UnicodeEncodeError' in expected[1]
+    assert utf8env(*command, python=machine.python("3.6"), env={"LANG": "C"}) == expected
+
+
 @pytest.mark.fast
 def test_explain_36_lists_what_the_launcher_adds_and_cannot_change():
     code, out, _ = utf8env("explain", "--json", "--version", "3.6", "--empty-env", "--locales", "C")

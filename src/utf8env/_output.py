@@ -19,11 +19,17 @@ def shown(value):
 
 
 def write(text):
-    """`text` to stdout in stdout's own codec."""
+    """`text` to stdout in stdout's own codec; as UTF-8 where that codec cannot hold it."""
     stream = _stdout()
     try:
         stream.write(text)
         stream.flush()
+    except UnicodeEncodeError:
+        # Python 3.6 started in the C locale (`python3.6 -m utf8env explain`): an ASCII
+        # stdout. utf8env's own output goes out as UTF-8 there, as 3.7's UTF-8 mode writes
+        # it and as the launcher's start gives 3.6 (_cli.start). The wrapper encodes all
+        # of `text` before it buffers any: nothing was written.
+        write_bytes(text.encode("utf-8", "surrogateescape"))
     except (OSError, ValueError) as error:
         _failed(error)
 
