@@ -180,6 +180,17 @@ def test_cli_runs_on_every_pyenv_python(version):
     assert json.loads(out)["coercion"]["target"] == "C.UTF-8"
 
 
+@pytest.mark.fast
+def test_explain_shows_control_characters_from_the_environment_escaped():
+    code, out, err = utf8env("explain", "--empty-env", "--env", "LANG=\x1b[31mx\x07", "--version",
+                             "3.11", "--locales", "C.UTF-8")
+    assert (code, err) == (0, "")
+    assert "\x1b" not in out and "\x07" not in out
+    assert out.splitlines()[3] == (
+        "legacy C locale       yes                     LANG=\\x1b[31mx\\x07: LANG=\\x1b[31mx\\x07 "
+        "names a locale the libc does not have, so LC_CTYPE stays C")
+
+
 def test_python_36_in_the_c_locale_prints_utf8env_output_as_utf8():
     # python3.6 -m utf8env in the C locale has an ASCII stdout: utf8env's own text (here
     # `print("é") raises UnicodeEncodeError`) goes out as UTF-8, as 3.7+ write it there

@@ -160,6 +160,20 @@ def test_lc_all_c_over_a_good_lang():
     assert primary in [c["name"] for c in data["contexts"]]
 
 
+def test_control_characters_from_the_environment_never_reach_the_terminal():
+    # LC_TIME=$'\e]0;title\a' would set the terminal's title: shown as \xNN instead, in
+    # every line that shows it; the JSON keeps the value itself.
+    env = cron_env(LANG="C.UTF-8", LC_TIME="\x1b]0;title\x07\x9b")
+    code, out, err = doctor("--no-pythons", env=env)
+    assert (code, err) == (1, b"")
+    lines = out.decode("utf-8").splitlines()
+    assert not [line for line in lines if any(ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 for c in line)]
+    assert lines[2] == ("warning LC_TIME=\\x1b]0;title\\x07\\x9b names a locale this system does "
+                        "not have: LC_TIME stays C")
+    code, out, err = doctor("--json", "--no-pythons", env=env)
+    assert json.loads(out)["locale"]["variables"]["LC_TIME"] == "\x1b]0;title\x07\x9b"
+
+
 def test_systemd_service_environment():
     env = cron_env(INVOCATION_ID="0123456789abcdef0123456789abcdef", JOURNAL_STREAM="8:12345")
     code, out, _ = doctor("--json", "--no-pythons", env=env)

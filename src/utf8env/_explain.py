@@ -3,7 +3,7 @@ import sys
 
 from ._environment import described
 from ._errors import UsageError
-from ._output import shown as _shown, write
+from ._output import for_terminal, shown as _shown, write
 
 SCHEMA = 1
 
@@ -157,7 +157,7 @@ def run(args, command):
     if args.json:
         write(to_json(decision, launched, verdict.verdict_object(found)) + "\n")
     else:
-        write(to_text(decision, launched, verdict.verdict_lines(found)))
+        write(for_terminal(to_text(decision, launched, verdict.verdict_lines(found))))
     return 0
 
 

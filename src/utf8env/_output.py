@@ -18,6 +18,20 @@ def shown(value):
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+# The C0 and C1 control characters and DEL, but for the newline and the tab that lay a
+# page out: as \xNN.
+_CONTROLS = {code: "\\x%02x" % code
+             for code in list(range(0x20)) + [0x7f] + list(range(0x80, 0xa0))
+             if code not in (0x09, 0x0a)}
+
+
+def for_terminal(text):
+    """A text page (explain's, doctor's) with every control character shown as \\xNN: a
+    value from the environment (LANG=$'\\e]0;title\\a') must not drive the reader's
+    terminal. Not for JSON, whose strings escape what they must themselves."""
+    return text.translate(_CONTROLS)
+
+
 def write(text):
     """`text` to stdout in stdout's own codec; as UTF-8 where that codec cannot hold it."""
     stream = _stdout()

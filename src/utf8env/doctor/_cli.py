@@ -22,6 +22,7 @@ def run(args):
         out = render.to_text(here, diagnosis)
         if compared is not None:
             out += snapshot.to_text(args.compare, compared)
+        out = output.for_terminal(out)
     # Whatever stdout's codec: bytes out, as UTF-8 (undecodable input as its own bytes).
     output.write_bytes(out.encode("utf-8", "surrogateescape"))
     return 1 if findings.problems(diagnosis.findings) else 0
