@@ -200,8 +200,9 @@ def test_systemd_unit_and_locale_files_from_a_root(tmp_path):
         "systemd", "systemd service web.service",
         ("INVOCATION_ID=" + "ab" * 16, "/proc/self/cgroup: /system.slice/web.service"))
     [finding] = diagnosis.findings
-    assert "/etc/default/locale sets LANG=en_US.UTF-8; this service's environment does not " \
-           "have it unless the unit sets it (systemd.exec(5) Environment=)" in finding.evidence
+    assert "/etc/default/locale sets LANG=en_US.UTF-8, which this service's environment does " \
+           "not have: systemd passes on the locale it read when it started (systemd.exec(5), " \
+           "$LANG), and the unit's Environment= overrides it" in finding.evidence
     assert [(f.where, f.lines) for f in finding.fixes] == [
         ("a drop-in: systemctl edit web.service (then systemctl restart web.service)",
          ("[Service]", "Environment=LANG=C.UTF-8"))]

@@ -269,9 +269,12 @@ def _context_evidence(found_contexts, info):
             for path, text in context.details.get("locale_files", ()):
                 values = fixing.parse_assignments(text)
                 if values:
-                    out.append("%s sets %s; this service's environment does not have it unless "
-                               "the unit sets it (systemd.exec(5) Environment=)"
-                               % (path, " ".join("%s=%s" % kv for kv in sorted(values.items()))))
+                    # systemd.exec(5): the manager passes on the locale it read when it
+                    # started ($LANG, from locale.conf(5)); the unit's Environment= wins.
+                    out.append("%s sets %s, which this service's environment does not have: "
+                               "systemd passes on the locale it read when it started "
+                               "(systemd.exec(5), $LANG), and the unit's Environment= overrides "
+                               "it" % (path, " ".join("%s=%s" % kv for kv in sorted(values.items()))))
         if context.name == "cron":
             out.append("cron(8) gives a job only SHELL, PATH, HOME and LOGNAME (and, on Debian, "
                        "what pam_env reads from /etc/environment and /etc/default/locale)")
