@@ -314,24 +314,24 @@ def test_save_and_compare_a_shell_and_a_cron_job(tmp_path):
     tail = text[text.index("\ncompared with"):]
     assert tail == """
 compared with %s (there) and this place (here):
-  LANG      there: C.UTF-8
-            here:  (unset)
-  PATH      there: /usr/local/bin:/usr/bin:/bin
-            here:  /usr/bin:/bin
-  SHELL     there: /bin/bash
-            here:  /bin/sh
-  TERM      there: xterm-256color
-            here:  (unset)
-  contexts  there: %s
-            here:  %s
-  LC_CTYPE  there: C.UTF-8
-            here:  C
-  codeset   there: UTF-8
-            here:  ANSI_X3.4-1968
-  verdict   there: ok
-            here:  1 problem
-  problems  there: 0
-            here:  1
+  LANG                   there: C.UTF-8
+                         here:  (unset)
+  PATH                   there: /usr/local/bin:/usr/bin:/bin
+                         here:  /usr/bin:/bin
+  SHELL                  there: /bin/bash
+                         here:  /bin/sh
+  TERM                   there: xterm-256color
+                         here:  (unset)
+  contexts               there: %s
+                         here:  %s
+  locale set (LC_CTYPE)  there: C.UTF-8
+                         here:  C
+  its codeset            there: UTF-8
+                         here:  ANSI_X3.4-1968
+  verdict                there: ok
+                         here:  1 problem
+  problems               there: 0
+                         here:  1
 explains: LANG (there C.UTF-8, here (unset)): with the value it has there, this place has 0 problems instead of 1
 """ % (snapshot, "container, shell" if DOCKER else "shell",
        "cron, container, shell" if DOCKER else "cron, shell")
@@ -362,7 +362,16 @@ def test_compare_with_a_snapshot_holding_lone_surrogates(tmp_path):
         "        here:  C.UTF-8\n"
         "  TERM  there: x\\ud800y\n"
         "        here:  dumb\n"
-        "explains: no single difference of the environment removes a problem here\n" % snapshot)
+        "explains: nothing: there is no problem here\n" % snapshot)
+
+
+@pytest.mark.fast
+def test_compare_takes_spellings_of_one_codec_for_the_same():
+    # 3.10 predicts "UTF-8" where 3.11 says "utf-8": no difference between two places.
+    from utf8env.doctor import _snapshot as snapshot
+    assert {snapshot._short({"encoding": name, "errors": "strict"})
+            for name in ("UTF-8", "utf-8", "utf8", "U8")} == {"utf-8/strict"}
+    assert snapshot._short({"encoding": "ANSI_X3.4-1968", "errors": "strict"}) == "ascii/strict"
 
 
 # -- hostile input -------------------------------------------------------------------------

@@ -25,7 +25,8 @@ from utf8env.matrix._cells import LAUNCHER, python_command
 from utf8env._own_command import own_command
 from utf8env import _cli as utf8env_cli, _commands as commands, _options as options
 
-from test_worlds import interpreters, module_home  # noqa: F401 (module_home: autouse)
+from test_worlds import module_home  # noqa: F401 (module_home: autouse)
+from support import machine
 
 
 def matrix(argv):
@@ -50,6 +51,8 @@ def own_home(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def result():
     _need_worlds()
+    if not machine.interpreters():
+        pytest.skip(machine.missing(discovery.VERSIONS))
     return pep.run_pep()
 
 
@@ -64,10 +67,9 @@ def root_result():
 
 
 def version(v):
-    for i in interpreters():
-        if i.version == v and i.root == "/":
-            return i
-    pytest.skip("no Python %s in pyenv" % v)
+    """pyenv's CPython `v` (on this host, not in a chroot), or machine's skip."""
+    machine.python(v)
+    return machine.interpreter(v)
 
 
 def cell(result, scenario, environment):
@@ -108,6 +110,7 @@ def test_the_least_privileged_worlds_give_roots_results_cell_for_cell(result, ro
 
 
 def test_every_world_of_the_reproduction_was_made(result):
+    version("3.12")     # among those of the row "no locale installed" (the no-locales world)
     assert [e.environment.name for e in result.environments if e.problem] == []
     assert {e.environment.world for e in result.environments} == {
         "installed", "latin1", "gb18030", "no-locales"}
@@ -130,8 +133,7 @@ def test_36_utf8_mode_through_the_launcher_does_not_raise(result):
 
 
 def test_python27_lists_the_undecodable_name_without_an_exception(result):
-    if discovery.python27() is None:
-        pytest.skip("no Python 2.7 in pyenv")
+    machine.python("2.7")
     c = cell(result, "ls-stdout", "2.7 LANG=C.UTF-8")
     assert not c.exception and c.produced == repr(b"xxx\xff\n")
     assert c.mojibake          # a UTF-8 terminal cannot show b'\xff'
@@ -176,6 +178,10 @@ KNOWN_DIFFERENCES = {
 
 
 def test_agreement_with_the_pep_tables(result):
+    # Every row of the PEPs' tables is run: 2.7's, 3.6's and the 3.7+ ones (3.12 among them).
+    machine.python("2.7")
+    version("3.6")
+    version("3.12")
     found = {(s, row, col) for s, row, col, _, _, _ in report.differences(result)}
     assert found == KNOWN_DIFFERENCES
     agree, differ = pep.agreement_counts(result)
@@ -200,6 +206,8 @@ def test_every_cell_is_one_job(result):
 # -- reports ----------------------------------------------------------------------
 
 def test_text_report_has_the_pep_layout_and_the_agreement_table(result):
+    version("3.6")          # its rows, and the differences of 3.6 and 3.7+ (3.12 among them)
+    version("3.12")
     text = report.render(result, "text")
     assert "Python 3.5, POSIX locale" in text and "Exception?" in text and "(PEP Yes)" in text
     assert "Agreement with the PEPs' tables" in text
@@ -219,8 +227,7 @@ def _row_315(text, row):
 def test_the_315_column_says_what_pep686_changes_and_keeps_c_legacy_apart(result):
     version("3.6")
     version("3.12")
-    if not any(i.version == "3.15" for i in interpreters()):
-        pytest.skip("no Python 3.15 (the Debian chroot)")
+    machine.interpreter("3.15")
     text = report.render(result, "text")
     assert text.splitlines()[1].split() == ["Python", "Exception?", "Mojibake?", "3.15"]
     assert _row_315(text, "Python 3") == "on; was off"
@@ -549,10 +556,8 @@ def test_cli_program_mode_exit_status_and_json(tmp_path, capsys):
 def test_cli_pep_mode_on_a_named_python27(capsys):
     # --python is identified by the one question (utf8env._interpreter.identify), 2.7 too.
     _need_worlds()
-    py27 = discovery.python27()
-    if py27 is None:
-        pytest.skip("no Python 2.7 in pyenv")
-    assert matrix(["--python", py27.argv[0], "--format", "json"]) == 0
+    py27 = machine.python("2.7")
+    assert matrix(["--python", py27, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rows"] == ["Python 2", "no locale installed"]
     assert {e["version"] for e in data["environments"]} == {"2.7"}
@@ -684,6 +689,34 @@ def test_discovery_says_what_to_do_without_the_repository(monkeypatch, tmp_path)
         discovery.pyenv_root.cache_clear()
     assert reasons == chroot == {v: "not in pyenv (%s/versions); give --python PATH to run "
                                     "another interpreter" % tmp_path for v in discovery.VERSIONS}
+
+
+@pytest.mark.fast
+def test_a_chroots_interpreter_is_found_for_root_alone(monkeypatch, tmp_path):
+    # chroot(8) fails for anyone else: the chroot's 3.14 is then missing, and says why.
+    chroot = tmp_path / "debian"
+    (chroot / "usr" / "bin").mkdir(parents=True)
+    (chroot / ".utf8env-ready").write_text("")
+    (chroot / "usr" / "bin" / "python3.14").write_text("")
+    (chroot / "usr" / "bin" / "python3.14").chmod(0o755)
+    monkeypatch.setenv("PYENV_ROOT", str(tmp_path / "pyenv"))
+    seen = {}
+    discovery._scan.cache_clear()
+    discovery.pyenv_root.cache_clear()
+    try:
+        for euid in (0, 1000):
+            monkeypatch.setattr(discovery.os, "geteuid", lambda: euid)
+            seen[euid] = ([(i.version, i.argv[1:], i.root)
+                           for i in discovery.interpreters(chroot=str(chroot))],
+                          dict(discovery.missing(chroot=str(chroot))))
+    finally:
+        discovery._scan.cache_clear()
+        discovery.pyenv_root.cache_clear()
+    why = "not in pyenv (%s/versions) nor %%s the chroot %s%%s; give --python PATH to run " \
+          "another interpreter" % (tmp_path / "pyenv", chroot)
+    others = {v: why % ("in", "") for v in discovery.VERSIONS if v != "3.14"}
+    assert seen[0] == ([("3.14", [str(chroot), "/usr/bin/python3.14"], str(chroot))], others)
+    assert seen[1000] == ([], dict(others, **{"3.14": why % ("usable in", " (chroot needs root)")}))
 
 
 @pytest.mark.fast

@@ -23,7 +23,9 @@ from utf8env.matrix import (_cli as cli, _discovery as discovery, _environments 
                             _results as results)
 
 from test_matrix import _Dom, _no_external_resources, browse, matrix
-from test_worlds import Nobody, interpreter, interpreters, module_home  # noqa: F401 (autouse)
+from test_worlds import Nobody, module_home  # noqa: F401 (autouse)
+from support import machine
+from support.fixtures import no_userns_not_root  # noqa: F401 (a fixture)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MATRIX_PAGE = os.path.join(os.path.dirname(HERE), "docs", "matrix.md")
@@ -43,10 +45,10 @@ def _need_worlds():
 
 
 def _chroot_315():
-    found = [i for i in interpreters() if i.version == "3.15" and i.root != "/"]
-    if not found:
-        pytest.skip("no Python 3.15 in the Debian chroot (tests/support/build_debian_pythons.sh)")
-    return found[0]
+    found = machine.interpreter("3.15")
+    if found.root == "/":
+        pytest.skip("CPython 3.15 here is not the Debian chroot's: %s" % found.argv[0])
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +56,12 @@ def run(tmp_path_factory):
     """writes.py under every interpreter found (the chroot's 3.14 and 3.15 too) x the
     default environment sets: `utf8env matrix -- writes.py`."""
     _need_worlds()
+    found = machine.interpreters()
+    if not found:
+        pytest.skip(machine.missing(discovery.VERSIONS))
     folder = tmp_path_factory.mktemp("project")
     (folder / "writes.py").write_text(WRITES)
-    return program.run_program([str(folder / "writes.py")], interpreters(),
-                               environments.DEFAULT_ENV_SETS)
+    return program.run_program([str(folder / "writes.py")], found, environments.DEFAULT_ENV_SETS)
 
 
 def _cell(run, python, env_set):
@@ -93,7 +97,7 @@ def _page_block(marker):
 
 
 def test_the_pages_example_is_the_real_output(run):
-    found = [i.version for i in interpreters()]
+    found = [i.version for i in machine.interpreters()]
     if found != list(discovery.VERSIONS):
         pytest.skip("the example of docs/matrix.md ran on 3.6-3.15; here: %s" % ", ".join(found))
     block = _page_block("<!-- matrix program text -->")
@@ -113,6 +117,7 @@ def test_program_text_fits_100_columns_or_the_wider_terminal(run):
 
 
 def test_outputs_are_decoded_for_the_reader_with_the_bytes_where_they_are_the_evidence(run):
+    machine.interpreter("3.12")
     cell = _cell(run, "3.12", "latin1")
     view = report._ProgramView(run, False)
     # A Latin-1 reader: today's bytes are its text; UTF-8 mode's are mojibake to it.
@@ -130,10 +135,8 @@ def test_the_bytes_option_reaches_the_report(tmp_path, capsys):
     _need_worlds()
     script = tmp_path / "writes.py"
     script.write_text(WRITES)
-    py = next((i for i in interpreters() if i.version == "3.12" and i.root == "/"), None)
-    if py is None:
-        pytest.skip("no Python 3.12 in pyenv")
-    argv = ["--python", py.argv[0], "--env-set", "latin1", "--", str(script)]
+    py = machine.python("3.12")
+    argv = ["--python", py, "--env-set", "latin1", "--", str(script)]
     parsed, operands = options.parse(commands.declaration("matrix"), ["--bytes"] + argv)
     assert parsed.bytes is True
     assert cli.run(parsed, operands) == 0
@@ -342,6 +345,7 @@ def test_the_pep_315_column_compares_the_engine_with_what_was_measured():
 # -- HTML in a real browser ----------------------------------------------------------------
 
 def test_program_html_in_headless_chromium(run, tmp_path):
+    machine.interpreter("3.12")     # its cells warn (EncodingWarning) and are ok: green, warned
     page = report.render(run, "html")
     dom, shot = browse(page, tmp_path, "program")
     d = _Dom()
@@ -372,7 +376,7 @@ def windows(tmp_path_factory):
     """writes.py on 3.12, 3.13 (pyenv) and 3.15 (the chroot) in the five Windows worlds,
     made the least privileged way and in root's mount namespace."""
     _need_worlds()
-    pythons = [interpreter(v) for v in ("3.12", "3.13", "3.15")]
+    pythons = [machine.interpreter(v) for v in ("3.12", "3.13", "3.15")]
     folder = tmp_path_factory.mktemp("windows")
     (folder / "writes.py").write_text(WRITES)
     out = {"least": program.run_program([str(folder / "writes.py")], pythons, worlds.WINDOWS)}
@@ -446,7 +450,7 @@ Findings, by place in the code:
 def test_windows_code_page_worlds_show_what_pep_686_changes_there(windows):
     """Each reader decodes with the code page: UTF-8 bytes are mojibake in every one of
     them; the text has no CP1251 or Big5 form; 3.12 does not start in WINDOWS-31J."""
-    prefix = {v: os.path.dirname(os.path.dirname(interpreter(v).argv[0])) for v in ("3.12", "3.13")}
+    prefix = {v: os.path.dirname(os.path.dirname(machine.python(v))) for v in ("3.12", "3.13")}
     if any(len(p) != len("/root/.pyenv/versions/3.12.1") for p in prefix.values()):
         pytest.skip("the page is wrapped for pyenv under /root/.pyenv: here %s" % prefix)
     assert report.render(windows["least"], "text", columns=100) == _WINDOWS_TEXT.format(
@@ -493,17 +497,6 @@ def test_the_env_set_help_says_what_the_windows_worlds_are(capsys):
 
 # -- a world that cannot be made here ---------------------------------------------------
 
-@pytest.fixture
-def no_userns_not_root(tmp_path, monkeypatch):
-    proc = tmp_path / "proc"
-    (proc / "sys" / "user").mkdir(parents=True)
-    (proc / "sys" / "user" / "max_user_namespaces").write_text("0\n")
-    monkeypatch.setattr(access.os, "geteuid", lambda: 1000)
-    real = access.way
-    monkeypatch.setattr(access, "way", lambda name, roots=("/",), via=None, _=None:
-                        real(name, roots, via, str(proc)))
-
-
 _NO_USERNS = ("world 'no-locales' cannot be made here: hiding the installed locales takes a "
               "mount namespace, and user namespaces are off (user.max_user_namespaces = 0) and "
               "this is not root; sysctl -w user.max_user_namespaces=10000 or running as root "
@@ -512,12 +505,10 @@ _NO_USERNS = ("world 'no-locales' cannot be made here: hiding the installed loca
 
 def test_a_world_that_cannot_be_made_is_one_line_and_the_others_run(
         no_userns_not_root, tmp_path, capsys):
-    py = interpreter("3.12")
-    if py.root != "/":
-        pytest.skip("no pyenv 3.12")
+    py = machine.python("3.12")
     script = tmp_path / "writes.py"
     script.write_text(WRITES)
-    code = matrix(["--python", py.argv[0], "--env-set", "latin1,no-locales", "--", str(script)])
+    code = matrix(["--python", py, "--env-set", "latin1,no-locales", "--", str(script)])
     out = capsys.readouterr()
     assert (code, out.err) == (1, "")
     assert out.out == """\
@@ -549,19 +540,19 @@ Findings, by place in the code:
 
 1 cell, 0 with a problem; 1 environment set not run
 """
-    code = matrix(["--python", py.argv[0], "--env-set", "latin1,no-locales", "--format", "json",
+    code = matrix(["--python", py, "--env-set", "latin1,no-locales", "--format", "json",
                    "--", str(script)])
     data = json.loads(capsys.readouterr().out)
     assert code == 1
     assert data["not_run"] == [{"env_set": "no-locales", "world": "no-locales", "reason": _NO_USERNS}]
     assert [(c["env_set"], c["status"]) for c in data["cells"]] == [("latin1", "ok")]
-    matrix(["--python", py.argv[0], "--env-set", "latin1,no-locales", "--format", "markdown",
+    matrix(["--python", py, "--env-set", "latin1,no-locales", "--format", "markdown",
             "--", str(script)])
     md = capsys.readouterr().out
     assert ("## Not run here (their locale world cannot be made on this machine)\n\n"
             "- `no-locales`: %s\n" % _NO_USERNS) in md
     assert md.endswith("\n1 cell, 0 with a problem; 1 environment set not run.\n")
-    matrix(["--python", py.argv[0], "--env-set", "latin1,no-locales", "--format", "html",
+    matrix(["--python", py, "--env-set", "latin1,no-locales", "--format", "html",
             "--", str(script)])
     page = capsys.readouterr().out
     assert ('<ul id="not-run"><li><code>no-locales</code>: %s</li>' % _NO_USERNS.replace(
@@ -570,7 +561,7 @@ Findings, by place in the code:
 
 
 def test_the_pep_reproduction_leaves_out_what_cannot_be_made(no_userns_not_root):
-    py = interpreter("3.8")
+    py = machine.interpreter("3.8")
     envs = environments.pep_environments([py], None)
     r = pep.run_pep(
         [e for e in envs if e.row == "no locale installed" or e.world == "latin1"])

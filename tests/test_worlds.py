@@ -27,6 +27,8 @@ from utf8env._worlds import access, build
 from utf8env._errors import Utf8envError, WorldError
 from utf8env.matrix import _discovery as discovery
 
+from support.fixtures import no_userns_not_root  # noqa: F401 (a fixture)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "src")
 # The test harness's chroot (tests/support/build_debian_pythons.sh): named here, never in
@@ -418,21 +420,6 @@ print(json.dumps(out))
 
 
 # -- a world that cannot be made ---------------------------------------------------------
-
-@pytest.fixture
-def no_userns_not_root(tmp_path, monkeypatch):
-    """A machine where user namespaces are off, seen by a user who is not root; the
-    locale cache (asked before, as the user whose folder it is)."""
-    cache = locale_cache()
-    proc = tmp_path / "proc"
-    (proc / "sys" / "user").mkdir(parents=True)
-    (proc / "sys" / "user" / "max_user_namespaces").write_text("0\n")
-    monkeypatch.setattr(access.os, "geteuid", lambda: 1000)
-    real = access.way
-    monkeypatch.setattr(access, "way", lambda name, roots=("/",), via=None, _=None:
-                        real(name, roots, via, str(proc)))
-    return cache
-
 
 @pytest.mark.fast
 def test_a_world_that_cannot_be_made_says_why_and_what_would_make_it(no_userns_not_root):

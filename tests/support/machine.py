@@ -67,15 +67,18 @@ def _how_to_get(version):
     return _from_pyenv(version)
 
 
-def usable(interp):
-    """Whether this process can start `interp` (a chroot's needs root)."""
-    return interp.root == "/" or os.geteuid() == 0
+def _not_found(version):
+    """Why CPython `version` is not found here (discovery finds a chroot's only for root)."""
+    if os.geteuid() != 0 and discovery._in_chroot(version, CHROOT):
+        return ("not root: CPython %s is in the Debian chroot %s, and chroot needs root"
+                % (version, CHROOT))
+    return "no CPython %s here: %s" % (version, _how_to_get(version))
 
 
 def interpreters():
     """The interpreters found that this process can start, in version order."""
     _full_tier("real interpreters")
-    return [i for i in _discovered() if usable(i)]
+    return _discovered()
 
 
 def _found():
@@ -87,10 +90,7 @@ def interpreter(version):
     _full_tier("CPython %s" % version)
     found = _found().get(version)
     if found is None:
-        pytest.skip("no CPython %s here: %s" % (version, _how_to_get(version)))
-    if not usable(found):
-        pytest.skip("not root: CPython %s is in the Debian chroot %s, and chroot needs root"
-                    % (version, found.root))
+        pytest.skip(_not_found(version))
     return found
 
 
@@ -100,9 +100,7 @@ def missing(versions):
     reasons = []
     for version in versions:
         if version not in found:
-            reasons.append("no CPython %s here: %s" % (version, _how_to_get(version)))
-        elif not usable(found[version]):
-            reasons.append("CPython %s is in the Debian chroot, and chroot needs root" % version)
+            reasons.append(_not_found(version))
     return "; ".join(reasons)
 
 

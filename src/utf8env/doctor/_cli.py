@@ -21,7 +21,8 @@ def run(args):
     else:
         out = render.to_text(here, diagnosis)
         if compared is not None:
-            out += snapshot.to_text(args.compare, compared)
+            out += snapshot.to_text(args.compare, compared,
+                                    findings.problems(diagnosis.findings))
         out = output.for_terminal(out)
     # Whatever stdout's codec: bytes out, as UTF-8 (undecodable input as its own bytes).
     output.write_bytes(out.encode("utf-8", "surrogateescape"))

@@ -55,10 +55,13 @@ def compare(there, place, diagnosis):
         b = [c["name"] for c in here[key]]
         if a != b:
             differences.append({"what": label, "there": ", ".join(a), "here": ", ".join(b)})
-    for key in ("lc_ctype", "codeset"):
+    # The locale as set (not the variable LC_CTYPE, compared above), and whether a UTF-8
+    # locale exists at all (which locales the libc has).
+    for key, label in (("lc_ctype", "locale set (LC_CTYPE)"), ("codeset", "its codeset"),
+                       ("utf8_locale", "a UTF-8 locale")):
         a, b = (there.get("locale") or {}).get(key), here["locale"][key]
         if a != b:
-            differences.append({"what": key.replace("lc_ctype", "LC_CTYPE"), "there": a, "here": b})
+            differences.append({"what": label, "there": a, "here": b})
     theirs = {p.get("path"): p for p in there.get("pythons", []) if isinstance(p, dict)}
     for python in here["pythons"]:
         other = theirs.get(python["path"])
@@ -91,8 +94,14 @@ def compare(there, place, diagnosis):
 
 
 def _short(value):
+    """A prediction's encoding/errors, the encoding by its codec name: 3.11 spells UTF-8
+    "utf-8" where 3.10 says "UTF-8", which is no difference."""
     if isinstance(value, dict):
-        return "%s/%s" % (value.get("encoding"), value.get("errors"))
+        encoding = value.get("encoding")
+        if isinstance(encoding, str):
+            from .._child.textnames import codec_name
+            encoding = codec_name(encoding)
+        return "%s/%s" % (encoding, value.get("errors"))
     return value
 
 
@@ -103,7 +112,7 @@ def _moved(place, environ):
     return place._replace(environ=environ, facts=_probe(environ, locale_state.names_to_ask(environ)))
 
 
-def to_text(path, result):
+def to_text(path, result, problems_here):
     lines = ["", "compared with %s (there) and this place (here):" % path]
     if not result["differences"]:
         lines.append("  no difference")
@@ -117,7 +126,8 @@ def to_text(path, result):
                          e["what"], _value(e["there"]), _value(e["here"]), e["problems_with_it"],
                          "" if e["problems_with_it"] == 1 else "s", e["problems_here"]))
     if result["differences"] and not result["explains"]:
-        lines.append("explains: no single difference of the environment removes a problem here")
+        lines.append("explains: no single difference of the environment removes a problem here"
+                     if problems_here else "explains: nothing: there is no problem here")
     return "\n".join(text(line) for line in lines) + "\n"
 
 

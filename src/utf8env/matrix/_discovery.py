@@ -68,8 +68,14 @@ def _pyenv(version):
     return Interpreter(version, [max(found)[1]], "/")
 
 
+def _in_chroot(version, root):
+    return _debian_ready(root) and os.access(os.path.join(root, "usr/bin/python" + version),
+                                             os.X_OK)
+
+
 def _debian(version, root):
-    if _debian_ready(root) and os.access(os.path.join(root, "usr/bin/python" + version), os.X_OK):
+    # Only root can start it: chroot(2) fails for anyone else.
+    if _in_chroot(version, root) and os.geteuid() == 0:
         # Absolute chroot path: jobs run with exactly their env, often without PATH.
         chroot = shutil.which("chroot") or "/usr/sbin/chroot"
         return Interpreter(version, [chroot, root, "/usr/bin/python" + version], root)
@@ -77,11 +83,12 @@ def _debian(version, root):
 
 
 def _scan(root=None):
-    return _scan_in(debian_root() if root is None else root)
+    # The user too: what is found in a chroot depends on it (the tests pretend not to be root).
+    return _scan_in(debian_root() if root is None else root, os.geteuid())
 
 
 @lru_cache(maxsize=None)
-def _scan_in(root):
+def _scan_in(root, euid):
     found, missing = [], []
     for v in VERSIONS:
         interp = _pyenv(v) or _debian(v, root)
@@ -90,7 +97,9 @@ def _scan_in(root):
         else:
             # Said to users of an installed utf8env: what they can do.
             why = "not in pyenv ({}/versions)".format(pyenv_root())
-            if _debian_ready(root):
+            if _in_chroot(v, root):
+                why += " nor usable in the chroot {} (chroot needs root)".format(root)
+            elif _debian_ready(root):
                 why += " nor in the chroot {}".format(root)
             missing.append((v, why + "; give --python PATH to run another interpreter"))
     return tuple(found), tuple(missing)
