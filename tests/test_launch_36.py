@@ -40,6 +40,11 @@ KNOWN_DIFFERENCES = {
     ("utf8_mode", "-E/-I-ignores-PYTHONPATH"):
         "under -E/-I 3.6 ignores PYTHONPATH, so the bootstrap sitecustomize cannot be "
         "injected and the child runs without the UTF-8 mode (the launcher notes it)",
+    ("child_environ", "whole-locale"):
+        "a locale variable that names a locale the libc lacks gets the coercion's target "
+        "too (preconfig.whole_locale): 3.6, as a C program, decodes its command line after "
+        "setlocale(LC_ALL, \"\"), which such a variable makes fail; its children inherit "
+        "that target where 3.7's keep the missing name",
     ("filesystem", "fixed-at-start-up"):
         "3.6 fixes sys.getfilesystemencoding() at start-up from LC_CTYPE; where no "
         "coercion applies (LC_ALL set, or a non-C locale) it stays the locale's codec, "
@@ -104,6 +109,13 @@ def known_difference(case, field, expected, observed):
         # inject the bootstrap at all (3.6's own stdio is what is seen).
         if _ignores_environment(case) and not _shows_utf8_mode(case, observed):
             return ("utf8_mode", "-E/-I-ignores-PYTHONPATH")
+    if field == "child_environ" and isinstance(expected, dict) and isinstance(got, dict):
+        changed = {name for name in set(expected) | set(got) if expected.get(name) != got.get(name)}
+        target = expected.get("LC_CTYPE")
+        if target and changed and all(
+                name.startswith(("LANG", "LC_")) and name != "LC_ALL" and got.get(name) == target
+                and case.env.get(name) not in (None, "", "C", "POSIX") for name in changed):
+            return ("child_environ", "whole-locale")
     if field == "filesystem" and _same(field, expected, ("utf-8", "surrogateescape")):
         # 3.7's UTF-8 mode makes the filesystem encoding utf-8 whatever the locale. 3.6
         # computes it once, before site (and so the bootstrap) runs, from LC_CTYPE: when
