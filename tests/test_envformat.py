@@ -530,6 +530,78 @@ def test_github_actions_round_trips_every_value_through_a_yaml_parser(fake_launc
     assert received() == _expected_args(words)
 
 
+# -- --override-lc-all: the removal of LC_ALL=C, in every format ------------------------
+
+OVERRIDE = ["--override-lc-all", "--empty-env", "--env", "PATH=/usr/bin:/bin", "--env", "LC_ALL=C",
+            "--env", "LANG=C", "--locales", "C.UTF-8", "--", "sh"]
+# wc counts one character where the locale is UTF-8, two (bytes) in the C locale.
+COUNT = b"printf '\\303\\251' | wc -m\n"
+
+
+@pytest.mark.parametrize("form, expected", [
+    ("sh", b"unset LC_ALL\nexport LC_CTYPE=C.UTF-8\n"),
+    ("fish", b"set -e LC_ALL\nset -gx LC_CTYPE C.UTF-8\n"),
+    ("dockerfile", b"ENV LC_ALL=''\nENV LC_CTYPE=C.UTF-8\n"),
+    ("systemd", b'[Service]\nUnsetEnvironment=LC_ALL\nEnvironment="LC_CTYPE=C.UTF-8"\n'),
+    ("crontab", b"LC_ALL=''\nLC_CTYPE=C.UTF-8\n"),
+    ("github-actions", b'env:\n  LC_ALL: ""\n  LC_CTYPE: "C.UTF-8"\n'),
+])
+@pytest.mark.fast
+def test_override_lc_all_removes_a_c_lc_all_in_every_format(form, expected):
+    out = env_command(OVERRIDE[:-2] + ["--format", form] + OVERRIDE[-2:])
+    assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")
+    # Without it, LC_ALL=C is left alone and the way out said; a UTF-8 LC_ALL is left
+    # alone with it too.
+    plain = env_command([a for a in OVERRIDE if a != "--override-lc-all"])
+    assert plain.stdout == (
+        b"# utf8env: nothing to set: a non-empty LC_ALL is an explicit choice: CPython never "
+        b"overrides it\n# utf8env: LC_ALL=C wins over LC_CTYPE and LANG, and neither CPython nor "
+        b"`utf8env run` overrides it unasked: for a UTF-8 locale in every program, remove LC_ALL "
+        b"from the target's environment (then set LC_CTYPE=C.UTF-8); --override-lc-all does both\n")
+    other = env_command([a if a != "LC_ALL=C" else "LC_ALL=C.UTF-8" for a in OVERRIDE])
+    assert other.stdout == b"# utf8env: nothing to set: nothing to coerce: the locale is not " \
+                           b"the legacy C locale\n"
+
+
+@pytest.mark.fast
+def test_override_lc_all_applied_gives_utf8_where_lc_all_was_c(tmp_path):
+    # Each format applied as its tool applies it, in LC_ALL=C LANG=C: wc then counts one
+    # character. The shells run the lines; the empty value of the other formats is what
+    # cron, Docker and the runner pass on, and glibc takes it for unset.
+    place = dict(BASE, LC_ALL="C", LANG="C")
+    def count(argv, env):
+        return subprocess.run(argv, env=env, stdout=subprocess.PIPE, check=True).stdout.strip()
+    assert count(["sh", "-c", COUNT.decode()], place) == b"2"
+    for shell in ("sh", "bash"):
+        lines = env_command(OVERRIDE).stdout
+        assert count([shell, "-c", (lines + COUNT).decode()], place) == b"1"
+    fish = machine.command("fish", "fish")
+    script = tmp_path / "override.fish"
+    script.write_bytes(env_command(OVERRIDE[:-2] + ["--format", "fish"] + OVERRIDE[-2:]).stdout + COUNT)
+    assert count([fish, "--no-config", str(script)], place) == b"1"
+    crontab = env_command(OVERRIDE[:-2] + ["--format", "crontab"] + OVERRIDE[-2:]).stdout
+    assigned = {name.decode(): value.decode()
+                for name, value in (_cron_env(line) for line in crontab.split(b"\n")[:-1])}
+    docker = env_command(OVERRIDE[:-2] + ["--format", "dockerfile"] + OVERRIDE[-2:]).stdout
+    lexed = dict(line[len("ENV "):].partition("=")[::2] for line in docker.decode().splitlines())
+    lexed = {name: _buildkit_lex(value) for name, value in lexed.items()}
+    import yaml
+    step = yaml.safe_load(env_command(OVERRIDE[:-2] + ["--format", "github-actions"]
+                                      + OVERRIDE[-2:]).stdout.decode("utf-8"))
+    for given in (assigned, lexed, step["env"]):
+        assert given == {"LC_ALL": "", "LC_CTYPE": "C.UTF-8"}
+        assert count(["sh", "-c", COUNT.decode()], dict(place, **given)) == b"1"
+
+
+@pytest.mark.fast
+def test_override_lc_all_in_systemd_passes_systemd_analyze(tmp_path):
+    unit = env_command(OVERRIDE[:-2] + ["--format", "systemd"] + OVERRIDE[-2:]).stdout
+    quiet, dump = _systemd_dump(b"[Service]\nEnvironment=LC_ALL=C\n" + unit.split(b"\n", 1)[1],
+                                tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, b"", b"")
+    assert b"\t\tUnsetEnvironment: LC_ALL\n" in dump
+
+
 # -- What it advises, as users run it ------------------------------------------------------
 
 def env_command(args, env=None, **kw):
@@ -583,8 +655,8 @@ def test_lc_all_c_gets_advice_and_36_the_line_that_runs_it():
         b"# utf8env: sys.getfilesystemencoding() stays ascii: Python 3.6 fixes it at start-up "
         b"from the locale (LC_CTYPE C), and no UTF-8 locale could be set\n"
         b"# utf8env: LC_ALL=C wins over LC_CTYPE and LANG, and neither CPython nor `utf8env run` "
-        b"overrides it: for a UTF-8 locale in every program, remove LC_ALL from the target's "
-        b"environment (then set LC_CTYPE=C.UTF-8)\n"
+        b"overrides it unasked: for a UTF-8 locale in every program, remove LC_ALL from the "
+        b"target's environment (then set LC_CTYPE=C.UTF-8); --override-lc-all does both\n"
         b'ENTRYPOINT ["utf8env", "run", "--", "python3.6", "app.py"]\n')
     out = env_command(TARGET + ["--env", "LC_ALL=C"])
     assert (out.returncode, out.stderr) == (0, b"")
@@ -596,8 +668,8 @@ def test_lc_all_c_gets_advice_and_36_the_line_that_runs_it():
         b"preferred_encoding UTF-8, where variables alone give ANSI_X3.4-1968; Python 3.6 has no "
         b"UTF-8 mode of its own: `utf8env run` applies it through a bootstrap\n"
         b"# utf8env: LC_ALL=C wins over LC_CTYPE and LANG, and neither CPython nor `utf8env run` "
-        b"overrides it: for a UTF-8 locale in every program, remove LC_ALL from the target's "
-        b"environment (then set LC_CTYPE=C.UTF-8)\n")
+        b"overrides it unasked: for a UTF-8 locale in every program, remove LC_ALL from the "
+        b"target's environment (then set LC_CTYPE=C.UTF-8); --override-lc-all does both\n")
 
 
 @pytest.mark.fast
@@ -766,7 +838,7 @@ def test_the_examples_of_a_described_target_are_byte_exact():
     import shlex
     page = open(os.path.join(os.path.dirname(__file__), "..", "docs", "run.md"), "rb").read()
     examples = re.findall(rb"^\$ utf8env env (.*)\n((?:(?!\$ |```).*\n)*)", page, re.M)
-    assert len(examples) == 3
+    assert len(examples) == 4
     for args, expected in examples:
         out = env_command(shlex.split(args.decode()))
         assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")

@@ -25,13 +25,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 
 # (the row's label in the README, the world, the environments it is measured in: every
-# one of them must give the same cell)
+# one of them must give the same cell; and the options given to `run` and `env`)
 ROWS = (
     ("the legacy C locale: nothing set, or `LANG=C`", "installed", ({}, {"LANG": "C"})),
     ("`LANG` names a locale that is not installed (`de_DE.UTF-8`)", "installed",
      ({"LANG": "de_DE.UTF-8"},)),
     ("no locale installed at all (an empty `/usr/lib/locale`)", "no-locales", ({},)),
     ("`LC_ALL=C` set explicitly", "installed", ({"LC_ALL": "C"},)),
+    ("`LC_ALL=C`, with `run --override-lc-all` and `env --override-lc-all`", "installed",
+     ({"LC_ALL": "C"},), ("--override-lc-all",)),
     ("a Latin-1 locale (`LANG=en_US.ISO-8859-1`)", "latin1", ({"LANG": "en_US.ISO-8859-1"},)),
 )
 COLUMNS = ("Python 3.6", "Python 3.7+", "other programs")
@@ -60,7 +62,7 @@ def readme_table():
 def test_the_table_has_the_measured_rows_and_columns():
     header, rows = readme_table()
     assert header == HEADER
-    assert list(rows) == [label for label, _, _ in ROWS]
+    assert list(rows) == [row[0] for row in ROWS]
     assert all(len(cells) == len(HEADER) - 1 for cells in rows.values())
 
 
@@ -118,13 +120,15 @@ def measured(tmp_path_factory):
     base = {"PATH": "%s:/usr/bin:/bin" % bin_folder, "HOME": str(home),
             "XDG_CACHE_HOME": str(home / ".cache")}
     ways = {
-        "without": lambda argv: argv,
-        "run": lambda argv: own_command() + ["run", "--"] + argv,
-        "env": lambda argv: ["sh", "-c", 'eval "$(utf8env env)" && exec "$@"', "sh"] + argv,
+        "without": lambda argv, options: argv,
+        "run": lambda argv, options: own_command() + ["run"] + list(options) + ["--"] + argv,
+        "env": lambda argv, options: ["sh", "-c", 'eval "$(utf8env env %s)" && exec "$@"'
+                                      % " ".join(options), "sh"] + argv,
     }
     programs = _programs()
     batches, keys, count = {}, [], 0
-    for label, world, environments in ROWS:
+    for label, world, environments, *rest in ROWS:
+        options = rest[0] if rest else ()
         for environ in environments:
             for column, found in programs.items():
                 for version, argv in found:
@@ -133,7 +137,7 @@ def measured(tmp_path_factory):
                         cwd = root / ("job%d" % count)
                         cwd.mkdir()
                         batches.setdefault(world, []).append(
-                            worlds.Job(wrap(argv), dict(base, **environ), cwd=str(cwd)))
+                            worlds.Job(wrap(argv, options), dict(base, **environ), cwd=str(cwd)))
                         keys.append((world, (column, label, version, str(environ), way), str(cwd)))
     names = list(batches)
     results = worlds.run_batches([(w, batches[w]) for w in names], ["/"])
@@ -174,11 +178,11 @@ def test_the_readme_says_what_was_measured(column, measured):
     if column == "Python 3.6":
         machine.python("3.6")
     elif column == "Python 3.7+" and not any((column, label, "run") in measured
-                                             for label, _, _ in ROWS):
+                                             for label in (row[0] for row in ROWS)):
         pytest.skip("no CPython 3.7+ on this host: %s" % machine.missing(["3.7"]))
     _places()
     _, table = readme_table()
     said = {label: dict(zip(HEADER[1:], cells)) for label, cells in table.items()}
     expected = {label: {"%s `%s`" % (column, way): measured[(column, label, way)]
-                        for way in WAYS} for label, _, _ in ROWS}
+                        for way in WAYS} for label in (row[0] for row in ROWS)}
     assert {label: {h: said[label][h] for h in expected[label]} for label in said} == expected

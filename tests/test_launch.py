@@ -143,7 +143,7 @@ def test_no_locales_world_leaves_the_c_locale():
     (["--policy", "pep999", "true"], 125, "utf8env: error: --policy 'pep999': expected default or "
                                          "pep538-draft (the coercion the launcher applies)\n"),
     ([], 125, "utf8env: error: run: no COMMAND given (usage: utf8env run [--utf8 0|1|strict] "
-              "[--policy NAME] [--no-coercion] [--no-warning] [--] COMMAND [ARGS...])\n"),
+              "[--policy NAME] [--no-coercion] [--no-warning] [--override-lc-all] [--] COMMAND [ARGS...])\n"),
     (["no-such-command-x"], 127, "utf8env: error: command 'no-such-command-x': not found on PATH\n"),
     (["TMP/not-executable"], 126, "utf8env: error: command 'TMP/not-executable': "
                                   "TMP/not-executable is not executable\n"),

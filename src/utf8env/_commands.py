@@ -26,6 +26,11 @@ def _shared():
                     "PEP 540 draft's strict mode)", metavar="0|1|strict",
                     usage="[--utf8 0|1|strict]", choices=("0", "1", "strict"),
                     expected="0, 1 or strict"),
+        override_lc_all=Option(("--override-lc-all",), "override_lc_all", "flag", "remove an "
+                               "LC_ALL that keeps the C locale (C, POSIX, or a locale the libc "
+                               "lacks), which CPython and utf8env otherwise leave as an "
+                               "explicit choice, so that the coercion applies",
+                               usage="[--override-lc-all]"),
         launch_policy=Option(("--policy",), "policy", "value", "the coercion applied: default "
                              "(CPython 3.7+ as shipped) or pep538-draft", metavar="NAME",
                              usage="[--policy NAME]", choices=("default", "pep538-draft"),
@@ -73,7 +78,8 @@ def _run_spec():
                 "COMMAND (its bytes, signals and exit status pass through).",
         options=(shared["utf8"], shared["launch_policy"],
                  shared["no_coercion"]._replace(usage="[--no-coercion]"),
-                 shared["no_warning"]._replace(usage="[--no-warning]"), HELP),
+                 shared["no_warning"]._replace(usage="[--no-warning]"),
+                 shared["override_lc_all"], HELP),
         operands="[--] COMMAND [ARGS...]",
         error=LaunchUsageError)
 
@@ -94,7 +100,8 @@ def _env_spec():
                         metavar="|".join(FORMATS), usage="[--format %s]" % "|".join(FORMATS),
                         default="sh", choices=FORMATS),
                  shared["utf8"], shared["launch_policy"], shared["no_coercion"]._replace(usage=None),
-                 shared["no_warning"]._replace(usage=None), target["empty_env"], target["env"],
+                 shared["no_warning"]._replace(usage=None), shared["override_lc_all"],
+                 target["empty_env"], target["env"],
                  target["locales"],
                  target["version"]._replace(help="COMMAND starts CPython X.Y (%s ... %s): it is "
                                             "neither looked up nor run" % (VERSIONS[0], VERSIONS[-1]),

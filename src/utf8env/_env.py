@@ -36,6 +36,7 @@ class Advice(Record):
                                 # when only it gives what the command needs
     nothing = field(None)       # why nothing needs setting; None when something does
     status = field(0)           # 1: `run` would refuse to start the command
+    unset = field(())           # names to remove first (--override-lc-all: LC_ALL)
 
 
 # -- Deciding ---------------------------------------------------------------------------
@@ -54,9 +55,17 @@ class _Outcome(Record):
 def advise(environ, locales, target, switches):
     """The Advice for `target` (a Target) in the environment `environ` with the libc
     `locales` (policy.LocaleFacts), under launch.Switches `switches`. Pure."""
+    from ._plan import without_c_lc_all
+    environ, unset = without_c_lc_all(environ, switches, locales.accepts)
     if target.command:
-        return _for_command(environ, locales, target, switches)
-    return _for_any_program(environ, locales, switches)
+        advice = _for_command(environ, locales, target, switches)
+    else:
+        advice = _for_any_program(environ, locales, switches)
+    if unset and advice.nothing is not None:
+        # Something to do after all: the removal; why nothing more, as a note.
+        advice = advice._replace(nothing=None, notes=("nothing more to set: " + advice.nothing,)
+                                 + advice.notes)
+    return advice._replace(unset=unset)
 
 
 def _for_command(environ, locales, target, switches):
@@ -310,7 +319,7 @@ def _lc_all_advice(environ, locales, switches):
     """For an LC_ALL that keeps the legacy C locale: what to do instead of nothing."""
     from . import _plan as launch
     value = environ.get("LC_ALL")
-    if not value:
+    if not launch.keeps_c(environ, locales.accepts):
         return []
     without = dict(environ)
     del without["LC_ALL"]
@@ -321,8 +330,8 @@ def _lc_all_advice(environ, locales, switches):
     if before.set_environ or not after.set_environ:
         return []
     return ["LC_ALL=%s wins over LC_CTYPE and LANG, and neither CPython nor `utf8env run` "
-            "overrides it: for a UTF-8 locale in every program, remove LC_ALL from the "
-            "target's environment (then set %s)"
+            "overrides it unasked: for a UTF-8 locale in every program, remove LC_ALL from the "
+            "target's environment (then set %s); --override-lc-all does both"
             % (value, " ".join("%s=%s" % item for item in sorted(after.set_environ.items())))]
 
 
@@ -362,9 +371,11 @@ def render(form, advice):
     lines = [b"[Service]"] if form == "systemd" else []
     if advice.nothing is not None:
         lines.append(_comment("nothing to set: " + advice.nothing))
-    if advice.variables:
+    if advice.variables or advice.unset:
         if form == "github-actions":
             lines.append(b"env:")
+        for name in advice.unset:
+            lines.append(_UNSETTERS[form](_checked_name(form, name)))
         for name, value in advice.variables:
             lines.append(_SETTERS[form](_checked_name(form, name), value))
     lines += [_comment(note) for note in advice.notes]
@@ -643,6 +654,15 @@ def _plain(text, extra):
                for c in text)
 
 
+# Removing a variable. Where a format has no way (a Dockerfile, a crontab, a workflow's
+# env:), the empty value, which glibc's setlocale and CPython both take for unset (only a
+# non-empty LC_ALL counts).
+_UNSETTERS = {"sh": lambda name: b"unset " + name.encode(),
+              "fish": lambda name: b"set -e " + name.encode(),
+              "dockerfile": lambda name: _docker_set(name, ""),
+              "systemd": lambda name: b"UnsetEnvironment=" + name.encode(),   # systemd.exec(5)
+              "crontab": lambda name: _cron_set(name, ""),
+              "github-actions": lambda name: _yaml_set(name, "")}
 _SETTERS = {"sh": _sh_set, "fish": _fish_set, "dockerfile": _docker_set,
             "systemd": _systemd_set, "crontab": _cron_set, "github-actions": _yaml_set}
 _ENTRIES = {"sh": _sh_entry, "fish": _fish_entry, "dockerfile": _docker_entry,

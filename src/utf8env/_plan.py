@@ -24,6 +24,25 @@ class Switches(Record):
     policy = field(None)        # "pep538-draft" for the draft's coercion; None: 3.7+ as shipped
     coercion = field(None)      # False: --no-coercion
     warning = field(None)       # False: --no-warning
+    override_lc_all = field(None)   # True: --override-lc-all
+
+
+def keeps_c(environ, accepts):
+    """Whether a non-empty LC_ALL in `environ` keeps the legacy C locale: it names C or
+    POSIX, or a locale the libc lacks (`accepts(name)` false), which leaves C."""
+    from ._engine.preconfig import C_LOCALE_NAMES
+    value = environ.get("LC_ALL")
+    return bool(value) and (value in C_LOCALE_NAMES or not accepts(value))
+
+
+def without_c_lc_all(environ, switches, accepts):
+    """--override-lc-all: (`environ` without an LC_ALL that keeps the legacy C locale, the
+    names so removed). Unasked, neither CPython nor utf8env overrides a non-empty LC_ALL
+    (PEP 538: an explicit choice); asked, run and env remove that one, and leave any other
+    value (a UTF-8 or Latin-1 locale, say) as it is."""
+    if switches.override_lc_all and keeps_c(environ, accepts):
+        return {name: value for name, value in environ.items() if name != "LC_ALL"}, ("LC_ALL",)
+    return environ, ()
 
 
 class Plan(Record):

@@ -23,6 +23,10 @@ def _what_to_exec(command, asked):
         # together); nor does the launch wait for the engine to say so.
         return path, tuple(command), environ, (), None
     codesets, c_codeset = locale_codesets(environ, here=True)
+    if asked is not None:
+        from ._plan import without_c_lc_all
+        # The launcher unsets it then (_hand_over: what the plan's environment lacks).
+        environ, _ = without_c_lc_all(environ, asked, codesets.__contains__)
     if python is None:
         # The coercion alone: plan_any_program's rules, without its record.
         from ._engine.preconfig import for_any_program
@@ -304,4 +308,5 @@ def switches(args):
     if args is None:        # no option given: every switch as declared by default
         return Switches()
     return Switches(utf8=args.utf8, policy=None if args.policy == "default" else args.policy,
-                    coercion=args.coercion, warning=args.warning)
+                    coercion=args.coercion, warning=args.warning,
+                    override_lc_all=args.override_lc_all)
