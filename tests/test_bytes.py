@@ -495,6 +495,22 @@ def test_without_proc_the_legacy_c_locale_gets_lc_ctype_and_nothing_else_changes
     assert [e for e in seen[1] if not e.startswith(b"LC_CTYPE=")] == entries
 
 
+@pytest.mark.parametrize("version", VERSIONS)
+def test_override_lc_all_unsets_it_and_changes_nothing_else(version, tools, venvs, home,
+                                                            tmp_path):
+    # run --override-lc-all through the compiled launcher: LC_ALL=C (each entry of it) is
+    # gone, LC_CTYPE added, every other entry as it came and in order.
+    utf8env = os.path.join(_bin(venvs, version, "c"), "utf8env")
+    entries = [b"PATH=" + BASE_PATH, b"LC_ALL=C", b"V=A\xa1\xfeB\xff", b"DUP=1", b"noequals",
+               b"DUP=2", b"LANG=C", b"HOME=" + _b(home), b"LC_ALL=C",
+               b"XDG_CACHE_HOME=" + _b(home) + b"/.cache"]
+    argv = [_b(tools[0]), b"\xa1\xfe"]
+    via = _execenv(tools, entries, [utf8env, "run", "--override-lc-all", "--"] + argv, tmp_path)
+    status, err, seen = _observed(via)
+    assert (status, err, seen[0]) == (0, b"", argv)
+    assert seen[1] == [e for e in entries if not e.startswith(b"LC_ALL=")] + [b"LC_CTYPE=C.UTF-8"]
+
+
 # -- As an unprivileged user ---------------------------------------------------------------
 
 def _unprivileged_python():
