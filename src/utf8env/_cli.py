@@ -28,7 +28,7 @@ from . import __version__
 def _run_operands(words):
     """run's operands where `words` (what follows `run`) gives none of its options: `--
     COMMAND...` or `COMMAND...` (a first word without a dash), as options.parse() finds
-    them; else None, and parse() decides. tests/test_launch.py holds the two together."""
+    them; else None, and _options.parse() decides. tests/test_launch.py holds the two together."""
     if words and words[0] == "--":
         return words[1:]
     if words and not words[0].startswith("-"):
@@ -44,7 +44,7 @@ def main(argv=None):
     try:
         return _dispatch(argv, own_process)
     except BrokenPipeError:
-        # stdout's reader went away (output.write, which sent what was left in stdout's
+        # stdout's reader went away (_output.write, which sent what was left in stdout's
         # buffer to /dev/null): status 1 and no message, as a filter ends in a pipeline.
         return 1
     except Exception as error:
@@ -112,9 +112,9 @@ def _say_error(error):
 def start():
     """sys.argv: [-c, the companion or the package's folder, the plan's descriptor or "",
     the mask of ignored signals or "", the command line of an earlier start that printed
-    its warnings or "" (launch.restart_safely), N, N entries NAME=value, M, M pairs NAME,
-    CODESET (the starter's answers to the locale question, locales.py; CODESET "": a name
-    setlocale refused), utf8env's arguments] (scripts/start.py). Exits with main()'s
+    its warnings or "" (_run.restart_safely), N, N entries NAME=value, M, M pairs NAME,
+    CODESET (the starter's answers to the locale question, _environment.py; CODESET "": a
+    name setlocale refused), utf8env's arguments] (scripts/start.py). Exits with main()'s
     status."""
     plan_fd, ignored, printed = sys.argv[2:5]
     kept_end = 6 + int(sys.argv[5])

@@ -2,14 +2,14 @@
 exact line to change there.
 
 Three steps, each its own module, read -> decide -> write as everywhere in utf8env:
-- place.py gathers the facts of this place (its environment, the few /etc and /proc
+- _place.py gathers the facts of this place (its environment, the few /etc and /proc
   files that say where it is, the real libc's answer about the locale names in play, the
   Pythons it can find and their identities); the only impure part;
-- contexts.py, locale_state.py, pythons.py (its predict half) and findings.py decide,
+- _contexts.py, _locale_state.py, _pythons.py (its predict half) and _findings.py decide,
   from those facts alone, where this is, what LC_CTYPE becomes, what each Python does
   (every prediction comes from utf8env._engine.policy.decide: no rule is re-derived here) and
-  what is wrong; fixes.py writes the fix for the context found;
-- verdict.py writes the verdict and the findings; render.py and snapshot.py the rest of
+  what is wrong; _fixes.py writes the fix for the context found;
+- _verdict.py writes the verdict and the findings; _render.py and _snapshot.py the rest of
   the text, the JSON ("schema": 1) and the snapshots that `--save` and `--compare`
   exchange.
 

@@ -2,22 +2,21 @@
 interpreters x real locale worlds, each cell classified Exception?/Mojibake? with its
 evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
 
-    cli.py           run(options, command) -> exit status (utf8env/_cli.py parses)
-    scenarios.py     the PEPs' use cases as data, each with its classifier and the PEP's values
-    environments.py  the rows' concrete environments, and the user-program mode's sets
-    pep.py           the PEP reproduction: jobs, judging, the agreement with the PEPs
-    program.py       the user's own command under every environment set
-    cells.py         the per-cell sandbox (a folder, a command line, a timeout) and what a run shows
-    results.py       the results as records; as_json() at the JSON boundary
-    report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
-    discovery.py     which real interpreters exist here
-The locale worlds (and the jobs run in them) are utf8env._worlds, shared with readiness;
-worlds.py keeps their old names here.
+    _cli.py           run(options, command) -> exit status (_commands.py declares it)
+    _scenarios.py     the PEPs' use cases as data, each with its classifier and the PEP's values
+    _environments.py  the rows' concrete environments, and the user-program mode's sets
+    _pep.py           the PEP reproduction: jobs, judging, the agreement with the PEPs
+    _program.py       the user's own command under every environment set
+    _cells.py         the per-cell sandbox (a folder, a command line, a timeout), what a run shows
+    _results.py       the results as records; as_json() at the JSON boundary
+    _report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
+    _discovery.py     which real interpreters exist here
+The locale worlds (and the jobs run in them) are utf8env._worlds, shared with readiness.
 """
 
-# The report formats: the command line offers them (utf8env/_commands.py), report.py renders them.
+# The report formats: the command line offers them (utf8env/_commands.py), _report.py renders them.
 FORMATS = ("text", "markdown", "html", "json")
-# --env-set's help (utf8env/_commands.py); the names are environments.ENV_SET_NAMES.
+# --env-set's help (utf8env/_commands.py); the names are _environments.ENV_SET_NAMES.
 ENV_SET_HELP = ("the environment sets to run COMMAND in (repeatable, comma-separated): "
                 "utf8-locale, c-locale, c-legacy, utf8-mode, latin1 (the default five), "
                 "gb18030, no-locales, and cp1252, cp1251, gbk, cp932, big5: stand-ins for "

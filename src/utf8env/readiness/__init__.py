@@ -2,15 +2,15 @@
 
     plugin.py     the pytest plugin (entry point pytest11 "utf8env"): inert unless
                   `pytest --utf8env`; records every EncodingWarning with its call site
-    recorder.py   what the plugin does once asked (imported only then)
-    junit.py      per-test outcomes read back from pytest's --junitxml
-    suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
-    compare.py    what changes between them, per test and per call site, with the fixes
-    results.py    the records; as_json() at the JSON boundary
-    formats.py    text / markdown / github / junit / json pages of a result
-    cli.py        run(options, command) -> exit status (utf8env/_cli.py parses)
+    _recorder.py   what the plugin does once asked (imported only then)
+    _junit.py      per-test outcomes read back from pytest's --junitxml
+    _suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
+    _compare.py    what changes between them, per test and per call site, with the fixes
+    _results.py    the records; as_json() at the JSON boundary
+    _formats.py    text / markdown / github / junit / json pages of a result
+    _cli.py        run(options, command) -> exit status (utf8env/_commands.py declares it)
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """
 
-# The report formats: the command line offers them (utf8env/_commands.py), formats.py renders them.
+# The report formats: the command line offers them (utf8env/_commands.py), _formats.py renders them.
 FORMATS = ("text", "markdown", "github", "junit", "json")
