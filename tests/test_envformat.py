@@ -8,6 +8,7 @@ expression scanner), each citing its source."""
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -591,6 +592,10 @@ def test_override_lc_all_applied_gives_utf8_where_lc_all_was_c(tmp_path):
     for given in (assigned, lexed, step["env"]):
         assert given == {"LC_ALL": "", "LC_CTYPE": "C.UTF-8"}
         assert count(["sh", "-c", COUNT.decode()], dict(place, **given)) == b"1"
+    # CPython takes an empty LC_ALL for unset too: it still coerces the C locale (3.7+).
+    coerced = count([sys.executable, "-c", "import os; print(os.environ.get('LC_CTYPE'))"],
+                    dict(place, LC_ALL=""))
+    assert coerced == b"C.UTF-8"
 
 
 @pytest.mark.fast

@@ -381,6 +381,25 @@ def test_a_missing_locale_is_replaced_for_a_program_asking_for_every_category():
     assert old.set_environ == {"LC_CTYPE": "C.UTF-8", "LANG": "C.UTF-8"}
 
 
+def test_python_36_decodes_its_command_line_where_lang_names_a_missing_locale():
+    # 3.6 decodes argv after setlocale(LC_ALL, ""), which a LANG naming a missing locale
+    # makes fail: LC_CTYPE=C.UTF-8 alone leaves `Zo\xeb` undecoded (while its file-system
+    # encoding is UTF-8). Through `run`, LANG gets the target too and the name is text.
+    py36 = machine.python("3.6")
+    facts = groundtruth.utf8env.probe_locales({"PATH": "/usr/bin:/bin"}, ["C.UTF-8", "de_DE.UTF-8"])
+    if not facts.accepts("C.UTF-8") or facts.accepts("de_DE.UTF-8"):
+        pytest.skip("needs C.UTF-8 installed and de_DE.UTF-8 missing")
+    code = "import sys; print(ascii(sys.argv[1]), sys.getfilesystemencoding())"
+    env = {"PATH": "/usr/bin:/bin", "LANG": "de_DE.UTF-8"}
+    name = "Zo\u00eb".encode("utf-8")
+    direct = subprocess.run([py36, "-c", code, name], env=dict(env, LC_CTYPE="C.UTF-8"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (direct.returncode, direct.stdout) == (0, b"'Zo\\udcc3\\udcab' utf-8\n")
+    via = subprocess.run(UTF8ENV + ["run", "--", py36, "-c", code, name], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (via.returncode, via.stdout, via.stderr) == (0, b"'Zo\\xeb' utf-8\n", b"")
+
+
 @pytest.mark.parametrize("words, without_options", [
     (["--", "true"], True), (["--"], True), (["true", "-x", "--"], True), (["true"], True),
     (["--", "--utf8", "1"], True), (["--", "-"], True), (["-", "x"], False), ([], False),
