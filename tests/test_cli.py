@@ -45,7 +45,7 @@ child processes     LC_CTYPE=C.UTF-8        coercion: the coerced locale is expo
 
 warning LC_CTYPE is the C locale (LANG=C): ASCII for every program but Python 3.7+, which coerces it
         - LANG=C (from the shell's startup files or the program that started this one)
-        fix: ~/.profile:
+        fix: ~/.profile (login shells):
             export LANG=C.UTF-8
 """
 

@@ -49,12 +49,16 @@ def test_help_lists_every_option():
     code, out, err = doctor("--help", env=cron_env())
     assert (code, err) == (0, b"")
     assert out.decode() == """\
-usage: utf8env doctor [--json] [--save FILE] [--compare FILE] [--no-pythons]
+usage: utf8env doctor [--verbose] [--json] [--save FILE] [--compare FILE]
+    [--no-pythons]
 
 Say what breaks text in the place this runs in (an ssh session, cron, a
 service, a container, CI) and the exact line to change there.
 
 options:
+  --verbose, -v   every finding with its evidence and every fix, then the
+                  place, its locale and its pythons (default: each problem and
+                  its first fix)
   --json          one JSON object ("schema": 1; keys in docs/json.md)
   --save FILE     also write this place's snapshot (the JSON object) to FILE
   --compare FILE  say what differs between the snapshot FILE and this place,
@@ -75,8 +79,8 @@ def test_bad_input_gets_one_line_and_status_2(tmp_path):
         (["--save"], "utf8env: error: argument --save: expected one argument\n"),
         (["--json=yes"], "utf8env: error: argument --json: ignored explicit argument 'yes'\n"),
         (["somewhere"], "utf8env: error: doctor takes no operands (got 'somewhere'): it diagnoses "
-                        "the place it runs in; usage: utf8env doctor [--json] [--save FILE] "
-                        "[--compare FILE] [--no-pythons]\n"),
+                        "the place it runs in; usage: utf8env doctor [--verbose] [--json] "
+                        "[--save FILE] [--compare FILE] [--no-pythons]\n"),
         (["--compare", str(tmp_path / "missing.json")],
          "utf8env: error: --compare %s: cannot read it (No such file or directory)\n"
          % (tmp_path / "missing.json")),
@@ -98,7 +102,7 @@ def test_bad_input_gets_one_line_and_status_2(tmp_path):
 # -- contexts ------------------------------------------------------------------------------
 
 def test_cron_environment_and_its_fix():
-    code, out, err = doctor("--no-pythons", env=cron_env())
+    code, out, err = doctor("--no-pythons", "--verbose", env=cron_env())
     assert (code, err) == (1, b"")
     assert out.decode().splitlines() == [
         "1 problem",
@@ -153,9 +157,10 @@ def test_lc_all_c_over_a_good_lang():
     assert finding["title"] == "LC_ALL=C overrides LANG=C.UTF-8: every program gets the C locale (ASCII)"
     primary = "container" if DOCKER else "shell"
     assert finding["fixes"] == [{
-        "where": "the Dockerfile (or docker run -e NAME=VALUE)", "context": "container",
-        "lines": ["ENV LC_ALL="]} if DOCKER else {
-        "where": "~/.profile", "context": "shell", "lines": ["unset LC_ALL"]}]
+        "option": 1, "where": "the Dockerfile (or docker run -e NAME=VALUE)",
+        "context": "container", "lines": ["ENV LC_ALL="]} if DOCKER else {
+        "option": 1, "where": "~/.profile (login shells)", "context": "shell",
+        "lines": ["unset LC_ALL"]}]
     assert data["locale"]["decided_by"] == "LC_ALL" and data["locale"]["lc_ctype"] == "C"
     assert primary in [c["name"] for c in data["contexts"]]
 
@@ -182,6 +187,7 @@ def test_systemd_service_environment():
         "name": "systemd", "summary": "systemd service",
         "evidence": ["INVOCATION_ID=0123456789abcdef0123456789abcdef", "JOURNAL_STREAM=8:12345"]}
     assert [f["fixes"] for f in data["findings"]] == [[{
+        "option": 1,
         "where": "a drop-in: systemctl edit UNIT.service (then systemctl restart UNIT.service)",
         "context": "systemd", "lines": ["[Service]", "Environment=LANG=C.UTF-8"]}]]
 
@@ -229,7 +235,7 @@ def test_ci_environment_gets_a_workflow_fix():
     assert data["contexts"][0] == {"name": "ci", "summary": "GitHub Actions",
                                    "evidence": ["GITHUB_ACTIONS=true"]}
     assert data["findings"][0]["fixes"] == [{
-        "where": "the workflow (or the job): GitHub Actions env:", "context": "ci",
+        "option": 1, "where": "the workflow (or the job): GitHub Actions env:", "context": "ci",
         "lines": ["env:", '  LANG: "C.UTF-8"']}]
 
 
@@ -276,10 +282,11 @@ def test_a_missing_utf8_locale_while_c_utf8_exists():
     assert finding["title"] == ("LANG=de_DE.UTF-8 names a locale this system does not have "
                                 "(C.UTF-8 is installed): LC_CTYPE falls back to C (ASCII)")
     assert finding["fixes"] == [
-        {"where": "the crontab (crontab -e), above the job's line", "context": "cron",
-         "lines": ["LANG=C.UTF-8"]},
-        {"where": "install de_DE.UTF-8 on this system (debian)", "context": "install",
-         "lines": ["apt-get install -y locales",
+        {"option": 1, "where": "the crontab (crontab -e), above the job's line",
+         "context": "cron", "lines": ["LANG=C.UTF-8"]},
+        {"option": 2, "where": "as root, install de_DE.UTF-8 on this system (debian)",
+         "context": "install",
+         "lines": ["apt-get update", "apt-get install -y locales",
                    "sed -i 's/^# *de_DE\\.UTF-8 UTF-8$/de_DE.UTF-8 UTF-8/' /etc/locale.gen",
                    "locale-gen"]}]
 
@@ -480,7 +487,7 @@ def test_json_keys_exactly():
     for finding in data["findings"]:
         assert set(finding) == {"code", "severity", "title", "evidence", "fixes"}
         for fix in finding["fixes"]:
-            assert set(fix) == {"where", "context", "lines"}
+            assert set(fix) == {"option", "where", "context", "lines"}
     for context in data["contexts"]:
         assert set(context) == {"name", "summary", "evidence"}
     assert [set(t) for t in data["tools"]] == [{"name", "message", "when"}] * 2
@@ -515,7 +522,7 @@ warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale
         - LC_CTYPE decides LC_CTYPE (LC_ALL > LC_CTYPE > LANG); setlocale() refuses it, so LC_CTYPE is C
         - perl prints 'perl: warning: Setting locale failed.' at every start
         - bash prints 'bash: warning: setlocale: LC_CTYPE: cannot change locale (UTF-8)' when a script or rc file assigns LC_CTYPE
-        fix: ~/.profile:
+        fix: ~/.profile (login shells):
             export LC_CTYPE=C.UTF-8
 """)
     result = subprocess.run(own_command() + ["explain", "--json", "--version", "3.6", "--empty-env",
@@ -528,8 +535,9 @@ warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale
 
 
 @pytest.mark.parametrize("shell, where, line", [
-    (None, "~/.profile", "export LANG=C.UTF-8"),
-    ("/bin/bash", "~/.bashrc (and ~/.profile for login shells)", "export LANG=C.UTF-8"),
+    (None, "~/.profile (login shells)", "export LANG=C.UTF-8"),
+    ("/bin/bash", 'the top of ~/.bashrc (above its "If not running interactively" line)',
+     "export LANG=C.UTF-8"),
     ("/usr/bin/fish", "~/.config/fish/config.fish", "set -gx LANG C.UTF-8")])
 def test_explain_writes_the_fix_for_the_shell_of_the_environment(shell, where, line):
     """explain describes an environment, not a place (no context is detected): its fixes
@@ -539,7 +547,7 @@ def test_explain_writes_the_fix_for_the_shell_of_the_environment(shell, where, l
     result = subprocess.run(own_command() + command, stdout=subprocess.PIPE)
     [finding] = json.loads(result.stdout)["findings"]
     assert (finding["code"], finding["fixes"]) == (
-        "c-locale", [{"where": where, "context": "shell", "lines": [line]}])
+        "c-locale", [{"option": 1, "where": where, "context": "shell", "lines": [line]}])
 
 
 # -- the five worlds: doctor's predictions against the live interpreters ----------------------

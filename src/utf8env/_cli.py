@@ -109,6 +109,9 @@ def _say_error(error):
         drop_pending(2)
 
 
+companion = None     # the path the installed command started us with (start() sets it)
+
+
 def start():
     """sys.argv: [-c, the companion or the package's folder, the plan's descriptor or "",
     the mask of ignored signals or "", the command line of an earlier start that printed
@@ -116,6 +119,8 @@ def start():
     CODESET (the starter's answers to the locale question, _environment.py; CODESET "": a
     name setlocale refused), utf8env's arguments] (scripts/start.py). Exits with main()'s
     status."""
+    global companion
+    companion = sys.argv[1]
     plan_fd, ignored, printed = sys.argv[2:5]
     kept_end = 6 + int(sys.argv[5])
     kept = sys.argv[6:kept_end]

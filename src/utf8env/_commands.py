@@ -200,6 +200,9 @@ def _doctor_spec():
         summary="Say what breaks text in the place this runs in (an ssh session, cron, a "
                 "service, a container, CI) and the exact line to change there.",
         options=(
+            Option(("--verbose", "-v"), "verbose", "flag", "every finding with its evidence and "
+                   "every fix, then the place, its locale and its pythons (default: each "
+                   "problem and its first fix)", usage="[--verbose]"),
             Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in "
                    "docs/json.md)", usage="[--json]"),
             Option(("--save",), "save", "value", "also write this place's snapshot (the JSON "

@@ -1,4 +1,4 @@
-"""`utf8env doctor [--json] [--save FILE] [--compare FILE] [--no-pythons]`: the glue
+"""`utf8env doctor [--verbose] [--json] [--save FILE] [--compare FILE] [--no-pythons]`: the glue
 between the options and the parts; cli.py's handler calls run()."""
 from .. import _output as output
 
@@ -19,7 +19,7 @@ def run(args):
             data = dict(data, compare=dict(compared, file=args.compare))
         out = json.dumps(data, indent=2) + "\n"
     else:
-        out = render.to_text(here, diagnosis)
+        out = render.to_text(here, diagnosis, args.verbose)
         if compared is not None:
             out += snapshot.to_text(args.compare, compared,
                                     findings.problems(diagnosis.findings))

@@ -69,7 +69,19 @@ def _ssh(place):
     return Context("ssh", summary, tuple(evidence), {
         "config": place.sshd_configs[0][0] if place.sshd_configs else None,
         "accept_env": directives, "forwarded": forwarded,
-        "client": client[0] if client else None})
+        "client": client[0] if client else None, "shell": env.get("SHELL"),
+        "from_pam": _from_pam(place, sshd.use_pam(place.sshd_configs))})
+
+
+def _from_pam(place, use_pam):
+    """The variables this session holds with the value /etc/default/locale gives them:
+    with PAM (Debian's /etc/pam.d/sshd: pam_env envfile=/etc/default/locale), that file
+    is applied after the client's variables, so it, not the client, decides them."""
+    if not use_pam:
+        return ()
+    from ._fixes import parse_assignments
+    values = parse_assignments(place.files.get("/etc/default/locale"))
+    return tuple(sorted(n for n, v in values.items() if v and place.environ.get(n) == v))
 
 
 def _cron(place):

@@ -24,8 +24,8 @@ class Finding(Record):
     severity = field()          # one of SEVERITIES
     title = field()             # one line
     evidence = field()          # lines: the variable, its value, where it most likely came from
-    fixes = field()             # fixes.Fix, the primary context's first
-    remedy = field(None)        # the fixes.Remedy the fixes write (not in the JSON)
+    fixes = field()             # fixes.Fix, option 1 first (see _fixes.py)
+    remedies = field(())        # the alternative fixes.Remedy the fixes write (not in JSON)
 
 
 class Predicted(Record):
@@ -108,15 +108,31 @@ def for_decision(inputs, decision):
         later = decide(inputs._replace(version="3.15", policy=None))
     predicted = [Predicted("Python %s" % decision.python, None, decision,
                            outcome(decision, later), inputs)]
+    from .._own_command import installed_command
     info = {"distribution": None, "locale_gen": None, "files": {},
-            "shell": environ.get("SHELL") or "/bin/sh"}
+            "shell": environ.get("SHELL") or "/bin/sh", "utf8env": installed_command()}
     return _findings(state, (), predicted, environ, facts, info, _tools(state, environ)
                      if state else ())
 
 
 def _info(place, found_contexts):
+    from .._own_command import installed_command
+    from ._sshd import use_pam
     return {"distribution": fixing.distribution(place.files.get("/etc/os-release")),
-            "locale_gen": place.files.get("/etc/locale.gen"), "files": place.files}
+            "locale_gen": place.files.get("/etc/locale.gen"), "files": place.files,
+            "utf8env": installed_command(), "use_pam": use_pam(place.sshd_configs)}
+
+
+def _finding(code, severity, title, evidence, remedies, found_contexts, info):
+    """A Finding with the fixes of `remedies`; a remedy whose value no line may carry is
+    said in the evidence instead (doctor never writes a newline into /etc/locale.gen)."""
+    remedies = tuple(r for r in remedies if r is not None)
+    refused = [fixing.unsafe(r) for r in remedies]
+    evidence = tuple(evidence) + tuple(
+        "no fix is written with %r: a fix line holds only letters, digits and _.@+-" % value
+        for value in refused if value is not None)
+    return Finding(code, severity, title, evidence,
+                   fixing.for_remedies(remedies, found_contexts, info), remedies)
 
 
 def _tools(state, environ):
@@ -150,13 +166,14 @@ def _findings(state, found_contexts, predicted, environ, facts, info, tools):
     out = []
     if state is not None:
         out += _locale_findings(state, found_contexts, environ, facts, info, tools)
-    remedies = [f.remedy.changes for f in out if f.remedy is not None and f.remedy.changes]
+    remedies = [f.remedies[0].changes for f in out if f.remedies and f.remedies[0].changes]
     for finding in _python_findings(state, found_contexts, predicted, environ, facts, info,
                                     remedies):
-        if finding.remedy is not None and finding.remedy.changes in remedies:
+        first = finding.remedies[0] if finding.remedies else None
+        if first is not None and first.changes and first.changes in remedies:
             # The same change as a locale finding's fix: said once, there.
             changes = " ".join("%s=%s" % (n, v) if v is not None else "%s unset" % n
-                               for n, v in finding.remedy.changes)
+                               for n, v in first.changes)
             finding = finding._replace(fixes=(), evidence=finding.evidence + (
                 "the locale fix above makes it go away (decide() with %s)" % changes,))
         out.append(finding)
@@ -175,13 +192,12 @@ def _locale_findings(state, found_contexts, environ, facts, info, tools):
                   and locale_state.is_utf8(facts.codesets.get(v))]
         if hidden:
             shown = " ".join("%s=%s" % nv for nv in hidden)
-            remedy = fixing.Remedy(changes=(("LC_ALL", None),))
-            out.append(Finding(
+            out.append(_finding(
                 "lc-all-overrides", "warning",
                 "LC_ALL=%s overrides %s: every program gets the C locale (ASCII)" % (lc_all, shown),
                 ("LC_ALL=%s: LC_ALL beats LC_CTYPE beats LANG (glibc, POSIX)" % lc_all,
                  "LC_ALL=%s %s" % (lc_all, _origin("LC_ALL", lc_all, found_contexts, info))),
-                fixing.for_remedy(remedy, found_contexts, info), remedy))
+                (fixing.Remedy(changes=(("LC_ALL", None),)),), found_contexts, info))
             return out
     if not state.missing and state.lc_ctype == "C":
         variable = state.decided_by
@@ -191,20 +207,20 @@ def _locale_findings(state, found_contexts, environ, facts, info, tools):
                            if variable else "")]
         evidence += _context_evidence(found_contexts, info)
         changes = _c_locale_changes(state, environ, facts, good) if good else ()
-        out.append(Finding(
+        out.append(_finding(
             "c-locale", "warning",
             "LC_CTYPE is the C locale (%s): ASCII for every program but Python 3.7+, which "
-            "coerces it" % why, tuple(evidence),
-            *_locale_fixes(variable or "LANG", good, found_contexts, info, changes=changes)))
+            "coerces it" % why, evidence,
+            _locale_remedies(variable or "LANG", good, changes=changes), found_contexts, info))
     elif not state.missing and not locale_state.is_utf8(state.codeset):
         variable = state.decided_by
-        out.append(Finding(
+        out.append(_finding(
             "legacy-codeset", "warning",
             "LC_CTYPE %s uses %s, not UTF-8: text outside it cannot be printed or saved"
             % (state.lc_ctype, state.codeset),
             ("%s=%s %s" % (variable, environ.get(variable),
                            _origin(variable, environ.get(variable), found_contexts, info)),),
-            *_locale_fixes(variable, good, found_contexts, info)))
+            _locale_remedies(variable, good), found_contexts, info))
     return out
 
 
@@ -235,8 +251,9 @@ def _missing(missing, state, found_contexts, environ, info, tools, good):
     install = None
     if not missing.spellings and not locale_state.is_utf8(value) and "." in value:
         install = value
-    return Finding("locale-missing", "warning", title, tuple(evidence),
-                   *_locale_fixes(variable, replacement, found_contexts, info, install=install))
+    return _finding("locale-missing", "warning", title, evidence,
+                    _locale_remedies(variable, replacement, install=install), found_contexts,
+                    info)
 
 
 def _c_locale_changes(state, environ, facts, good):
@@ -252,14 +269,18 @@ def _c_locale_changes(state, environ, facts, good):
     return changes
 
 
-def _locale_fixes(variable, good, found_contexts, info, install=None, changes=None):
-    """(fixes, remedy) that give `variable` the UTF-8 locale `good`."""
+def _locale_remedies(variable, good, install=None, changes=None):
+    """The alternative Remedies that give `variable` a UTF-8 locale: the installed `good`
+    named, or the locale `install` (the one the variable names) installed; with no UTF-8
+    locale at all, C.UTF-8 installed and named (installed alone, nothing would use it)."""
     if good:
-        remedy = fixing.Remedy(changes=changes or ((variable, good),), install=install)
-    else:
-        # No UTF-8 locale at all: install one; Python 3.7+ still get UTF-8 mode from C.
-        remedy = fixing.Remedy(install=install or "C.UTF-8")
-    return fixing.for_remedy(remedy, found_contexts, info), remedy
+        out = [fixing.Remedy(changes=changes or ((variable, good),))]
+        if install:
+            out.append(fixing.Remedy(install=install))
+        return tuple(out)
+    if install:
+        return (fixing.Remedy(install=install),)
+    return (fixing.Remedy(install="C.UTF-8", changes=changes or ((variable, "C.UTF-8"),)),)
 
 
 def _context_evidence(found_contexts, info):
@@ -282,11 +303,21 @@ def _context_evidence(found_contexts, info):
 
 
 def _origin(variable, value, found_contexts, info):
-    """Where the variable most likely came from, in words (one parenthesis)."""
+    """Where the variable most likely came from, in words (one parenthesis): a start-up
+    file that sets it to this value first (what the user's own shell did is no image's or
+    client's doing), then pam_env's /etc/default/locale where PAM applies it after the
+    ssh client's variables, then what the client sent, then the context's usual source."""
     files = info.get("files", {})
     by_name = {c.name: c for c in found_contexts}
     ssh = by_name.get("ssh")
+    if variable and value:
+        setter = _set_by(variable, value, files)
+        if setter is not None:
+            return "(set by %s)" % setter
     if ssh is not None:
+        if variable in ssh.details.get("from_pam", ()):
+            return ("(as /etc/default/locale sets it: sshd's PAM (pam_env) applies that file "
+                    "after the variables the ssh client sent)")
         directive = ssh.details["forwarded"].get(variable)
         if directive is not None:
             return ("(most likely sent by the ssh client: SendEnv on the client, let in by "
@@ -307,6 +338,20 @@ def _origin(variable, value, found_contexts, info):
     return "(from the shell's startup files or the program that started this one)"
 
 
+def _set_by(variable, value, files):
+    """"~/.bashrc line 12" for the first shell start-up file that assigns `value` to
+    `variable` (NAME=VALUE, export NAME=VALUE, quoted or not), or None."""
+    if not files:
+        return None         # explain: no place, and no _place module to load
+    from ._place import RC_FILES
+    for path in RC_FILES:
+        for number, line in enumerate((files.get(path) or "").splitlines(), 1):
+            found = fixing.parse_assignments(line)
+            if found.get(variable) == value:
+                return "%s line %d" % (path, number)
+    return None
+
+
 def _python_findings(state, found_contexts, predicted, environ, facts, info, remedies=()):
     out = []
     groups = {}
@@ -315,12 +360,12 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
             continue
         d, o = item.decision, item.outcome
         if d.startup_error is not None:
-            out.append(Finding("python-startup", "error", "%s refuses to start here: %s"
-                               % (item.label, d.startup_error.message.split("\n")[0]),
-                               ("%s: %s" % (d.reasons["startup_error"].source,
-                                            d.reasons["startup_error"].detail),),
-                               *_python_fixes(item, environ, facts, state, found_contexts, info,
-                                              remedies=remedies)))
+            out.append(_finding("python-startup", "error", "%s refuses to start here: %s"
+                                % (item.label, d.startup_error.message.split("\n")[0]),
+                                ("%s: %s" % (d.reasons["startup_error"].source,
+                                             d.reasons["startup_error"].detail),),
+                                _python_remedies(item, environ, facts, state, remedies=remedies),
+                                found_contexts, info))
             continue
         for code, failed, what in (("print-fails", o.print_text == "fails", "stdout"),
                                    ("open-fails", o.open_text == "fails", "open")):
@@ -335,10 +380,9 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
         evidence = ["%s is %s/%s%s" % ("sys.stdout" if key == "stdout" else "open()'s default",
                                        stream.encoding, stream.errors,
                                        ": %s: %s" % (reason.source, reason.detail) if reason else "")]
-        out.append(Finding(code, "error", "%s raises UnicodeEncodeError on %s" % (action, names),
-                           tuple(evidence),
-                           *_python_fixes(items[0], environ, facts, state, found_contexts, info, key,
-                                          remedies)))
+        out.append(_finding(code, "error", "%s raises UnicodeEncodeError on %s" % (action, names),
+                            evidence, _python_remedies(items[0], environ, facts, state, key,
+                                                       remedies), found_contexts, info))
     later = [i for i in predicted if i.outcome is not None and i.outcome.pep686]
     if later:
         changes = later[0].outcome.pep686
@@ -368,9 +412,10 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
     return out
 
 
-def _python_fixes(item, environ, facts, state, found_contexts, info, key="stdout", remedies=()):
+def _python_remedies(item, environ, facts, state, key="stdout", remedies=()):
     """The first remedy that decide() says makes this Python's failure go away: the locale
-    findings' own fixes first (one change for everything), then the Python ones."""
+    findings' own fixes first (one change for everything), then the Python ones; for 3.6,
+    `utf8env run` in front of it too (it works whatever the variables)."""
     from .._engine.policy import Inputs, decide
     d = item.decision
     candidates = [fixing.Remedy(changes=changes) for changes in remedies]
@@ -396,8 +441,13 @@ def _python_fixes(item, environ, facts, state, found_contexts, info, key="stdout
         result = outcome(again)
         if again.startup_error is None and getattr(result, "print_text" if key == "stdout"
                                                    else "open_text") == "ok":
-            return fixing.for_remedy(remedy, found_contexts, info), remedy
-    if d.python == "3.6":
-        remedy = fixing.Remedy(wrap="python3.6", install=None if good else "C.UTF-8")
-        return fixing.for_remedy(remedy, found_contexts, info), remedy
-    return (), None
+            return (remedy,) + _wrapped(item, good)
+    return _wrapped(item, good)
+
+
+def _wrapped(item, good):
+    """(the Remedy that starts a 3.6 through `utf8env run`,) or ()."""
+    if item.decision.python != "3.6":
+        return ()
+    python = item.found.path if item.found is not None else "python3.6"
+    return (fixing.Remedy(wrap=python, install=None if good else "C.UTF-8"),)

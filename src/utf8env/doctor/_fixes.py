@@ -1,21 +1,47 @@
 """The exact fix, for the context found: a remedy (variables to set or unset, a locale to
 install, `utf8env run` in front of a command) written as the lines to put where that
-context reads its environment. Pure."""
+context reads its environment. Pure.
+
+A finding's fixes are options, numbered from 1: the fixes of one option are all needed,
+in their order ("all of"); any one option is enough ("any one of"). Every line written
+here is one that a test has applied, as printed, in a real place of its kind and seen
+the problem go (tests/test_places_*.py); a value that cannot be written safely into a
+line (a newline, a quote, bytes that are not ASCII) is refused, never written approximately.
+"""
 from .._engine.records import Record, field
 
 
 class Remedy(Record):
-    """What would make a finding go away, before it is written for a context."""
+    """What would make a finding go away, before it is written for a context. Its parts
+    are all needed: the locale installed, then the variables, then the wrapped command."""
     changes = field(())         # ((name, value or None to unset), ...)
     install = field(None)       # a locale name to install on this system
-    wrap = field(None)          # a Python (e.g. "python3.6") to start through `utf8env run`
+    wrap = field(None)          # the Python (its path, or "python3.6") to start through `run`
     note = field(None)          # one line to say alongside
 
 
 class Fix(Record):
-    where = field()             # "~/.bashrc", "~/.ssh/config on the ssh client", ...
+    where = field()             # "~/.ssh/config on the ssh client", ...
     lines = field()             # exactly what to write or run
     context = field()           # the context name it is for ("shell", "ssh", ...)
+    option = field(1)           # fixes of one option are all needed; options are alternatives
+
+
+# A locale name as glibc spells them (language_territory.codeset@modifier), and the value
+# of a variable a fix may write: nothing a shell, a unit file, a crontab, YAML or
+# /etc/locale.gen would read as anything but the word itself.
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-")
+
+
+def unsafe(remedy):
+    """The first value of `remedy` that no fix may carry, or None."""
+    values = [v for _, v in remedy.changes if v is not None]
+    if remedy.install:
+        values.append(remedy.install)
+    for value in values:
+        if not value or not all(letter in _SAFE for letter in value):
+            return value
+    return None
 
 
 def parse_assignments(text):
@@ -43,6 +69,89 @@ def distribution(os_release):
     return None
 
 
+def for_remedies(remedies, contexts, place_info):
+    """The Fixes of the alternative `remedies`, each option numbered, for the primary
+    context (the place that starts the program is the one to change: a container's ENV
+    means nothing to the ssh session inside it); with no context (explain describes an
+    environment, not a place), for the shell of `place_info`. `place_info`:
+    {"distribution", "locale_gen" (text or None), "files", "shell" (where there is no
+    context), "utf8env" (the words that start utf8env here), "use_pam" (sshd's)}. A
+    remedy with a value no line may carry gives no option (unsafe() says which)."""
+    main = None
+    if contexts:
+        from ._contexts import primary       # not for explain: it has no context to order
+        main = primary(contexts)
+    options = []
+    for remedy in remedies:
+        if remedy is not None and unsafe(remedy) is None:
+            options += _options(remedy, main, place_info)
+    out = []
+    for number, steps in enumerate(options, 1):
+        out += [fix._replace(option=number) for fix in steps]
+    return tuple(out)
+
+
+def _options(remedy, main, info):
+    """[[Fix, ...] per option] of one remedy."""
+    changes = tuple(remedy.changes)
+    alternatives = _for_context(main, changes, info) if changes else []
+    install = _install(remedy.install, info, main) if remedy.install else []
+    wrap = _wrap(remedy.wrap, main, info) if remedy.wrap else []
+    if install and alternatives:
+        # A locale installed, then named: the first way to name it is enough.
+        return [install + alternatives[0]]
+    if alternatives:
+        return [option + wrap for option in alternatives]
+    if install or wrap:
+        return [install + wrap]
+    return []
+
+
+def _for_context(context, changes, info):
+    """[[Fix, ...] per option] that give a new process of `context` the variables."""
+    name = context.name if context is not None else "shell"
+    if name == "shell":
+        shell = (context.details.get("shell") if context is not None else None) \
+            or info.get("shell") or "/bin/sh"
+        return [[_for_shell(shell, changes)]]
+    if name == "ssh":
+        return _ssh(context, changes, info)
+    if name == "cron":
+        # crontab(5): "an environment setting is of the form name = value"; an empty
+        # value is what a crontab can do instead of unset (glibc ignores an empty LC_ALL).
+        return [[Fix("the crontab (crontab -e), above the job's line",
+                     tuple("%s=%s" % (n, v if v is not None else "") for n, v in changes),
+                     "cron")]]
+    if name == "systemd":
+        unit = context.details.get("unit") or "UNIT.service"
+        lines = ["[Service]"]
+        lines += ["Environment=%s=%s" % (n, v) for n, v in changes if v is not None]
+        unset = [n for n, v in changes if v is None]
+        if unset:
+            lines.append("UnsetEnvironment=%s" % " ".join(unset))   # systemd.exec(5), v235+
+        return [[Fix("a drop-in: systemctl edit %s (then systemctl restart %s)" % (unit, unit),
+                     tuple(lines), "systemd")]]
+    if name == "ci":
+        service = context.details.get("service")
+        if service == "GitHub Actions":
+            return [[Fix("the workflow (or the job): GitHub Actions env:",
+                         ("env:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes),
+                         "ci")]]
+        if service == "GitLab CI":
+            return [[Fix(".gitlab-ci.yml variables:",
+                         ("variables:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes),
+                         "ci")]]
+        return [[Fix("the CI job's environment (%s)" % service, _shell_lines(changes, "sh"),
+                     "ci")]]
+    if name == "container":
+        # Dockerfile reference, ENV: `ENV LC_ALL=` sets the empty value, which glibc and
+        # CPython take for unset.
+        return [[Fix("the Dockerfile (or docker run -e NAME=VALUE)",
+                     tuple("ENV %s=%s" % (n, v if v is not None else "") for n, v in changes),
+                     "container")]]
+    return []
+
+
 def _quote(value):
     from .._shellquote import quote
     return quote(value)
@@ -56,79 +165,25 @@ def _shell_lines(changes, shell):
                  for n, v in changes)
 
 
-def _rc_file(shell):
-    name = shell.rpartition("/")[2]
-    return {"bash": "~/.bashrc (and ~/.profile for login shells)", "zsh": "~/.zshrc",
-            "fish": "~/.config/fish/config.fish", "dash": "~/.profile", "sh": "~/.profile",
-            "ksh": "~/.profile"}.get(name, "~/.profile")
+# Where each shell's every start reads the user's settings. Debian's stock ~/.bashrc
+# returns at once when the shell is not interactive ("If not running interactively,
+# don't do anything"): a line below that guard never reaches `ssh host command`, which
+# bash runs non-interactively after reading ~/.bashrc; at its top it does, and login
+# shells get it too (Debian's ~/.profile reads ~/.bashrc). zsh reads ~/.zshenv at every
+# start; sh and dash only ~/.profile, and only as login shells.
+_RC_FILES = {"bash": "the top of ~/.bashrc (above its \"If not running interactively\" "
+                     "line)",
+             "zsh": "~/.zshenv", "fish": "~/.config/fish/config.fish",
+             "dash": "~/.profile (login shells)", "sh": "~/.profile (login shells)",
+             "ksh": "~/.profile (login shells)"}
 
 
-def for_remedy(remedy, contexts, place_info):
-    """The Fixes of `remedy`, for the primary context first, then the others found; with
-    no context (explain describes an environment, not a place), for the shell of
-    `place_info`. `place_info`: {"distribution", "locale_gen" (text or None), "files",
-    "shell" (where there is no context)}."""
-    fixes = []
-    main = None
-    if contexts:
-        from ._contexts import primary       # not for explain: it has no context to order
-        main = primary(contexts)
-    ordered = [main] + [c for c in contexts if c is not main] if main else []
-    changes = tuple(remedy.changes)
-    if changes:
-        # The place that starts the program is the one to change: the primary context's
-        # file only (a container's ENV means nothing to the ssh session inside it).
-        for context in ordered:
-            fixes += _for_context(context, changes, place_info)
-            if fixes:
-                break
-        if not ordered:
-            fixes += _for_shell(place_info.get("shell") or "/bin/sh", changes)
-    if remedy.install:
-        fixes += _install(remedy.install, place_info)
-    if remedy.wrap:
-        fixes += _wrap(remedy.wrap, main)
-    return tuple(fixes)
-
-
-def _for_context(context, changes, info):
-    name = context.name
-    if name == "shell":
-        return _for_shell(context.details.get("shell") or "/bin/sh", changes)
-    if name == "ssh":
-        return _ssh(context, changes, info)
-    if name == "cron":
-        # crontab(5): "an environment setting is of the form name = value"; an empty
-        # value is what a crontab can do instead of unset (glibc ignores an empty LC_ALL).
-        return [Fix("the crontab (crontab -e), above the job's line",
-                    tuple("%s=%s" % (n, v if v is not None else "") for n, v in changes), "cron")]
-    if name == "systemd":
-        unit = context.details.get("unit") or "UNIT.service"
-        lines = ["[Service]"]
-        lines += ["Environment=%s=%s" % (n, v) for n, v in changes if v is not None]
-        unset = [n for n, v in changes if v is None]
-        if unset:
-            lines.append("UnsetEnvironment=%s" % " ".join(unset))   # systemd.exec(5), v235+
-        return [Fix("a drop-in: systemctl edit %s (then systemctl restart %s)" % (unit, unit),
-                    tuple(lines), "systemd")]
-    if name == "ci":
-        service = context.details.get("service")
-        if service == "GitHub Actions":
-            return [Fix("the workflow (or the job): GitHub Actions env:",
-                        ("env:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes), "ci")]
-        if service == "GitLab CI":
-            return [Fix(".gitlab-ci.yml variables:",
-                        ("variables:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes), "ci")]
-        return [Fix("the CI job's environment (%s)" % service, _shell_lines(changes, "sh"), "ci")]
-    if name == "container":
-        return [Fix("the Dockerfile (or docker run -e NAME=VALUE)",
-                    tuple("ENV %s=%s" % (n, v if v is not None else "") for n, v in changes),
-                    "container")]
-    return []
+def rc_file(shell):
+    return _RC_FILES.get(shell.rpartition("/")[2], "~/.profile (login shells)")
 
 
 def _for_shell(shell, changes):
-    return [Fix(_rc_file(shell), _shell_lines(changes, shell), "shell")]
+    return Fix(rc_file(shell), _shell_lines(changes, shell), "shell")
 
 
 def _yaml(value):
@@ -136,36 +191,43 @@ def _yaml(value):
 
 
 def _ssh(context, changes, info):
-    """The client's ~/.ssh/config and the server's AcceptEnv, for variables the client
-    sent; the server's own locale file otherwise."""
+    """The options of an ssh session: the client sends other values (SetEnv), or the
+    server stops taking the client's and names its own, or the user's own ~/.bashrc on
+    the server sets them after everything else."""
     forwarded = context.details.get("forwarded", {})
-    sent = [(n, v) for n, v in changes if n in forwarded]
-    fixes = []
+    from_pam = set(context.details.get("from_pam", ()))
+    sent = [(n, v) for n, v in changes if n in forwarded and n not in from_pam]
+    values = [(n, v) for n, v in changes if v is not None]
+    options = []
     if sent:
-        # ssh_config(5) SendEnv: "It is possible to clear previously set SendEnv variable
-        # names by prefixing patterns with -" (OpenSSH 8.7+); SetEnv sends a value of our
-        # choosing instead, which this server's AcceptEnv lets in.
-        lines = ["Host *", "    SendEnv %s" % " ".join("-" + n for n, _ in sent)]
-        lines += ["    SetEnv %s=%s" % (n, v) for n, v in sent if v is not None]
-        fixes.append(Fix("~/.ssh/config on the ssh client (ssh_config(5); Host * or this "
-                         "server's name)", tuple(lines), "ssh"))
+        # ssh_config(5) reads ~/.ssh/config before /etc/ssh/ssh_config, and Debian's has
+        # `SendEnv LANG LC_*`: `SendEnv -NAME` in the user's file does not stop it.
+        # SetEnv sends a value of our choosing (the empty one for unset), which the
+        # server's AcceptEnv lets in as it let in the old one.
+        lines = ["Host *"] + ["    SetEnv %s=%s" % (n, v if v is not None else "")
+                              for n, v in sent]
+        options.append([Fix("the top of ~/.ssh/config on the ssh client (ssh_config(5): "
+                            "Host * or this server's name)", tuple(lines), "ssh")])
         directive = forwarded[sent[0][0]]
-        kept = [p for p in directive.patterns
-                if not any(_matches(p, n) for n, _ in sent)]
+        kept = [p for p in directive.patterns if not any(_matches(p, n) for n, _ in sent)]
         server = ["# was: AcceptEnv %s" % " ".join(directive.patterns)]
         server.append("AcceptEnv %s" % " ".join(kept) if kept else "# (no AcceptEnv line)")
-        fixes.append(Fix("%s on this server (sshd_config(5); then reload sshd)" % directive.where,
-                         tuple(server), "ssh"))
-        values = [(n, v) for n, v in changes if v is not None]
-        if values:
-            fixes.append(Fix("/etc/default/locale on this server (pam_env gives it to every "
-                             "ssh session on Debian/Ubuntu)", tuple("%s=%s" % nv for nv in values),
-                             "ssh"))
-    rest = [(n, v) for n, v in changes if n not in forwarded]
-    if rest:
-        fixes.append(Fix("~/.bashrc on this server (or /etc/default/locale)",
-                         _shell_lines(rest, "bash"), "ssh"))
-    return fixes
+        steps = [Fix("as root on this server, %s (sshd_config(5); then reload sshd)"
+                     % directive.where, tuple(server), "ssh")]
+        if values and info.get("use_pam") and info.get("distribution") in ("debian", "ubuntu"):
+            steps.append(Fix("as root on this server, /etc/default/locale (pam_env gives it "
+                             "to every ssh session)", tuple("%s=%s" % nv for nv in values), "ssh"))
+        else:
+            steps.append(_for_shell("bash", changes)._replace(context="ssh"))
+        options.append(steps)
+    elif from_pam and values:
+        options.append([Fix("as root on this server, /etc/default/locale (pam_env gives it "
+                            "to every ssh session, over what the client sends)",
+                            tuple("%s=%s" % nv for nv in values), "ssh")])
+    shell = context.details.get("shell") or "/bin/bash"
+    options.append([_for_shell(shell, changes)._replace(
+        where="on this server, " + rc_file(shell), context="ssh")])
+    return options
 
 
 def _matches(pattern, name):
@@ -183,41 +245,54 @@ def locale_gen_line(name):
     return "%s%s %s" % (base, at + modifier, charset)
 
 
-def _install(name, info):
+def _install(name, info, main):
+    """[Fix]: the commands that install the locale `name`, as root; in a container, the
+    one Dockerfile RUN line (a Debian image ships with empty package lists: apt-get
+    install alone finds no `locales`)."""
     family = info.get("distribution")
     language = name.partition("_")[0].partition(".")[0]
     if family in ("debian", "ubuntu"):
         line = locale_gen_line(name)
-        present = any(l.strip().lstrip("#").strip() == line
-                      for l in (info.get("locale_gen") or "").splitlines())
-        if present:
-            edit = "sed -i 's/^# *%s$/%s/' /etc/locale.gen" % (line.replace(".", "\\."), line)
-        else:
-            edit = "echo '%s' >> /etc/locale.gen" % line
-        lines = ["apt-get install -y locales", edit, "locale-gen"]
         if family == "ubuntu":
-            lines = ["apt-get install -y locales", "locale-gen %s" % line.split()[0]]
-        return [Fix("install %s on this system (%s)" % (name, family), tuple(lines), "install")]
-    if family == "rhel":
-        return [Fix("install %s on this system (RHEL/Fedora: one package per language)" % name,
-                    ("dnf install -y glibc-langpack-%s" % language,), "install")]
-    if family == "alpine":
-        return [Fix("on Alpine (musl)", ("# musl has no locale files: any name gives UTF-8 "
-                                         "(C.UTF-8 is its default); set LANG=C.UTF-8",), "install")]
-    return [Fix("install %s on this system" % name,
-                ("localedef -i %s -f %s %s" % (name.partition(".")[0], locale_gen_line(name).split()[-1],
-                                                name),), "install")]
-
-
-def _wrap(python, main):
-    command = ["utf8env", "run", "--", python, "app.py"]
-    if main is not None and main.name == "systemd":
-        return [Fix("the unit's ExecStart= (no variable gives %s a UTF-8 mode)" % python,
-                    ("ExecStart=/usr/local/bin/" + " ".join(command),), "systemd")]
+            commands = ["apt-get update", "apt-get install -y locales",
+                        "locale-gen %s" % line.split()[0]]
+        else:
+            present = any(l.strip().lstrip("#").strip() == line
+                          for l in (info.get("locale_gen") or "").splitlines())
+            if present:
+                edit = "sed -i 's/^# *%s$/%s/' /etc/locale.gen" % (line.replace(".", "\\."), line)
+            else:
+                edit = "echo '%s' >> /etc/locale.gen" % line
+            commands = ["apt-get update", "apt-get install -y locales", edit, "locale-gen"]
+    elif family == "rhel":
+        commands = ["dnf install -y glibc-langpack-%s" % language]
+    elif family == "alpine":
+        return []       # musl has no locale files: there is nothing to install
+    else:
+        return []       # no distribution known: no command that was tried
     if main is not None and main.name == "container":
-        return [Fix("the Dockerfile's ENTRYPOINT (no variable gives %s a UTF-8 mode)" % python,
-                    ("ENTRYPOINT [%s]" % ", ".join('"%s"' % w for w in command[:4]),), "container")]
+        return [Fix("the Dockerfile, before the program's line", ("RUN " + " && ".join(commands),),
+                    "container")]
+    return [Fix("as root, install %s on this system (%s)" % (name, family), tuple(commands),
+                "install")]
+
+
+def _wrap(python, main, info):
+    """[Fix]: the command started through `utf8env run`, both by absolute path (cron's
+    PATH is /usr/bin:/bin, a unit's ExecStart= wants one, and a venv's utf8env is on no
+    PATH but the venv's)."""
+    words = list(info.get("utf8env") or ("utf8env",)) + ["run", "--", python]
+    line = " ".join(_quote(w) for w in words)
+    if main is not None and main.name == "systemd":
+        return [Fix("the unit's ExecStart=, the program's arguments after it (no variable gives "
+                    "Python 3.6 a UTF-8 mode)", ("ExecStart=" + line,), "systemd")]
+    if main is not None and main.name == "container":
+        import json
+        return [Fix("the Dockerfile's ENTRYPOINT, the program's arguments in CMD (no variable "
+                    "gives Python 3.6 a UTF-8 mode)", ("ENTRYPOINT %s" % json.dumps(words),),
+                    "container")]
     if main is not None and main.name == "cron":
-        return [Fix("the crontab's command", ("* * * * * " + " ".join(command),), "cron")]
-    return [Fix("the command line (no variable gives %s a UTF-8 mode)" % python,
-                (" ".join(command),), main.name if main else "shell")]
+        return [Fix("the crontab's job line, between its schedule and the program's arguments",
+                    (line,), "cron")]
+    return [Fix("the command line, in front of the program's arguments (no variable gives "
+                "Python 3.6 a UTF-8 mode)", (line,), main.name if main else "shell")]

@@ -21,6 +21,11 @@ _FILES = (
     "/proc/1/cgroup",
     "/proc/1/comm",             # PID 1: systemd, init, or a container's own program
 )
+# The shell start-up files that may set a locale variable, for saying where one came
+# from: the user's (under $HOME, shown as ~/...) and the system's.
+RC_FILES = ("~/.bashrc", "~/.profile", "~/.bash_profile", "~/.bash_login", "~/.zshenv",
+            "~/.zshrc", "~/.config/fish/config.fish", "/etc/environment", "/etc/profile",
+            "/etc/bash.bashrc", "/etc/zsh/zshenv")
 _MARKERS = ("/.dockerenv",          # written by Docker into every container's root
             "/run/.containerenv")   # written by Podman (containers-common)
 _SSHD_CONFIG = "/etc/ssh/sshd_config"
@@ -60,6 +65,13 @@ def gather(environ=None, root="/", pythons=True):
         text = reader.text(path)
         if text is not None:
             files[path] = text
+    home = environ.get("HOME", "")
+    for path in RC_FILES:
+        real = home + path[1:] if path.startswith("~/") else path
+        if real.startswith("/"):
+            text = reader.text(real)
+            if text is not None:
+                files[path] = text
     ancestors = reader.ancestors()
     from . import _sshd as sshd
     configs = sshd.read_configs(sshd.config_path(ancestors) or _SSHD_CONFIG, reader)

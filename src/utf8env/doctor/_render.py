@@ -16,9 +16,13 @@ def kept_environ(environ):
             if name in _KEPT or name.startswith(("LC_", "PYTHON")) or name in ("LANG", "LANGUAGE")}
 
 
-def to_text(place, diagnosis):
+def to_text(place, diagnosis, verbose=False):
+    """The verdict and each problem with its first fix; `verbose`: every finding with its
+    evidence and every fix, then where this is, the locale, the pythons, other programs."""
     d = diagnosis
-    lines = verdict_lines(d.findings)
+    lines = verdict_lines(d.findings, verbose)
+    if not verbose:
+        return "\n".join(lines) + "\n"
     lines += ["", "where:"]
     for context in d.contexts:
         lines.append("  %-10s %s: %s" % (context.name, text(context.summary),

@@ -91,6 +91,25 @@ def accept_env(configs):
     return tuple(out)
 
 
+def use_pam(configs):
+    """Whether sshd runs the PAM stack (sshd_config(5) UsePAM: the first value outside a
+    Match block wins; OpenSSH's default is no, Debian's sshd_config says yes); None
+    when no config could be read. With PAM, Debian's pam_env reads /etc/default/locale
+    into every session after the client's variables: it wins over what the client sent."""
+    if not configs:
+        return None
+    for path, text in configs:
+        for line in text.splitlines():
+            words = _words(line)
+            if not words:
+                continue
+            if words[0].lower() == "match":
+                break
+            if words[0].lower() == "usepam" and len(words) > 1:
+                return words[1].lower() == "yes"
+    return False
+
+
 def accepted_by(name, directives):
     """The first AcceptEnv that lets `name` in, or None."""
     for directive in directives:

@@ -6,24 +6,64 @@ from .._output import shown as text
 from ._findings import problems, verdict
 
 
-def verdict_lines(findings):
-    """The verdict line, then each finding with its evidence and fixes."""
+def verdict_lines(findings, verbose=True):
+    """The verdict line, then each finding: with its evidence and every fix (`verbose`), or
+    each problem's title and its first fix, notes counted on one line."""
     lines = [verdict(findings)]
+    notes = 0
     for finding in findings:
+        if not verbose and finding.severity == "note":
+            notes += 1
+            continue
         lines.append("")
         lines.append("%-7s %s" % (finding.severity, text(finding.title)))
-        lines += ["        - " + text(line) for line in finding.evidence]
-        for fix in finding.fixes:
-            lines.append("        fix: %s:" % text(fix.where))
-            lines += ["            " + text(line) for line in fix.lines]
+        if verbose:
+            lines += ["        - " + text(line) for line in finding.evidence]
+            lines += fix_lines(finding.fixes)
+        else:
+            first = [fix for fix in finding.fixes if fix.option == 1]
+            lines += fix_lines(first)
+            others = len(set(fix.option for fix in finding.fixes)) - 1
+            if others > 0:
+                lines.append("        (or %d other fix%s, and the evidence: utf8env doctor "
+                             "--verbose)" % (others, "es" if others > 1 else ""))
+    if notes:
+        lines += ["", "%d note%s: utf8env doctor --verbose" % (notes, "s" if notes > 1 else "")]
+    return lines
+
+
+def fix_lines(fixes):
+    """The fixes as text: one fix as `fix: where:` and its lines; several options as
+    "fix, any one of:" numbered; the steps of one option as "all of:" lettered."""
+    options = []
+    for fix in fixes:
+        if options and options[-1][0].option == fix.option:
+            options[-1].append(fix)
+        else:
+            options.append([fix])
+    if len(options) == 1 and len(options[0]) == 1:
+        fix = options[0][0]
+        return ["        fix: %s:" % text(fix.where)] + ["            " + text(line)
+                                                      for line in fix.lines]
+    lines = ["        fix, any one of:" if len(options) > 1 else "        fix:"]
+    for number, steps in enumerate(options, 1):
+        head = "        %d. " % number if len(options) > 1 else "        "
+        if len(steps) == 1:
+            lines.append(head + text(steps[0].where) + ":")
+            lines += ["               " + text(line) for line in steps[0].lines]
+            continue
+        lines.append(head + "all of:")
+        for letter, step in zip("abcdefghij", steps):
+            lines.append("           %s. %s:" % (letter, text(step.where)))
+            lines += ["               " + text(line) for line in step.lines]
     return lines
 
 
 def finding_object(finding):
     return {"code": finding.code, "severity": finding.severity, "title": finding.title,
             "evidence": list(finding.evidence),
-            "fixes": [{"where": f.where, "context": f.context, "lines": list(f.lines)}
-                      for f in finding.fixes]}
+            "fixes": [{"option": f.option, "where": f.where, "context": f.context,
+                       "lines": list(f.lines)} for f in finding.fixes]}
 
 
 def verdict_object(findings):
