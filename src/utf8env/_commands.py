@@ -203,6 +203,11 @@ def _doctor_spec():
             Option(("--verbose", "-v"), "verbose", "flag", "every finding with its evidence and "
                    "every fix, then the place, its locale and its pythons (default: each "
                    "problem and its first fix)", usage="[--verbose]"),
+            Option(("--fix",), "fix", "flag", "apply the fixes that are the user's own (a shell "
+                   "start-up file, the crontab; a backup of each), then say the verdict of a "
+                   "new session", usage="[--fix [--dry-run]]"),
+            Option(("--dry-run",), "dry_run", "flag", "with --fix: say what it would write, "
+                   "and write nothing", usage=None),
             Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in "
                    "docs/json.md)", usage="[--json]"),
             Option(("--save",), "save", "value", "also write this place's snapshot (the JSON "

@@ -29,7 +29,7 @@ no Entrypoint.
   the environment exactly Docker's (PATH, HOSTNAME, the image's Env, `-e` = env_extra,
   HOME=/root; no TERM, no -t) and ENTRYPOINT + (argv or CMD) exec'd as PID 1, the
   program looked up on the container's PATH. stdin is /dev/null (no -i). Returns
-  (status, stdout bytes, stderr bytes). A program not found exits 127 as under Docker
+  (status, stdout bytes, stderr bytes); last_hostname is the run's HOSTNAME. A program not found exits 127 as under Docker
   (whose message differs: chroot(8) prints "chroot: failed to run command 'X': No such
   file or directory").
 - Host folders: `Image(..., binds=[...])`, bind(), or run(binds=) mount a host folder
@@ -55,6 +55,8 @@ IMAGE = os.environ.get("UTF8ENV_DEBIAN_IMAGE") or "/var/cache/utf8env/debian-boo
 STAMP = ".utf8env-image-ready"
 BUILD = "bash tests/support/build_debian_image.sh"
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+CHROOT = shutil.which("chroot") or "/usr/sbin/chroot"
+ENV = shutil.which("env") or "/usr/bin/env"
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 
 
@@ -146,6 +148,8 @@ class Image:
         self.entrypoint = list(entrypoint) if entrypoint else None
         self.cmd = list(cmd) if cmd else None
         self.binds = [_bind_pair(b) for b in binds]
+        self.last_hostname = None   # the HOSTNAME of the last run (or RUN)
+        self.log = b""              # the output of the last build()'s RUNs
 
     # -- images -----------------------------------------------------------------------
     def copy(self, folder):
@@ -214,7 +218,7 @@ class Image:
         return self._enter(command, env_extra, binds, timeout)
 
     def _enter(self, command, env_extra, binds, timeout, stderr_to_stdout=False):
-        hostname = secrets.token_hex(6)
+        hostname = self.last_hostname = secrets.token_hex(6)
         env = self.environment(hostname, env_extra)
         binds = self.binds + [_bind_pair(b) for b in binds]
         root = self.root
@@ -264,8 +268,8 @@ class Image:
                 script.append("mount --bind %s %s && mount -o remount,bind,ro %s" % (
                     q(host), q(target), q(target)))
             script.append("exec %s -i %s %s %s %s" % (
-                q(shutil.which("env")), " ".join(q("%s=%s" % item) for item in env.items()),
-                q(shutil.which("chroot")), q(root),
+                q(ENV), " ".join(q("%s=%s" % item) for item in env.items()),
+                q(CHROOT), q(root),
                 " ".join(q(a) for a in command)))
             done = subprocess.run(
                 ["unshare", "--mount", "--propagation", "private", "--pid", "--fork",

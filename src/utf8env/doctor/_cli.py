@@ -1,4 +1,5 @@
-"""`utf8env doctor [--verbose] [--json] [--save FILE] [--compare FILE] [--no-pythons]`: the glue
+"""`utf8env doctor [--verbose] [--fix [--dry-run]] [--json] [--save FILE] [--compare FILE]
+[--no-pythons]`: the glue
 between the options and the parts; cli.py's handler calls run()."""
 from .. import _output as output
 
@@ -6,9 +7,15 @@ from .. import _output as output
 def run(args):
     """Exit status: 0 no problems here, 1 problems found (usage errors are raised)."""
     from . import _findings as findings, _place as places, _render as render, _snapshot as snapshot
+    if args.dry_run and not args.fix:
+        from .._errors import UsageError
+        raise UsageError("--dry-run goes with --fix (doctor --fix --dry-run: what --fix "
+                         "would write, written nowhere)")
     there = snapshot.load(args.compare) if args.compare else None    # bad input first
     here = places.gather(pythons=not args.no_pythons)
     diagnosis = findings.diagnose(here)
+    if args.fix:
+        return _fix(here, diagnosis, args.dry_run)
     data = render.to_object(here, diagnosis) if (args.json or args.save or there) else None
     if args.save:
         snapshot.save(args.save, data)
@@ -27,3 +34,34 @@ def run(args):
     # Whatever stdout's codec: bytes out, as UTF-8 (undecodable input as its own bytes).
     output.write_bytes(out.encode("utf-8", "surrogateescape"))
     return 1 if findings.problems(diagnosis.findings) else 0
+
+
+def _fix(here, diagnosis, dry_run):
+    """--fix: the user's own fixes applied (or shown, --dry-run), then the verdict a new
+    session gets. Exit status 0 when that verdict is "ok", else 1."""
+    from . import _findings as findings, _repair as repair
+    from ._verdict import fix_lines
+    from .._output import shown
+    planned = repair.plan(diagnosis.findings)
+    done = repair.apply(planned, here.environ, dry_run)
+    after = findings.diagnose(here._replace(environ=repair.changed_environ(here.environ,
+                                                                           planned)))
+    lines = ["before: %s" % findings.verdict(diagnosis.findings), ""]
+    lines.append("would change:" if dry_run else "changed:")
+    for applied in done:
+        lines.append("  %s%s" % (shown(applied.target), "" if applied.backup is None else
+                                 ", %s %s" % ("backup to" if dry_run else "backup in",
+                                              shown(applied.backup))))
+        lines += ["      " + shown(line) for line in applied.lines]
+    if not done:
+        lines.append("  nothing")
+    left = [finding for finding, steps in planned if steps is None]
+    if left:
+        lines += ["", "not the user's to change (each problem's first fix):"]
+        for finding in left:
+            lines.append("  %s" % shown(finding.title))
+            lines += fix_lines([f for f in finding.fixes if f.option == 1])
+    lines += ["", "after, in a new session: %s" % findings.verdict(after.findings)]
+    out = output.for_terminal("\n".join(lines) + "\n")
+    output.write_bytes(out.encode("utf-8", "surrogateescape"))
+    return 1 if findings.problems(after.findings) else 0

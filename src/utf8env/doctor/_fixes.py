@@ -25,6 +25,8 @@ class Fix(Record):
     lines = field()             # exactly what to write or run
     context = field()           # the context name it is for ("shell", "ssh", ...)
     option = field(1)           # fixes of one option are all needed; options are alternatives
+    target = field(None)        # what `doctor --fix` may change for it: ("top"|"end", "~/FILE")
+                                # for a start-up file, ("crontab", None); None: not the user's
 
 
 # A locale name as glibc spells them (language_territory.codeset@modifier), and the value
@@ -121,7 +123,7 @@ def _for_context(context, changes, info):
         # value is what a crontab can do instead of unset (glibc ignores an empty LC_ALL).
         return [[Fix("the crontab (crontab -e), above the job's line",
                      tuple("%s=%s" % (n, v if v is not None else "") for n, v in changes),
-                     "cron")]]
+                     "cron", target=("crontab", None))]]
     if name == "systemd":
         unit = context.details.get("unit") or "UNIT.service"
         lines = ["[Service]"]
@@ -171,19 +173,21 @@ def _shell_lines(changes, shell):
 # bash runs non-interactively after reading ~/.bashrc; at its top it does, and login
 # shells get it too (Debian's ~/.profile reads ~/.bashrc). zsh reads ~/.zshenv at every
 # start; sh and dash only ~/.profile, and only as login shells.
-_RC_FILES = {"bash": "the top of ~/.bashrc (above its \"If not running interactively\" "
-                     "line)",
-             "zsh": "~/.zshenv", "fish": "~/.config/fish/config.fish",
-             "dash": "~/.profile (login shells)", "sh": "~/.profile (login shells)",
-             "ksh": "~/.profile (login shells)"}
+_RC_FILES = {"bash": ("the top of ~/.bashrc (above its \"If not running interactively\" "
+                      "line)", ("top", "~/.bashrc")),
+             "zsh": ("~/.zshenv", ("end", "~/.zshenv")),
+             "fish": ("~/.config/fish/config.fish", ("end", "~/.config/fish/config.fish"))}
+_PROFILE = ("~/.profile (login shells)", ("end", "~/.profile"))
 
 
 def rc_file(shell):
-    return _RC_FILES.get(shell.rpartition("/")[2], "~/.profile (login shells)")
+    """(where, target) of the start-up file of `shell` (a path or a name)."""
+    return _RC_FILES.get(shell.rpartition("/")[2], _PROFILE)
 
 
 def _for_shell(shell, changes):
-    return Fix(rc_file(shell), _shell_lines(changes, shell), "shell")
+    where, target = rc_file(shell)
+    return Fix(where, _shell_lines(changes, shell), "shell", target=target)
 
 
 def _yaml(value):
@@ -225,8 +229,8 @@ def _ssh(context, changes, info):
                             "to every ssh session, over what the client sends)",
                             tuple("%s=%s" % nv for nv in values), "ssh")])
     shell = context.details.get("shell") or "/bin/bash"
-    options.append([_for_shell(shell, changes)._replace(
-        where="on this server, " + rc_file(shell), context="ssh")])
+    fix = _for_shell(shell, changes)
+    options.append([fix._replace(where="on this server, " + fix.where, context="ssh")])
     return options
 
 

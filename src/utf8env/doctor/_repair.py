@@ -1,0 +1,187 @@
+"""`utf8env doctor --fix [--dry-run]`: apply the fixes that are the user's own to make
+(a shell start-up file under $HOME, the user's crontab), each after a backup, then
+diagnose again with the variables a new session will have, and say both verdicts.
+
+For each problem, the first option whose every step is the user's to make is applied;
+a problem with none (it needs root, the ssh client, the image) is said with its first
+fix, untouched. A file is changed by writing a new copy beside it and renaming it over
+the old one (a full disk leaves the old one whole); a symlinked start-up file (a dotfiles
+checkout) is changed where it points. A line already in the file is not written twice.
+"""
+import os
+
+from .._errors import UsageError
+
+MARK = "# utf8env doctor --fix:"
+
+
+class Applied(object):
+    """What --fix did (or, with --dry-run, would do) to one file."""
+
+    def __init__(self, target, lines, backup):
+        self.target, self.lines, self.backup = target, lines, backup
+
+
+def plan(findings):
+    """[(finding, [Fix, ...] to apply, or None: nothing the user can apply)] per problem."""
+    out = []
+    for finding in findings:
+        if finding.severity == "note":
+            continue
+        options = {}
+        for fix in finding.fixes:
+            options.setdefault(fix.option, []).append(fix)
+        usable = [steps for _, steps in sorted(options.items())
+                  if all(step.target is not None for step in steps)]
+        out.append((finding, usable[0] if usable else None))
+    return out
+
+
+def changed_environ(environ, findings_plan):
+    """The environment a new session gets once the planned fixes are in place."""
+    env = dict(environ)
+    for finding, steps in findings_plan:
+        if steps is None:
+            continue
+        for remedy in finding.remedies:
+            if _written_by(remedy, steps):
+                for name, value in remedy.changes:
+                    if value is None:
+                        env.pop(name, None)
+                    else:
+                        env[name] = value
+                break
+    return env
+
+
+def _written_by(remedy, steps):
+    """Whether `steps` are the fixes of `remedy` (the one of the finding's alternatives that
+    holds variables, all of them written in the steps' lines)."""
+    text = "\n".join(line for step in steps for line in step.lines)
+    return bool(remedy.changes) and all(name in text for name, _ in remedy.changes)
+
+
+def apply(findings_plan, environ, dry_run):
+    """[Applied] for every file the plan changes; raises UsageError (one line, the file
+    untouched) when one cannot be written."""
+    grouped = []
+    for _, steps in findings_plan:
+        for step in steps or ():
+            for target, lines in grouped:
+                if target == step.target:
+                    lines.extend(l for l in step.lines if l not in lines)
+                    break
+            else:
+                grouped.append((step.target, list(step.lines)))
+    done = []
+    for target, lines in grouped:
+        if target[0] == "crontab":
+            done.append(_crontab(lines, environ, dry_run))
+        else:
+            done.append(_start_up_file(target, lines, environ, dry_run))
+    return [d for d in done if d is not None]
+
+
+def _home(environ):
+    home = environ.get("HOME") or os.path.expanduser("~")
+    if not home.startswith("/"):
+        raise UsageError("--fix: HOME=%r is not an absolute path: no start-up file to change"
+                         % home)
+    return home
+
+
+def _start_up_file(target, lines, environ, dry_run):
+    where, name = target
+    path = os.path.join(_home(environ), name[2:])
+    real = os.path.realpath(path)
+    try:
+        with open(real, "rb") as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = None
+    except OSError as error:
+        raise UsageError("--fix: %s: cannot read it (%s)" % (path, error.strerror or error))
+    present = set((old or b"").decode("utf-8", "surrogateescape").splitlines())
+    new_lines = [line for line in lines if line not in present]
+    if not new_lines:
+        return None
+    block = ("\n".join([MARK + " a UTF-8 locale for every program"] + new_lines) + "\n").encode(
+        "utf-8", "surrogateescape")
+    if old is None:
+        content = block
+    elif where == "top":
+        content = block + old
+    else:
+        content = old + (b"" if old.endswith(b"\n") or not old else b"\n") + block
+    backup = None if old is None else _backup_name(real)
+    if not dry_run:
+        if old is not None:
+            _write(backup, old, real)
+        _write(real, content, real)
+    return Applied("%s (%s)" % (path, "at its top" if where == "top" else "at its end"),
+                   new_lines, backup)
+
+
+def _backup_name(path):
+    candidate = path + ".utf8env-backup"
+    number = 1
+    while os.path.lexists(candidate):
+        number += 1
+        candidate = "%s.utf8env-backup.%d" % (path, number)
+    return candidate
+
+
+def _write(path, content, like):
+    """`content` into `path` through a new file renamed over it, with the mode of `like`."""
+    folder = os.path.dirname(path) or "."
+    temporary = os.path.join(folder, ".%s.utf8env-new" % os.path.basename(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        mode = os.stat(like).st_mode & 0o7777 if os.path.exists(like) else 0o644
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(content)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError as error:
+        raise UsageError("--fix: %s: cannot write it (%s); nothing of it was changed"
+                         % (path, error.strerror or error))
+
+
+def _crontab(lines, environ, dry_run):
+    """The user's crontab with `lines` at its top (they hold for every job below them),
+    read and installed with crontab(1); the old one kept in a backup file."""
+    import subprocess
+    try:
+        listed = subprocess.run(["crontab", "-l"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    except OSError as error:
+        raise UsageError("--fix: crontab: cannot run it (%s)" % (error.strerror or error))
+    # crontab -l: status 1 and "no crontab for USER" when there is none.
+    if listed.returncode != 0 and b"no crontab" not in listed.stderr:
+        raise UsageError("--fix: crontab -l failed: %s" % listed.stderr.decode(
+            "utf-8", "replace").strip())
+    old = listed.stdout if listed.returncode == 0 else b""
+    present = set(old.decode("utf-8", "surrogateescape").splitlines())
+    new_lines = [line for line in lines if line not in present]
+    if not new_lines:
+        return None
+    block = ("\n".join([MARK + " a UTF-8 locale for every job below"] + new_lines) + "\n").encode(
+        "utf-8", "surrogateescape")
+    folder = os.path.join(environ.get("XDG_CACHE_HOME") or os.path.join(_home(environ), ".cache"),
+                          "utf8env")
+    backup = _backup_name(os.path.join(folder, "crontab")) if old else None
+    if not dry_run:
+        if backup:
+            _write(backup, old, backup)
+        installed = subprocess.run(["crontab", "-"], input=block + old, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        if installed.returncode != 0:
+            raise UsageError("--fix: crontab - refused the new crontab (%s); the old one is "
+                             "unchanged" % installed.stderr.decode("utf-8", "replace").strip())
+    return Applied("the crontab (at its top)", new_lines, backup)
