@@ -30,7 +30,8 @@ EN_US_FIX = ("RUN apt-get update && apt-get install -y locales && sed -i "
              "'s/^# *en_US.UTF-8 UTF-8$/en_US.UTF-8 UTF-8/' /etc/locale.gen && locale-gen")
 # What apt prints when it cannot reach the mirror (apt-get update itself exits 0 then).
 OFFLINE = (b"Temporary failure resolving", b"Could not resolve", b"Failed to fetch",
-           b"Network is unreachable", b"Could not connect", b"Connection timed out")
+           b"Network is unreachable", b"Could not connect", b"Unable to connect",
+           b"Connection timed out")
 
 
 def _image_or_skip():

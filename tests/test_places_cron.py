@@ -193,3 +193,12 @@ def test_utf8env_run_by_absolute_path_fixes_python36(jobs):
 def test_a_bare_utf8env_is_not_found_on_cron_s_path(jobs):
     job = jobs["empty"]["run-bare"]
     assert (job.status, job.stdout, job.stderr) == (127, b"", b"/bin/sh: 1: utf8env: not found\n")
+
+
+# The harness: one tick for the whole module.
+
+def test_every_job_ran_in_one_minute_tick_just_after_the_boundary(jobs):
+    started = [job.started for place in jobs.values() for job in place.values()]
+    assert len(started) == 19
+    assert len({int(t // 60) for t in started}) == 1, sorted(started)
+    assert max(t % 60 for t in started) < 5, sorted(started)

@@ -17,7 +17,7 @@ from ._errors import UsageError
 from ._engine.records import Record, field
 
 FORMATS = ("sh", "fish", "dockerfile", "systemd", "crontab", "github-actions")
-LAUNCHER = "utf8env"            # found on the target's PATH, as the README installs it
+LAUNCHER = "utf8env"            # for another machine or image: found on the target's PATH
 
 
 class Target(Record):
@@ -681,6 +681,11 @@ def run(args, command):
     target = _target(command, args.version, environ)
     from ._run import switches
     advice = advise(environ, facts, target, switches(args))
+    if advice.entry and not args.empty_env and args.locales is None:
+        # The target is this machine: the utf8env that runs now, by its absolute path (a
+        # crontab's PATH is /usr/bin:/bin; a venv's utf8env is on no PATH but the venv's).
+        from ._own_command import installed_command
+        advice = advice._replace(entry=list(installed_command()) + list(advice.entry[1:]))
     from ._output import write_bytes
     write_bytes(render(args.format, advice))
     return advice.status

@@ -88,9 +88,11 @@ rm -rf "$part"/var/lib/apt/lists/* "$part"/var/cache/apt/*.bin "$part"/var/log/a
   "$part"/tmp/* "$part"/root/.bash_history
 mkdir -p "$part/var/lib/apt/lists/partial"
 # What the container runtime supplies at `docker run` (resolv.conf, hosts, hostname) is
-# bind-mounted by tests/support/container.py, not this machine's copies that debootstrap
-# left; what Docker writes into every container:
+# bind-mounted by tests/support/container.py over empty files (the mount points, as in a
+# container's own layer), not this machine's copies that debootstrap left.
 rm -f "$part/etc/resolv.conf" "$part/etc/hostname"
+: > "$part/etc/resolv.conf"; : > "$part/etc/hostname"; : > "$part/etc/hosts"
+# What Docker writes into every container.
 : > "$part/.dockerenv"
 
 # The facts the tests rest on, checked once here.

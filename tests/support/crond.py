@@ -1,4 +1,4 @@
-"""Debian's real cron daemon (/usr/sbin/cron -f, with its /etc/pam.d/cron), running the
+r"""Debian's real cron daemon (/usr/sbin/cron -f, with its /etc/pam.d/cron), running the
 crontab lines a test gives, for doctor's cron tests.
 
 Each job runs in a daemon of its own: a user crontab holds the environment lines it
@@ -25,9 +25,10 @@ cron.service gives it (PATH, READ_ENV=yes from /etc/default/cron, and LANG=C.UTF
 DAEMON_MARKER, which a job's environment shows leaking if it ever does.
 
 A job's command is what cron runs with /bin/sh -c; the harness wraps it as
-`{ COMMAND; } >OUT 2>ERR; echo $? >STATUS` (files of the test's folder), so cron has no
-output to mail. cron runs a job at the first minute boundary after it starts (about 1 s
-past it): every daemon of one run_together() is started in the same minute, never in its
+`date +\%s.\%N >STARTED; { COMMAND; } >OUT 2>ERR; echo $? >STATUS` (files of the test's
+folder), so cron has no output to mail. COMMAND may not hold an unescaped % (crontab(5):
+it would end the command) nor end in a # comment. cron runs a job at the first minute
+boundary after it starts (about 1 s past it): every daemon of one run_together() is started in the same minute, never in its
 last 3 s, so all of them run their job at the same tick: one wait of at most ~62 s.
 Daemons are stopped (their whole process group killed) in a finally.
 """
@@ -48,8 +49,9 @@ DAEMON_MARKER = "UTF8ENV_CRON_DAEMON_ENV"
 DAEMON_ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
               "READ_ENV": "yes", "LANG": "C.UTF-8", DAEMON_MARKER: "leaked"}
 
-# What a job wrote: its exit status, and the bytes of its stdout and stderr.
-Job = collections.namedtuple("Job", "status stdout stderr")
+# What a job wrote: its exit status, the bytes of its stdout and stderr, and when cron
+# started it (seconds since the epoch, as the job's `date` said).
+Job = collections.namedtuple("Job", "status stdout stderr started")
 
 _JOB_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _SCHEDULE = re.compile(r"^\s*(@\w+|(?:\S+\s+){4}\S+)\s+(.*?)\s*$")
@@ -137,8 +139,10 @@ class Cron(object):
             with open(os.path.join(where, path), "w") as f:
                 f.write(content)
             os.chmod(os.path.join(where, path), 0o644)
-        wrapped = "{ %s; } >%s/stdout 2>%s/stderr; echo $? >%s/status.new && mv %s/status.new %s/status" % (
-            command, out, out, out, out, out)
+        # `\%` is crontab(5)'s escape of date's %: cron gives sh a plain %.
+        wrapped = ("date +\\%s.\\%N >" + out + "/started; { " + command + "; } >" + out
+                   + "/stdout 2>" + out + "/stderr; echo $? >" + out + "/status.new && mv "
+                   + out + "/status.new " + out + "/status")
         crontab = os.path.join(where, "crontab")
         with open(crontab, "w") as f:
             f.write("\n".join(env_lines + ["%s %s" % (schedule, wrapped)]) + "\n")
@@ -167,7 +171,8 @@ class Cron(object):
             status = _read(where, "out/status")
             if status is not None:
                 done[name] = Job(int(status), _read(where, "out/stdout", binary=True),
-                                 _read(where, "out/stderr", binary=True))
+                                 _read(where, "out/stderr", binary=True),
+                                 float(_read(where, "out/started")))
         return done
 
     def pending(self):

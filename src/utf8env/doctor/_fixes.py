@@ -27,6 +27,7 @@ class Fix(Record):
     option = field(1)           # fixes of one option are all needed; options are alternatives
     target = field(None)        # what `doctor --fix` may change for it: ("top"|"end", "~/FILE")
                                 # for a start-up file, ("crontab", None); None: not the user's
+    changes = field(())         # the variables its option gives a new process (Remedy.changes)
 
 
 # A locale name as glibc spells them (language_territory.codeset@modifier), and the value
@@ -86,7 +87,8 @@ def for_remedies(remedies, contexts, place_info):
     options = []
     for remedy in remedies:
         if remedy is not None and unsafe(remedy) is None:
-            options += _options(remedy, main, place_info)
+            options += [[fix._replace(changes=tuple(remedy.changes)) for fix in steps]
+                        for steps in _options(remedy, main, place_info)]
     out = []
     for number, steps in enumerate(options, 1):
         out += [fix._replace(option=number) for fix in steps]

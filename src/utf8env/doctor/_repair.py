@@ -40,25 +40,13 @@ def plan(findings):
 def changed_environ(environ, findings_plan):
     """The environment a new session gets once the planned fixes are in place."""
     env = dict(environ)
-    for finding, steps in findings_plan:
-        if steps is None:
-            continue
-        for remedy in finding.remedies:
-            if _written_by(remedy, steps):
-                for name, value in remedy.changes:
-                    if value is None:
-                        env.pop(name, None)
-                    else:
-                        env[name] = value
-                break
+    for _, steps in findings_plan:
+        for name, value in steps[0].changes if steps else ():
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
     return env
-
-
-def _written_by(remedy, steps):
-    """Whether `steps` are the fixes of `remedy` (the one of the finding's alternatives that
-    holds variables, all of them written in the steps' lines)."""
-    text = "\n".join(line for step in steps for line in step.lines)
-    return bool(remedy.changes) and all(name in text for name, _ in remedy.changes)
 
 
 def apply(findings_plan, environ, dry_run):
@@ -97,7 +85,7 @@ def _start_up_file(target, lines, environ, dry_run):
     try:
         with open(real, "rb") as f:
             old = f.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         old = None
     except OSError as error:
         raise UsageError("--fix: %s: cannot read it (%s)" % (path, error.strerror or error))

@@ -1,0 +1,112 @@
+"""`utf8env doctor --fix`'s writing, on start-up files in a private HOME: the lines at the
+top of ~/.bashrc (or the end of another file), the backup byte-identical to the old file,
+a symlinked file changed where it points, nothing written twice, --dry-run writing
+nothing, and a file that cannot be written left whole with one line said. The fixes
+themselves are applied in real places by tests/test_doctor_ssh.py and
+tests/test_places_cron.py."""
+import os
+
+import pytest
+
+from utf8env._errors import UsageError
+from utf8env.doctor import _repair as repair
+from utf8env.doctor._findings import Finding
+from utf8env.doctor._fixes import Fix
+
+pytestmark = pytest.mark.fast
+
+STOCK = b"# ~/.bashrc: executed by bash(1) for non-login shells.\ncase $- in\n    *i*) ;;\n" \
+        b"      *) return;;\nesac\n"
+MARK = b"# utf8env doctor --fix: a UTF-8 locale for every program\n"
+
+
+def _finding(*fixes):
+    return Finding("c-locale", "warning", "LC_CTYPE is the C locale", (), tuple(fixes))
+
+
+LANG = (("LANG", "C.UTF-8"),)
+BASHRC = Fix("the top of ~/.bashrc", ("export LANG=C.UTF-8",), "shell", 1, ("top", "~/.bashrc"),
+             LANG)
+PROFILE = Fix("~/.profile (login shells)", ("export LANG=C.UTF-8",), "shell", 1,
+              ("end", "~/.profile"), LANG)
+DOCKERFILE = Fix("the Dockerfile", ("ENV LANG=C.UTF-8",), "container", 1)
+
+
+def test_the_first_option_the_user_can_apply_is_planned():
+    usable = _finding(DOCKERFILE, PROFILE._replace(option=2))
+    none = _finding(DOCKERFILE)
+    note = Finding("pep686", "note", "3.15", (), ())
+    assert repair.plan([usable, none, note]) == [(usable, [PROFILE._replace(option=2)]),
+                                                 (none, None)]
+
+
+def test_lines_go_to_the_top_of_bashrc_with_a_backup(tmp_path):
+    (tmp_path / ".bashrc").write_bytes(STOCK)
+    env = {"HOME": str(tmp_path)}
+    [done] = repair.apply(repair.plan([_finding(BASHRC)]), env, dry_run=False)
+    assert (done.target, done.lines, done.backup) == (
+        "%s/.bashrc (at its top)" % tmp_path, ["export LANG=C.UTF-8"],
+        "%s/.bashrc.utf8env-backup" % tmp_path)
+    assert (tmp_path / ".bashrc").read_bytes() == MARK + b"export LANG=C.UTF-8\n" + STOCK
+    assert (tmp_path / ".bashrc.utf8env-backup").read_bytes() == STOCK
+    # Run again: the line is there, nothing is written, no second backup.
+    assert repair.apply(repair.plan([_finding(BASHRC)]), env, dry_run=False) == []
+    assert sorted(os.listdir(str(tmp_path))) == [".bashrc", ".bashrc.utf8env-backup"]
+
+
+def test_the_end_of_a_file_and_a_file_that_did_not_exist(tmp_path):
+    (tmp_path / ".profile").write_bytes(b"PATH=$HOME/bin:$PATH")     # no final newline
+    [done] = repair.apply(repair.plan([_finding(PROFILE)]), {"HOME": str(tmp_path)}, False)
+    assert (tmp_path / ".profile").read_bytes() == (b"PATH=$HOME/bin:$PATH\n" + MARK
+                                                    + b"export LANG=C.UTF-8\n")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    [done] = repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(fresh)}, False)
+    assert (done.backup, (fresh / ".bashrc").read_bytes()) == (
+        None, MARK + b"export LANG=C.UTF-8\n")
+
+
+def test_a_symlinked_bashrc_is_changed_where_it_points(tmp_path):
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "bashrc").write_bytes(STOCK)
+    (tmp_path / ".bashrc").symlink_to(dotfiles / "bashrc")
+    repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(tmp_path)}, False)
+    assert os.readlink(str(tmp_path / ".bashrc")) == str(dotfiles / "bashrc")
+    assert (dotfiles / "bashrc").read_bytes() == MARK + b"export LANG=C.UTF-8\n" + STOCK
+    assert (dotfiles / "bashrc.utf8env-backup").read_bytes() == STOCK
+
+
+def test_dry_run_writes_nothing(tmp_path):
+    (tmp_path / ".bashrc").write_bytes(STOCK)
+    [done] = repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(tmp_path)}, True)
+    assert done.backup == "%s/.bashrc.utf8env-backup" % tmp_path
+    assert os.listdir(str(tmp_path)) == [".bashrc"]
+    assert (tmp_path / ".bashrc").read_bytes() == STOCK
+
+
+def test_a_file_that_cannot_be_written_is_left_whole(tmp_path):
+    (tmp_path / ".config").write_bytes(b"not a folder")
+    fish = Fix("~/.config/fish/config.fish", ("set -gx LANG C.UTF-8",), "shell", 1,
+               ("end", "~/.config/fish/config.fish"), LANG)
+    with pytest.raises(UsageError) as raised:
+        repair.apply(repair.plan([_finding(fish)]), {"HOME": str(tmp_path)}, False)
+    assert str(raised.value) == (
+        "--fix: %s/.config/fish/config.fish: cannot write it (Not a directory); nothing of it "
+        "was changed" % tmp_path)
+    assert (tmp_path / ".config").read_bytes() == b"not a folder"
+
+
+def test_a_relative_home_is_refused():
+    with pytest.raises(UsageError) as raised:
+        repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": "home"}, False)
+    assert str(raised.value) == ("--fix: HOME='home' is not an absolute path: no start-up "
+                                 "file to change")
+
+
+def test_the_environment_of_a_new_session():
+    changes = (("LANG", "C.UTF-8"), ("LC_ALL", None))
+    planned = repair.plan([_finding(BASHRC._replace(
+        lines=("export LANG=C.UTF-8", "unset LC_ALL"), changes=changes))])
+    assert repair.changed_environ({"LC_ALL": "C", "HOME": "/h"}, planned) == {
+        "HOME": "/h", "LANG": "C.UTF-8"}
