@@ -49,8 +49,8 @@ def test_help_lists_every_option():
     code, out, err = doctor("--help", env=cron_env())
     assert (code, err) == (0, b"")
     assert out.decode() == """\
-usage: utf8env doctor [--verbose] [--json] [--save FILE] [--compare FILE]
-    [--no-pythons]
+usage: utf8env doctor [--verbose] [--fix [--dry-run]] [--json] [--save FILE]
+    [--compare FILE] [--no-pythons]
 
 Say what breaks text in the place this runs in (an ssh session, cron, a
 service, a container, CI) and the exact line to change there.
@@ -59,6 +59,10 @@ options:
   --verbose, -v   every finding with its evidence and every fix, then the
                   place, its locale and its pythons (default: each problem and
                   its first fix)
+  --fix           apply the fixes that are the user's own (a shell start-up
+                  file, the crontab; a backup of each), then say the verdict of
+                  a new session
+  --dry-run       with --fix: say what it would write, and write nothing
   --json          one JSON object ("schema": 1; keys in docs/json.md)
   --save FILE     also write this place's snapshot (the JSON object) to FILE
   --compare FILE  say what differs between the snapshot FILE and this place,
@@ -79,8 +83,10 @@ def test_bad_input_gets_one_line_and_status_2(tmp_path):
         (["--save"], "utf8env: error: argument --save: expected one argument\n"),
         (["--json=yes"], "utf8env: error: argument --json: ignored explicit argument 'yes'\n"),
         (["somewhere"], "utf8env: error: doctor takes no operands (got 'somewhere'): it diagnoses "
-                        "the place it runs in; usage: utf8env doctor [--verbose] [--json] "
-                        "[--save FILE] [--compare FILE] [--no-pythons]\n"),
+                        "the place it runs in; usage: utf8env doctor [--verbose] [--fix "
+                        "[--dry-run]] [--json] [--save FILE] [--compare FILE] [--no-pythons]\n"),
+        (["--dry-run"], "utf8env: error: --dry-run goes with --fix (doctor --fix --dry-run: "
+                        "what --fix would write, written nowhere)\n"),
         (["--compare", str(tmp_path / "missing.json")],
          "utf8env: error: --compare %s: cannot read it (No such file or directory)\n"
          % (tmp_path / "missing.json")),

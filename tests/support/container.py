@@ -24,12 +24,13 @@ no Entrypoint.
   `unshare --mount --pid --fork --uts --ipc` (a private mount propagation; the network is
   the host's, as with --network=host), a hostname of 12 hex digits, /proc mounted fresh,
   a tmpfs /dev holding null, zero, full, random, urandom and tty bound from the host (plus
-  fd, stdin, stdout, stderr links, a new devpts instance at pts/ with ptmx, a tmpfs shm/), the host's /etc/resolv.conf and
-  generated /etc/hostname and /etc/hosts bound in, then `chroot` into the root, cwd /,
-  the environment exactly Docker's (PATH, HOSTNAME, the image's Env, `-e` = env_extra,
-  HOME=/root; no TERM, no -t) and ENTRYPOINT + (argv or CMD) exec'd as PID 1, the
-  program looked up on the container's PATH. stdin is /dev/null (no -i). Returns
-  (status, stdout bytes, stderr bytes); last_hostname is the run's HOSTNAME. A program not found exits 127 as under Docker
+  fd, stdin, stdout, stderr links, a new devpts instance at pts/ with ptmx, a tmpfs
+  shm/), the host's /etc/resolv.conf and generated /etc/hostname and /etc/hosts bound
+  in, then `chroot` into the root, cwd /, the environment exactly Docker's (PATH,
+  HOSTNAME, the image's Env, `-e` = env_extra, HOME=/root; no TERM, no -t) and
+  ENTRYPOINT + (argv or CMD) exec'd as PID 1, the program looked up on the container's
+  PATH. stdin is /dev/null (no -i). Returns (status, stdout bytes, stderr bytes);
+  last_hostname is the run's HOSTNAME. A program not found exits 127 as under Docker
   (whose message differs: chroot(8) prints "chroot: failed to run command 'X': No such
   file or directory").
 - Host folders: `Image(..., binds=[...])`, bind(), or run(binds=) mount a host folder

@@ -67,11 +67,17 @@ def find(environ, reader=None):
         for version in _listdir(root + "/versions"):
             folders.append((root + "/versions/" + version + "/bin", "pyenv"))
     folders += [(f, f) for f in _SYSTEM_DIRS]
+    # The interpreter doctor itself runs on, wherever it is (a venv on no PATH, pipx).
+    import sys
+    own = _os().path.abspath(sys.executable) if sys.executable else ""
+    if own.startswith("/"):
+        folders.append((_os().path.dirname(own), "utf8env's own"))
     by_file, order = {}, []
     commands = {}
     for folder, source in folders:
         for name in _listdir(folder):
-            if not _python_name(name):
+            if not _python_name(name) or (source == "utf8env's own"
+                                          and folder + "/" + name != own):
                 continue
             path = folder.rstrip("/") + "/" + name
             how = None
