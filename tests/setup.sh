@@ -22,6 +22,12 @@ command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=nonint
 # tests/test_envformat.py runs what `utf8env env` prints through fish and systemd-analyze.
 command -v fish >/dev/null && command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fish systemd >/dev/null; }
 bash tests/support/build_debian_pythons.sh
+# doctor's cron fixes are applied under Debian's real cron daemon (tests/support/crond.py);
+# no service is started: the tests run their own daemons in private mount namespaces.
+[ -x /usr/sbin/cron ] && [ -x /usr/bin/crontab ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends cron >/dev/null; }
+# doctor's container fixes are applied in a root file system made like Docker's
+# debian:bookworm-slim (tests/support/container.py enters it as docker run does).
+bash tests/support/build_debian_image.sh
 # Test-only wheels that tests/test_no_regression.py installs into the venvs it makes,
 # pinned as tests/constraints.txt is (the same versions as its TEST_WHEELS): click 7 (a
 # console script of the corpus); setuptools, into its 3.13 and 3.15 venvs only (3.12+

@@ -122,9 +122,10 @@ def _for_context(context, changes, info):
         return _ssh(context, changes, info)
     if name == "cron":
         # crontab(5): "an environment setting is of the form name = value"; an empty
-        # value is what a crontab can do instead of unset (glibc ignores an empty LC_ALL).
+        # value is what a crontab can do instead of unset (glibc ignores an empty LC_ALL),
+        # quoted: Debian's crontab(1) refuses `LC_ALL=` ("bad minute"), takes `LC_ALL=""`.
         return [[Fix("the crontab (crontab -e), above the job's line",
-                     tuple("%s=%s" % (n, v if v is not None else "") for n, v in changes),
+                     tuple("%s=%s" % (n, v if v is not None else '""') for n, v in changes),
                      "cron", target=("crontab", None))]]
     if name == "systemd":
         unit = context.details.get("unit") or "UNIT.service"
