@@ -110,3 +110,20 @@ def test_the_environment_of_a_new_session():
         lines=("export LANG=C.UTF-8", "unset LC_ALL"), changes=changes))])
     assert repair.changed_environ({"LC_ALL": "C", "HOME": "/h"}, planned) == {
         "HOME": "/h", "LANG": "C.UTF-8"}
+
+
+def test_options_and_their_steps_as_text():
+    from utf8env.doctor._verdict import fix_lines
+    install = Fix("as root, install C.UTF-8", ("locale-gen",), "install", 1)
+    assert fix_lines([install, BASHRC, PROFILE._replace(option=2)]) == [
+        "        fix, any one of:",
+        "        1. all of:",
+        "           a. as root, install C.UTF-8:",
+        "               locale-gen",
+        "           b. the top of ~/.bashrc:",
+        "               export LANG=C.UTF-8",
+        "        2. ~/.profile (login shells):",
+        "               export LANG=C.UTF-8"]
+    assert fix_lines([BASHRC]) == ["        fix: the top of ~/.bashrc:",
+                                   "            export LANG=C.UTF-8"]
+    assert fix_lines([]) == []

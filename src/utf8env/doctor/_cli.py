@@ -55,7 +55,11 @@ def _fix(here, diagnosis, dry_run):
         lines += ["      " + shown(line) for line in applied.lines]
     if not done:
         lines.append("  nothing")
-    left = [finding for finding, steps in planned if steps is None]
+    # What is still wrong in a new session (a finding without a fix of its own may be
+    # gone by another's, as a Python's failure by the locale's).
+    still = set((f.code, f.title) for f in after.findings)
+    left = [finding for finding, steps in planned
+            if steps is None and (finding.code, finding.title) in still]
     if left:
         lines += ["", "not the user's to change (each problem's first fix):"]
         for finding in left:

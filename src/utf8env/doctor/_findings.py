@@ -175,7 +175,7 @@ def _findings(state, found_contexts, predicted, environ, facts, info, tools):
             changes = " ".join("%s=%s" % (n, v) if v is not None else "%s unset" % n
                                for n, v in first.changes)
             finding = finding._replace(fixes=(), evidence=finding.evidence + (
-                "the locale fix above makes it go away (decide() with %s)" % changes,))
+                "the locale finding's fix makes it go away (decide() with %s)" % changes,))
         out.append(finding)
     order = {severity: index for index, severity in enumerate(SEVERITIES)}
     return tuple(sorted(out, key=lambda f: order[f.severity]))     # stable: by severity
@@ -404,12 +404,26 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
                                     i.decision.filesystem.errors, i.decision.stdout.encoding,
                                     i.decision.stdout.errors) for i in names), ()))
     unknown = [i for i in predicted if i.decision is None and i.found is not None]
+    for item in unknown:
+        if item.found.commands and item.found.version is None:
+            # The python3 a user's command runs, unanswered: no verdict can say "ok".
+            out.append(Finding(
+                "python-unknown", "warning", "%s, the %s on PATH, could not be identified: "
+                "what it does with text here is not known" % (item.found.path,
+                                                              " and ".join(item.found.commands)),
+                ("%s (%s)" % (_without_advice(item.found.error), item.found.how),), ()))
     if unknown:
         out.append(Finding("not-identified", "note",
                            "%d interpreter%s not predicted" % (len(unknown), "s" if len(unknown) > 1 else ""),
-                           tuple("%s: %s (%s)" % (i.found.path, i.found.error, i.found.how)
-                                 for i in unknown), ()))
+                           tuple("%s: %s (%s)" % (i.found.path, _without_advice(i.found.error),
+                                                  i.found.how) for i in unknown), ()))
     return out
+
+
+def _without_advice(error):
+    """The interpreter module's error without its advice for explain and run (--version
+    X.Y), an option doctor does not have."""
+    return (error or "").partition("; give --version")[0]
 
 
 def _python_remedies(item, environ, facts, state, key="stdout", remedies=()):

@@ -215,18 +215,23 @@ def _ssh(context, changes, info):
                               for n, v in sent]
         options.append([Fix("the top of ~/.ssh/config on the ssh client (ssh_config(5): "
                             "Host * or this server's name)", tuple(lines), "ssh")])
-        directive = forwarded[sent[0][0]]
-        kept = [p for p in directive.patterns if not any(_matches(p, n) for n, _ in sent)]
-        server = ["# was: AcceptEnv %s" % " ".join(directive.patterns)]
-        server.append("AcceptEnv %s" % " ".join(kept) if kept else "# (no AcceptEnv line)")
-        steps = [Fix("as root on this server, %s (sshd_config(5); then reload sshd)"
-                     % directive.where, tuple(server), "ssh")]
-        if values and info.get("use_pam") and info.get("distribution") in ("debian", "ubuntu"):
+        # The server's own: with PAM (Debian), /etc/default/locale's values win over
+        # the client's, so they alone do it; a variable to remove must also stop being
+        # let in (AcceptEnv), which alone leaves no locale variable where one is needed.
+        pam = info.get("use_pam") and info.get("distribution") in ("debian", "ubuntu")
+        steps = []
+        if any(v is None for _, v in sent) or not values:
+            directive = forwarded[sent[0][0]]
+            kept = [p for p in directive.patterns if not any(_matches(p, n) for n, _ in sent)]
+            server = ["# was: AcceptEnv %s" % " ".join(directive.patterns)]
+            server.append("AcceptEnv %s" % " ".join(kept) if kept else "# (no AcceptEnv line)")
+            steps.append(Fix("as root on this server, %s (sshd_config(5); then reload sshd)"
+                             % directive.where, tuple(server), "ssh"))
+        if values and pam:
             steps.append(Fix("as root on this server, /etc/default/locale (pam_env gives it "
                              "to every ssh session)", tuple("%s=%s" % nv for nv in values), "ssh"))
-        else:
-            steps.append(_for_shell("bash", changes)._replace(context="ssh"))
-        options.append(steps)
+        if steps and (pam or not values):
+            options.append(steps)
     elif from_pam and values:
         options.append([Fix("as root on this server, /etc/default/locale (pam_env gives it "
                             "to every ssh session, over what the client sends)",

@@ -101,14 +101,25 @@ def find(environ, reader=None):
                 if _os().path.dirname(known[0]) == folder.rstrip("/") and len(path) > len(known[0]) \
                         and name[-1].isdigit():
                     known[0] = path     # python3.11 says more than python in the same folder
+    answers = _identify_all([by_file[key][0] for key in order], environ)
     out = []
-    for key in order:
+    for key, (version, how, error) in zip(order, answers):
         path, sources, shim = by_file[key]
         names = tuple(sorted((n for n, k in commands.items() if k == key), reverse=True))
-        version, how, error = identify(path, environ)
         out.append(Found(path=path, sources=tuple(sources), commands=names, version=version,
                          how=how + ("; %s" % shim if shim else ""), error=error))
     return out
+
+
+def _identify_all(paths, environ):
+    """identify() of every path, at the same time: an interpreter that hangs costs one
+    timeout (_interpreter._TIMEOUT) however many there are, never one each. Each answer
+    lands in the cache on its own (atomically: a lost race only asks again next time)."""
+    if len(paths) < 2:
+        return [identify(path, environ) for path in paths]
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=min(16, len(paths))) as pool:
+        return list(pool.map(lambda path: identify(path, environ), paths))
 
 
 def _listdir(folder):

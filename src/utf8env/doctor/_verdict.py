@@ -35,6 +35,8 @@ def verdict_lines(findings, verbose=True):
 def fix_lines(fixes):
     """The fixes as text: one fix as `fix: where:` and its lines; several options as
     "fix, any one of:" numbered; the steps of one option as "all of:" lettered."""
+    if not fixes:
+        return []
     options = []
     for fix in fixes:
         if options and options[-1][0].option == fix.option:
