@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -626,3 +627,33 @@ def test_worlds_every_prediction_agrees_with_the_live_interpreter(world_runs, ca
             groundtruth.normal("preferred_encoding", observed["preferred_encoding"])
         checked += 1
     assert checked >= 1
+
+
+def test_interpreters_that_hang_are_asked_together_and_python3_unanswered_is_a_problem(tmp_path):
+    """Three compiled files named like Pythons that never answer: asked at the same time
+    (the run costs one timeout, not three: not timed here, the output says each was
+    asked), and the python3 on PATH among them makes the verdict a problem, never "ok"."""
+    if not shutil.which("cc"):
+        pytest.skip("no C compiler (tests/setup.sh installs gcc)")
+    source = tmp_path / "hang.c"
+    source.write_text("#include <unistd.h>\nint main(void) { for (;;) pause(); }\n")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    subprocess.run(["cc", "-o", str(folder / "python3"), str(source)], check=True)
+    for name in ("python3.8", "python3.9"):
+        shutil.copy(str(folder / "python3"), str(folder / name))
+    env = cron_env(PATH="%s:/usr/bin:/bin" % folder, LANG="C.UTF-8")
+    code, out, err = doctor("--verbose", env=env, python=sys.executable)
+    lines = out.decode().splitlines()
+    assert (code, err, lines[:4]) == (1, b"", [
+        "1 problem", "",
+        "warning %s/python3, the python3 on PATH, could not be identified: what it does with "
+        "text here is not known" % folder,
+        "        - interpreter '%s/python3': could not be run (no answer within 10 seconds) "
+        "(ran it once)" % folder])
+    unanswered = [line for line in lines if "no answer within 10 seconds" in line
+                  and line.startswith("        - ")]
+    assert unanswered[1:] == [
+        "        - %s/%s: interpreter '%s/%s': could not be run (no answer within 10 seconds) "
+        "(ran it once)" % (folder, name, folder, name) for name in ("python3", "python3.8",
+                                                                    "python3.9")]

@@ -411,16 +411,16 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
                 "python-unknown", "warning", "%s, the %s on PATH, could not be identified: "
                 "what it does with text here is not known" % (item.found.path,
                                                               " and ".join(item.found.commands)),
-                ("%s (%s)" % (_without_advice(item.found.error), item.found.how),), ()))
+                ("%s (%s)" % (without_advice(item.found.error), item.found.how),), ()))
     if unknown:
         out.append(Finding("not-identified", "note",
                            "%d interpreter%s not predicted" % (len(unknown), "s" if len(unknown) > 1 else ""),
-                           tuple("%s: %s (%s)" % (i.found.path, _without_advice(i.found.error),
+                           tuple("%s: %s (%s)" % (i.found.path, without_advice(i.found.error),
                                                   i.found.how) for i in unknown), ()))
     return out
 
 
-def _without_advice(error):
+def without_advice(error):
     """The interpreter module's error without its advice for explain and run (--version
     X.Y), an option doctor does not have."""
     return (error or "").partition("; give --version")[0]

@@ -51,7 +51,8 @@ def _python_line(item):
     if found.commands:
         head += " (%s on PATH)" % ", ".join(found.commands)
     if dec is None:
-        return "%s: %s" % (head, text(found.error or found.how))
+        from ._findings import without_advice
+        return "%s: %s" % (head, text(without_advice(found.error) or found.how))
     if dec.startup_error is not None:
         return "%s: refuses to start (exit %d)" % (head, dec.startup_error.exit_code)
     return "%s: stdout %s/%s, filesystem %s/%s, open() %s; print(\"\u00e9\") %s" % (
