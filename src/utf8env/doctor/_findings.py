@@ -174,8 +174,11 @@ def _findings(state, found_contexts, predicted, environ, facts, info, tools):
             # The same change as a locale finding's fix: said once, there.
             changes = " ".join("%s=%s" % (n, v) if v is not None else "%s unset" % n
                                for n, v in first.changes)
-            finding = finding._replace(fixes=(), evidence=finding.evidence + (
-                "the locale finding's fix makes it go away (decide() with %s)" % changes,))
+            # Its other ways (`utf8env run` in front of a 3.6) stay.
+            finding = finding._replace(
+                fixes=fixing.for_remedies(finding.remedies[1:], found_contexts, info),
+                remedies=finding.remedies[1:], evidence=finding.evidence + (
+                    "the locale finding's fix makes it go away (decide() with %s)" % changes,))
         out.append(finding)
     order = {severity: index for index, severity in enumerate(SEVERITIES)}
     return tuple(sorted(out, key=lambda f: order[f.severity]))     # stable: by severity
@@ -429,7 +432,7 @@ def without_advice(error):
 def _python_remedies(item, environ, facts, state, key="stdout", remedies=()):
     """The first remedy that decide() says makes this Python's failure go away: the locale
     findings' own fixes first (one change for everything), then the Python ones; for 3.6,
-    `utf8env run` in front of it too (it works whatever the variables)."""
+    `utf8env run` in front of it too, where that removes the failure (_wrapped)."""
     from .._engine.policy import Inputs, decide
     d = item.decision
     candidates = [fixing.Remedy(changes=changes) for changes in remedies]
@@ -455,13 +458,27 @@ def _python_remedies(item, environ, facts, state, key="stdout", remedies=()):
         result = outcome(again)
         if again.startup_error is None and getattr(result, "print_text" if key == "stdout"
                                                    else "open_text") == "ok":
-            return (remedy,) + _wrapped(item, good)
-    return _wrapped(item, good)
+            return (remedy,) + _wrapped(item, environ, facts, good, key)
+    return _wrapped(item, environ, facts, good, key)
 
 
-def _wrapped(item, good):
-    """(the Remedy that starts a 3.6 through `utf8env run`,) or ()."""
-    if item.decision.python != "3.6":
+def _wrapped(item, environ, facts, good, key):
+    """(the Remedy that starts a 3.6 through `utf8env run`,) where that removes the
+    failure, or (). run gives 3.6 what 3.7 gets in the same start (PEP 538 and 540's
+    rules): decide() for 3.7 says whether that is enough (PYTHONIOENCODING=ascii, say,
+    fails 3.7 too)."""
+    from .._engine.policy import Inputs, decide
+    from ._outcome import outcome
+    d = item.decision
+    if d.python != "3.6":
+        return ()
+    inputs = (item.inputs._replace(version="3.7", policy=None) if item.inputs is not None else
+              Inputs(environ=dict(environ), args=(), version="3.7", platform=d.platform,
+                     locales=facts))
+    as_37 = decide(inputs)
+    result = outcome(as_37)
+    if as_37.startup_error is not None or getattr(
+            result, "print_text" if key == "stdout" else "open_text") != "ok":
         return ()
     python = item.found.path if item.found is not None else "python3.6"
     return (fixing.Remedy(wrap=python, install=None if good else "C.UTF-8"),)
