@@ -153,7 +153,8 @@ def run(args, command):
     launched = launch.what_run_adds(inputs, args.policy)
     # the verdict and fixes doctor gives the same case
     from .doctor import _findings as findings, _verdict as verdict
-    found = findings.for_decision(inputs, decision)
+    found = findings.for_decision(inputs, decision,
+                                  here=not args.empty_env and args.locales is None)
     if args.json:
         write(to_json(decision, launched, verdict.verdict_object(found)) + "\n")
     else:

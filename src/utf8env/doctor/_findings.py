@@ -95,7 +95,7 @@ def diagnose(place):
                      findings=findings, distribution=info["distribution"])
 
 
-def for_decision(inputs, decision):
+def for_decision(inputs, decision, here=False):
     """explain's findings: those of the Decision of `inputs`, with the fixes of its SHELL
     (explain describes an environment, not a place: no context). The locale findings are
     glibc's: made for linux only."""
@@ -108,9 +108,12 @@ def for_decision(inputs, decision):
         later = decide(inputs._replace(version="3.15", policy=None))
     predicted = [Predicted("Python %s" % decision.python, None, decision,
                            outcome(decision, later), inputs)]
+    # `here`: the environment is this machine's, where this utf8env's path is the one to
+    # write; a described one (--empty-env, --locales) gets the command's name.
     from .._own_command import installed_command
     info = {"distribution": None, "locale_gen": None, "files": {},
-            "shell": environ.get("SHELL") or "/bin/sh", "utf8env": installed_command()}
+            "shell": environ.get("SHELL") or "/bin/sh",
+            "utf8env": installed_command() if here else ("utf8env",)}
     return _findings(state, (), predicted, environ, facts, info, _tools(state, environ)
                      if state else ())
 
