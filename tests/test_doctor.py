@@ -657,3 +657,19 @@ def test_interpreters_that_hang_are_asked_together_and_python3_unanswered_is_a_p
         "        - %s/%s: interpreter '%s/%s': could not be run (no answer within 10 seconds) "
         "(ran it once)" % (folder, name, folder, name) for name in ("python3", "python3.8",
                                                                     "python3.9")]
+
+
+@pytest.mark.fast
+def test_sshd_includes_are_listed_as_glob_lists_them(tmp_path):
+    """sshd_config's Include patterns: the usual folder/*.conf is listed without the glob
+    module (its import costs doctor 6 ms), and gives what glob(3) gives."""
+    import glob
+    from utf8env.doctor import _sshd as sshd
+    folder = tmp_path / "sshd_config.d"
+    folder.mkdir()
+    for name in ("a.conf", "b.conf", ".hidden.conf", "c.txt"):
+        (folder / name).write_text("")
+    reader = doctor_place.Reader("/")
+    for pattern in ("*.conf", "a.conf", "?.conf", ".*", "none", "[ab].conf"):
+        path = "%s/%s" % (folder, pattern)
+        assert sshd._glob(path, reader) == sorted(glob.glob(path)), pattern

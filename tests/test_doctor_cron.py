@@ -32,6 +32,11 @@ from support import crond, machine
 
 PRINT_E_ACUTE = "-c 'print(\"\\u00e9\")'"       # the shell gives python: print("\u00e9")
 E_ACUTE = b"\xc3\xa9\n"
+# open(path, "w").write("\u00e9"), then the file's bytes printed (each job has a /root
+# of its own).
+OPEN_E_ACUTE = ("-c 'f = open(\"/root/e\", \"w\"); f.write(\"\\u00e9\"); f.close(); "
+                "print(open(\"/root/e\", \"rb\").read())'")
+OPENED_E_ACUTE = b"b'\\xc3\\xa9'\n"
 ASCII_ERROR = (b"Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
                b"UnicodeEncodeError: 'ascii' codec can't encode character '\\xe9' in position "
                b"0: ordinal not in range(128)\n")
@@ -149,10 +154,17 @@ def _apply(steps, lines, utf8env, py36, case):
             program = step["lines"][0]
         else:
             raise AssertionError("no test here knows how to apply a fix at %r" % step["where"])
-    jobs = {"py36": _crontab(lines, "%s %s" % (program, PRINT_E_ACUTE))}
+    jobs = _py36_jobs(lines, program)
     if program == py36:
         jobs["doctor"] = _crontab(lines, "%s %s" % (utf8env, _doctor_args(case)))
     return jobs
+
+
+def _py36_jobs(lines, program):
+    """Python 3.6 (`program`: it, or what a fix puts in front of it) printing "é" and
+    writing it to a file."""
+    return {"py36": _crontab(lines, "%s %s" % (program, PRINT_E_ACUTE)),
+            "py36-open": _crontab(lines, "%s %s" % (program, OPEN_E_ACUTE))}
 
 
 def _split_fix(job):
@@ -178,8 +190,12 @@ def ticks(tmp_path_factory):
 
     places, names, crontabs = [], [], {}
     for name, case in sorted(cases.items()):
-        jobs = {"doctor": _crontab(case.lines, "%s %s" % (utf8env, _doctor_args(case))),
-                "py36": _crontab(case.lines, "%s %s" % (py36, PRINT_E_ACUTE))}
+        jobs = _py36_jobs(case.lines, py36)
+        jobs["doctor"] = _crontab(case.lines, "%s %s" % (utf8env, _doctor_args(case)))
+        if name == "py36-ioencoding":
+            # What `utf8env run` in front of 3.6 would give there: not a fix (not printed).
+            jobs["py36-run"] = _crontab(case.lines, "%s run -- %s %s" % (
+                utf8env, py36, PRINT_E_ACUTE))
         places.append((crond.Cron(os.path.join(folder, "1", name), case.default_locale), jobs))
         names.append(name)
     for name, case in sorted(FIX_CASES.items()):
@@ -216,8 +232,8 @@ def ticks(tmp_path_factory):
         # The crontab --fix left, its job line (the harness's tick-1 command) replaced.
         lines = listed.rstrip("\n").split("\n")[:-1]
         fix2[name] = lines
-        jobs = {"doctor": _crontab(lines, "%s %s" % (utf8env, _doctor_args(case))),
-                "py36": _crontab(lines, "%s %s" % (py36, PRINT_E_ACUTE))}
+        jobs = _py36_jobs(lines, py36)
+        jobs["doctor"] = _crontab(lines, "%s %s" % (utf8env, _doctor_args(case)))
         places.append((crond.Cron(os.path.join(folder, "2", name), case.default_locale), jobs))
         keys.append((name, "--fix", 0))
     tick2 = dict(zip(keys, crond.run_together(places, timeout=150)))
@@ -247,9 +263,12 @@ def _diagnosis(ticks, name):
     return data, problems[0]
 
 
-def _py36_fails(ticks, name):
-    job = ticks["tick1"][name]["py36"]
-    assert (job.status, job.stdout, job.stderr) == (1, b"", ASCII_ERROR)
+def _py36_fails(ticks, name, jobs=("py36", "py36-open")):
+    """Python 3.6's print("é") there, and (not with PYTHONIOENCODING) its open().write("é"),
+    fail in tick 1: the problem, shown."""
+    for job in jobs:
+        job = ticks["tick1"][name][job]
+        assert (job.status, job.stdout, job.stderr) == (1, b"", ASCII_ERROR)
 
 
 def _applied(ticks, name, code, option):
@@ -259,11 +278,17 @@ def _applied(ticks, name, code, option):
     return ticks["tick2"][key]
 
 
-def _ok(jobs, pythons=False):
-    """The tick-2 doctor says ok (with the Pythons: no error or warning, only notes) and
-    Python 3.6 prints é."""
+def _py36_ok(jobs):
     job = jobs["py36"]
     assert (job.status, job.stdout, job.stderr) == (0, E_ACUTE, b"")
+    job = jobs["py36-open"]
+    assert (job.status, job.stdout, job.stderr) == (0, OPENED_E_ACUTE, b"")
+
+
+def _ok(jobs, pythons=False):
+    """The tick-2 doctor says ok (with the Pythons: no error or warning, only notes) and
+    Python 3.6 prints é and writes it to a file."""
+    _py36_ok(jobs)
     job = jobs["doctor"]
     data = _data(job)
     findings = _problems(data) if pythons else data["findings"]
@@ -358,7 +383,10 @@ def test_python36_with_no_locale_findings_and_fix(ticks):
         'open(path, "w").write("\u00e9") raises UnicodeEncodeError on Python 3.6 (%s)' % py36)
     said_once = "the locale finding's fix makes it go away (decide() with LANG=C.UTF-8)"
     for code in ("print-fails", "open-fails"):
-        assert by_code[code]["fixes"] == [], by_code[code]
+        # The locale change is said once, in c-locale's fix; `utf8env run` stays.
+        assert by_code[code]["fixes"] == [
+            {"option": 1, "where": JOB_LINE, "context": "cron",
+             "lines": ["%s run -- %s" % (ticks["utf8env"], py36)]}], by_code[code]
         assert by_code[code]["evidence"][-1] == said_once
     assert by_code["c-locale"]["title"] == TITLES["c-locale"]
     assert by_code["c-locale"]["fixes"] == [
@@ -368,11 +396,19 @@ def test_python36_with_no_locale_findings_and_fix(ticks):
 
 def test_python36_with_no_locale_fix_applied(ticks):
     data = _ok(_applied(ticks, "py36", "c-locale", 1), pythons=True)
-    assert [p["prediction"]["print"] for p in data["pythons"] if p["path"] == ticks["py36"]] \
-        == ["ok"]
+    assert [(p["prediction"]["print"], p["prediction"]["open_write"]) for p in data["pythons"]
+            if p["path"] == ticks["py36"]] == [("ok", "ok")]
 
 
-# Python 3.6 with PYTHONIOENCODING=ascii: PYTHONIOENCODING emptied, or utf8env run.
+@pytest.mark.parametrize("code", ["print-fails", "open-fails"])
+def test_python36_with_no_locale_through_utf8env_run(ticks, code):
+    jobs = _applied(ticks, "py36", code, 1)
+    assert sorted(jobs) == ["py36", "py36-open"]        # doctor is not the program
+    _py36_ok(jobs)
+
+
+# Python 3.6 with PYTHONIOENCODING=ascii: PYTHONIOENCODING emptied (utf8env run is no fix:
+# PYTHONIOENCODING wins there too).
 
 def test_python36_with_pythonioencoding_finding_and_fixes(ticks):
     py36, utf8env = ticks["py36"], ticks["utf8env"]
@@ -386,21 +422,15 @@ def test_python36_with_pythonioencoding_finding_and_fixes(ticks):
     assert failing[0] == "Python 3.6 (%s)" % py36
     assert finding["title"] == 'print("\u00e9") raises UnicodeEncodeError on ' + ", ".join(failing)
     assert finding["fixes"] == [
-        {"option": 1, "where": CRONTAB, "context": "cron", "lines": ['PYTHONIOENCODING=""']},
-        {"option": 2, "where": JOB_LINE, "context": "cron",
-         "lines": ["%s run -- %s" % (utf8env, py36)]}]
-    _py36_fails(ticks, "py36-ioencoding")
+        {"option": 1, "where": CRONTAB, "context": "cron", "lines": ['PYTHONIOENCODING=""']}]
+    _py36_fails(ticks, "py36-ioencoding", ("py36", "py36-run"))
+    job = ticks["tick1"]["py36-ioencoding"]["py36-open"]
+    assert (job.status, job.stdout, job.stderr) == (0, OPENED_E_ACUTE, b"")
 
 
 def test_python36_with_pythonioencoding_emptied(ticks):
     _ok(_applied(ticks, "py36-ioencoding", "print-fails", 1), pythons=True)
 
-
-def test_python36_with_pythonioencoding_through_utf8env_run(ticks):
-    jobs = _applied(ticks, "py36-ioencoding", "print-fails", 2)
-    assert sorted(jobs) == ["py36"]
-    job = jobs["py36"]
-    assert (job.status, job.stdout, job.stderr) == (0, E_ACUTE, b"")
 
 
 # doctor --fix: the crontab changed, read back, then run as it is in the next tick.
@@ -443,7 +473,8 @@ def test_every_printed_option_was_applied_and_two_ticks_were_enough(ticks):
     assert sorted(k for k in ticks["tick2"] if k[1] != "--fix") == [
         ("crontab-lc-all-c", "lc-all-overrides", 1), ("lc-all-c", "lc-all-overrides", 1),
         ("missing", "locale-missing", 1), ("no-locale", "c-locale", 1), ("py36", "c-locale", 1),
-        ("py36-ioencoding", "print-fails", 1), ("py36-ioencoding", "print-fails", 2)]
+        ("py36", "open-fails", 1), ("py36", "print-fails", 1),
+        ("py36-ioencoding", "print-fails", 1)]
     for tick in ("tick1", "tick2"):
         started = [job.started for place in ticks[tick].values() for job in place.values()]
         assert len({int(t // 60) for t in started}) == 1, sorted(started)

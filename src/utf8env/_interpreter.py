@@ -208,26 +208,50 @@ def identify_cached(path, environ, cacheable=True):
     file is named by what stat() follows to, so every symlink and spelling of one
     interpreter shares an entry without resolving paths. Not cacheable: a script (a pyenv
     shim) whose answer depends on the environment: asked every time."""
+    if not cacheable:
+        return identify(path, environ)
+    identity = cached(path, environ)
+    if identity is None:
+        identity = identify(path, environ)
+        remember({path: identity}, environ)
+    return identity
+
+
+def _cache_key(path):
+    """(key, stamp) of the file `path` names, or None where it cannot be stat()ed."""
     try:
         stat = system.stat(path)
     except (OSError, ValueError):
-        return identify(path, environ)
-    if not cacheable:
-        return identify(path, environ)
-    key = "%d:%d" % (stat.st_dev, stat.st_ino)
-    stamp = (str(stat.st_mtime_ns), str(stat.st_size))
-    store = _cache_file(environ)        # None: no cache folder yet, or none of ours
-    cache = _read_cache(store) if store else {}
-    entry = cache.get(key)
-    if entry and entry[:2] == stamp and entry[2].partition(".")[0] in ("2", "3") \
+        return None
+    return "%d:%d" % (stat.st_dev, stat.st_ino), (str(stat.st_mtime_ns), str(stat.st_size))
+
+
+def cached(path, environ):
+    """The remembered Identity of the interpreter file `path`, or None."""
+    key = _cache_key(path)
+    store = _cache_file(environ) if key else None   # None: no cache folder yet, or not ours
+    if store is None:
+        return None
+    entry = _read_cache(store).get(key[0])
+    if entry and entry[:2] == key[1] and entry[2].partition(".")[0] in ("2", "3") \
             and _is_version(entry[2]) and entry[3]:     # anything else: not ours, ask again
         return Identity(*entry[2:])
-    identity = identify(path, environ)
-    store = store or _cache_file(environ, create=True)
+    return None
+
+
+def remember(identities, environ):
+    """Add {path: Identity} to the cache, in one write (answers asked at the same time
+    would otherwise each overwrite the others')."""
+    keys = [(_cache_key(path), identity) for path, identity in identities.items()]
+    keys = [(key, identity) for key, identity in keys if key is not None]
+    if not keys:
+        return
+    store = _cache_file(environ) or _cache_file(environ, create=True)
     if store:
-        cache[key] = stamp + tuple(identity)
+        cache = _read_cache(store)
+        for (key, stamp), identity in keys:
+            cache[key] = stamp + tuple(identity)
         _write_cache(store, cache)
-    return identity
 
 
 # The cache is "key NUL mtime NUL size NUL version NUL platform NUL" per interpreter:

@@ -112,14 +112,34 @@ def find(environ, reader=None):
 
 
 def _identify_all(paths, environ):
-    """identify() of every path, at the same time: an interpreter that hangs costs one
-    timeout (_interpreter._TIMEOUT) however many there are, never one each. Each answer
-    lands in the cache on its own (atomically: a lost race only asks again next time)."""
-    if len(paths) < 2:
-        return [identify(path, environ) for path in paths]
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=min(16, len(paths))) as pool:
-        return list(pool.map(lambda path: identify(path, environ), paths))
+    """identify() of every path: the remembered answers first; the others asked at the
+    same time (an interpreter that hangs costs one timeout, _interpreter._TIMEOUT, however
+    many there are, never one each), then remembered in one write."""
+    from .. import _interpreter as interpreter
+    from .._errors import InterpreterError
+    known = [_classify(path) for path in paths]
+    answers = {}
+    for path, answer in zip(paths, known):
+        if answer is None:
+            answers[path] = interpreter.cached(path, environ)
+    missing = sorted(set(path for path, identity in answers.items() if identity is None))
+    if missing:
+        import threading
+
+        def ask(path):
+            try:
+                answers[path] = interpreter.identify(path, environ)
+            except InterpreterError as error:
+                answers[path] = error
+        threads = [threading.Thread(target=ask, args=(path,)) for path in missing]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        interpreter.remember(dict((path, answers[path]) for path in missing
+                                  if not isinstance(answers[path], InterpreterError)), environ)
+    return [_identified(answer, path, environ, answers.get(path))
+            for path, answer in zip(paths, known)]
 
 
 def _listdir(folder):
@@ -151,9 +171,12 @@ def _head(path):
 
 def identify(path, environ):
     """(version or None, how, error or None) for the interpreter file `path`."""
-    from .._errors import InterpreterError
-    from .._interpreter import identify_cached, python_command
-    from .._engine.profiles import VERSIONS
+    return _identified(_classify(path), path, environ)
+
+
+def _classify(path):
+    """(version, how, error) for a file known without running it, or None: ask it."""
+    from .._interpreter import python_command
     real = _os().path.realpath(path)
     for name in (_os().path.basename(real), _os().path.basename(path)):
         if name.startswith("python2"):
@@ -166,10 +189,24 @@ def identify(path, environ):
     command = python_command(path)
     if command is None or command.head or not head.startswith(b"\x7fELF"):
         return None, "not a compiled interpreter: not run", "not identified"
-    try:
-        identity = identify_cached(path, environ)
-    except InterpreterError as error:
-        return None, "ran it once", str(error)
+    return None
+
+
+def _identified(known, path, environ, identity=None):
+    """(version, how, error) from _classify()'s answer, else from the interpreter's
+    Identity (asked now when not given), or the error of asking it."""
+    from .._errors import InterpreterError
+    from .._interpreter import identify_cached
+    from .._engine.profiles import VERSIONS
+    if known is not None:
+        return known
+    if identity is None:
+        try:
+            identity = identify_cached(path, environ)
+        except InterpreterError as error:
+            return None, "ran it once", str(error)
+    if isinstance(identity, InterpreterError):
+        return None, "ran it once", str(identity)
     how = "asked once (python -E -S -c ...; cached per file)"
     if identity.version not in VERSIONS:
         return identity.version, how, "Python %s: utf8env models CPython %s-%s" % (

@@ -57,6 +57,13 @@ def _read(path, reader, out, depth):
 
 
 def _glob(pattern, reader):
+    folder, _, name = pattern.rpartition("/")
+    if folder and not any(magic in folder for magic in "*?[") and "[" not in name:
+        # The usual Include (sshd_config.d/*.conf): the folder listed, its names matched
+        # as glob(3) matches * and ? (a dot file only by a pattern starting with a dot);
+        # the glob module (and re with it) costs doctor 6 ms.
+        return ["%s/%s" % (folder, entry) for entry in reader.listdir(folder)
+                if matches(name, entry) and (name.startswith(".") or not entry.startswith("."))]
     import glob
     prefix = reader.path("")
     try:
