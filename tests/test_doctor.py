@@ -4,6 +4,7 @@ locale worlds (with every Python's prediction checked against its live configura
 glibc's name spellings checked by experiment, here-vs-there snapshots, hostile input,
 and the JSON keys, exactly. The real sshd is tests/test_doctor_ssh.py."""
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -657,6 +658,13 @@ def test_interpreters_that_hang_are_asked_together_and_python3_unanswered_is_a_p
         "        - %s/%s: interpreter '%s/%s': could not be run (no answer within 10 seconds) "
         "(ran it once)" % (folder, name, folder, name) for name in ("python3", "python3.8",
                                                                     "python3.9")]
+    # Run again: the silence is remembered, none is asked (and none waited for) again.
+    code, out, err = doctor("--json", env=env, python=sys.executable)
+    errors = [(p["path"], p["error"]) for p in json.loads(out)["pythons"] if p["version"] is None]
+    assert [(path, re.sub(r"at \d\d:\d\d ", "at HH:MM ", error)) for path, error in errors] == [
+        ("%s/%s" % (folder, name),
+         "interpreter '%s/%s': gave no answer within 10 seconds at HH:MM (not asked again for "
+         "60 minutes)" % (folder, name)) for name in ("python3", "python3.8", "python3.9")]
 
 
 @pytest.mark.fast

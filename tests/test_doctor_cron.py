@@ -13,13 +13,20 @@ Two minute ticks for the whole module:
           "where": "the crontab (crontab -e), above the job's line" puts its lines just
           above the job's line (below the crontab's own lines), "the crontab's job line,
           between its schedule and the program's arguments" puts its line between the
-          schedule and `-c 'print("\\u00e9")'`; a "where" this module does not know fails
+          schedule and Python 3.6's arguments; a "where" this module does not know fails
           its test (a fix that no test has applied is not printed). An install option is
           not run (it would change this machine): its lines are asserted exactly.
           And the crontab that --fix left, as `crontab -l` gave it, with its job line
           (the harness's tick-1 command) replaced by doctor's and by Python 3.6's.
-Each tick-2 job then shows doctor's verdict "ok" (with the Pythons: no error or warning)
-and python3.6 -c 'print("\\u00e9")' exiting 0 with b"\\xc3\\xa9\\n"."""
+Each tick-2 place then shows doctor's verdict "ok" (with the Pythons: no error or
+warning), python3.6 -c 'print("\\u00e9")' exiting 0 with b"\\xc3\\xa9\\n", and its
+open(path, "w").write("\\u00e9") writing those bytes (a job-line fix: only the last two,
+doctor not being that program).
+
+--fix writes its lines at the crontab's top; cron gives a job the last of two lines of
+one name, so a crontab with its own LC_ALL=C line keeps it under --fix's LC_ALL="" (the
+fix-crontab-lc-all-c case), while the same line written where doctor says, just above
+the job's line, works (crontab-lc-all-c)."""
 import collections
 import json
 import os
@@ -465,7 +472,12 @@ def test_doctor_fix_with_the_crontab_s_own_lc_all_c(ticks):
 def test_the_crontab_doctor_fix_left_gives_doctor_ok(ticks, name):
     # Run as `crontab -l` gave it, its job line replaced by doctor's and Python 3.6's.
     assert ticks["fix2"][name][0] == MARK
-    _ok(ticks["tick2"][(name, "--fix", 0)])
+    jobs = ticks["tick2"][(name, "--fix", 0)]
+    data = _data(jobs["doctor"])
+    assert (data["verdict"], [f["title"] for f in data["findings"]]) == ("ok", []), (
+        "with the crontab doctor --fix left (it said: after, in a new session: ok):\n%s"
+        % "\n".join(ticks["fix2"][name]))
+    _ok(jobs)
 
 
 def test_every_printed_option_was_applied_and_two_ticks_were_enough(ticks):

@@ -104,7 +104,7 @@ def _from_shebang(start):
     return None
 
 
-_TIMEOUT = 10.0         # a real interpreter answers in milliseconds; a shim in a second
+TIMEOUT = 10.0         # a real interpreter answers in milliseconds; a shim in a second
 
 
 def identify(python, environ=None):
@@ -176,7 +176,7 @@ def _ask(argv, environ):
                                stderr=subprocess.PIPE, env=environ,
                                start_new_session=not in_launchers_group)
     try:
-        output, stderr = process.communicate(timeout=_TIMEOUT)
+        output, stderr = process.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         import os
         import signal
@@ -190,7 +190,7 @@ def _ask(argv, environ):
         process.stdout.close()
         process.stderr.close()
         process.wait()
-        raise errors.InterpreterError("no answer within %g seconds" % _TIMEOUT)
+        raise errors.InterpreterError("no answer within %g seconds" % TIMEOUT)
     if process.returncode:
         lines = stderr.decode("utf-8", "replace").strip().splitlines()
         raise errors.InterpreterError("exit status %d%s" % (process.returncode,
@@ -239,10 +239,39 @@ def cached(path, environ):
     return None
 
 
-def remember(identities, environ):
-    """Add {path: Identity} to the cache, in one write (answers asked at the same time
-    would otherwise each overwrite the others')."""
+# An interpreter that gave no answer within TIMEOUT is remembered so for an hour (its
+# entry's version field says so, which every reader of versions takes for "ask again"):
+# doctor then does not wait for it on every run.
+_SILENT = "no-answer"
+SILENCE_KEPT = 3600
+
+
+def silent_since(path, environ):
+    """When (time.time()) the file `path` last gave no answer, within SILENCE_KEPT
+    seconds and unchanged since; else None."""
+    key = _cache_key(path)
+    store = _cache_file(environ) if key else None
+    if store is None:
+        return None
+    entry = _read_cache(store).get(key[0])
+    if not entry or entry[:2] != key[1] or entry[2] != _SILENT:
+        return None
+    import time
+    try:
+        when = float(entry[3])
+    except ValueError:
+        return None
+    return when if 0 <= time.time() - when < SILENCE_KEPT else None
+
+
+def remember(identities, environ, silent=()):
+    """Add {path: Identity} to the cache, and the paths `silent` (no answer within
+    TIMEOUT, now), in one write (answers asked at the same time would otherwise each
+    overwrite the others')."""
+    import time
+    now = "%.0f" % time.time()
     keys = [(_cache_key(path), identity) for path, identity in identities.items()]
+    keys += [(_cache_key(path), (_SILENT, now)) for path in silent]
     keys = [(key, identity) for key, identity in keys if key is not None]
     if not keys:
         return

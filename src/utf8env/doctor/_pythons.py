@@ -113,7 +113,7 @@ def find(environ, reader=None):
 
 def _identify_all(paths, environ):
     """identify() of every path: the remembered answers first; the others asked at the
-    same time (an interpreter that hangs costs one timeout, _interpreter._TIMEOUT, however
+    same time (an interpreter that hangs costs one timeout, _interpreter.TIMEOUT, however
     many there are, never one each), then remembered in one write."""
     from .. import _interpreter as interpreter
     from .._errors import InterpreterError
@@ -122,6 +122,14 @@ def _identify_all(paths, environ):
     for path, answer in zip(paths, known):
         if answer is None:
             answers[path] = interpreter.cached(path, environ)
+            silent = interpreter.silent_since(path, environ) if answers[path] is None else None
+            if silent is not None:
+                import time
+                answers[path] = InterpreterError(
+                    "interpreter %r: gave no answer within %g seconds at %s (not asked again "
+                    "for %d minutes)" % (path, interpreter.TIMEOUT,
+                                         time.strftime("%H:%M", time.localtime(silent)),
+                                         interpreter.SILENCE_KEPT // 60))
     missing = sorted(set(path for path, identity in answers.items() if identity is None))
     if missing:
         import threading
@@ -136,8 +144,11 @@ def _identify_all(paths, environ):
             thread.start()
         for thread in threads:
             thread.join()
-        interpreter.remember(dict((path, answers[path]) for path in missing
-                                  if not isinstance(answers[path], InterpreterError)), environ)
+        interpreter.remember(
+            dict((path, answers[path]) for path in missing
+                 if not isinstance(answers[path], InterpreterError)), environ,
+            [path for path in missing if isinstance(answers[path], InterpreterError)
+             and "no answer within" in str(answers[path])])
     return [_identified(answer, path, environ, answers.get(path))
             for path, answer in zip(paths, known)]
 
