@@ -446,7 +446,7 @@ def _fixed(ticks, name, lines):
     output, status, listed, backup = _split_fix(ticks["tick1"][name]["fix"])
     assert ticks["tick1"][name]["fix"].stderr == b""
     assert (output, status) == (
-        "before: 1 problem\n\nchanged:\n  the crontab (at its top), backup in %s\n%s\n"
+        "before: 1 problem\n\nchanged:\n  the crontab (above its first job), backup in %s\n%s\n"
         "after, in a new session: ok\n" % (BACKUP, "".join("      %s\n" % l for l in lines)),
         "0")
     old = ticks["crontabs"][name]
@@ -454,24 +454,32 @@ def _fixed(ticks, name, lines):
     return listed, old
 
 
-def test_doctor_fix_with_no_locale_puts_lang_at_the_crontab_s_top(ticks):
+def _above_the_job(old, block):
+    """The crontab `old` (its settings, then its one job line) with `block` just above
+    the job: where doctor --fix puts its lines."""
+    lines = old.splitlines(True)
+    return "".join(lines[:-1]) + block + lines[-1]
+
+
+def test_doctor_fix_with_no_locale_puts_lang_above_the_job(ticks):
     listed, old = _fixed(ticks, "fix-no-locale", ["LANG=C.UTF-8"])
-    assert listed == MARK + "\nLANG=C.UTF-8\n" + old
+    assert listed == _above_the_job(old, MARK + "\nLANG=C.UTF-8\n")
 
 
-def test_doctor_fix_with_lc_all_c_puts_an_emptied_lc_all_at_the_crontab_s_top(ticks):
+def test_doctor_fix_with_lc_all_c_puts_an_emptied_lc_all_above_the_job(ticks):
     listed, old = _fixed(ticks, "fix-lc-all-c", ['LC_ALL=""'])
-    assert listed == MARK + '\nLC_ALL=""\n' + old
+    assert listed == _above_the_job(old, MARK + '\nLC_ALL=""\n')
 
 
-def test_doctor_fix_with_the_crontab_s_own_lc_all_c(ticks):
-    _fixed(ticks, "fix-crontab-lc-all-c", ['LC_ALL=""'])
+def test_doctor_fix_with_the_crontab_s_own_lc_all_c_goes_below_it(ticks):
+    listed, old = _fixed(ticks, "fix-crontab-lc-all-c", ['LC_ALL=""'])
+    assert listed == _above_the_job(old, MARK + '\nLC_ALL=""\n')
 
 
 @pytest.mark.parametrize("name", sorted(FIX_CASES))
 def test_the_crontab_doctor_fix_left_gives_doctor_ok(ticks, name):
     # Run as `crontab -l` gave it, its job line replaced by doctor's and Python 3.6's.
-    assert ticks["fix2"][name][0] == MARK
+    assert MARK in ticks["fix2"][name]
     jobs = ticks["tick2"][(name, "--fix", 0)]
     data = _data(jobs["doctor"])
     assert (data["verdict"], [f["title"] for f in data["findings"]]) == ("ok", []), (

@@ -127,3 +127,16 @@ def test_options_and_their_steps_as_text():
     assert fix_lines([BASHRC]) == ["        fix: the top of ~/.bashrc:",
                                    "            export LANG=C.UTF-8"]
     assert fix_lines([]) == []
+
+
+def test_crontab_lines_go_just_above_the_first_job():
+    """A crontab's own LC_ALL=C above its job would win over a line at the top (the later
+    of two settings does, measured in tests/test_doctor_cron.py): the block goes just
+    above the first job, after the crontab's comments and settings."""
+    block = b"# utf8env doctor --fix: ...\nLC_ALL=\"\"\n"
+    crontab = b"# m h dom mon dow command\nLC_ALL=C\n LANG = C.UTF-8\n* * * * * job\nX=1\n@daily two\n"
+    assert repair._above_first_job(crontab, block) == (
+        b"# m h dom mon dow command\nLC_ALL=C\n LANG = C.UTF-8\n" + block
+        + b"* * * * * job\nX=1\n@daily two\n")
+    assert repair._above_first_job(b"", block) == block
+    assert repair._above_first_job(b"A=1", block) == b"A=1\n" + block

@@ -114,9 +114,9 @@ def _this_machine_launcher():
     return path
 
 
-# What cron gives a job, with LC_ALL=C from /etc/default/locale: this machine's target.
-CRON_JOB_ENV = {"SHELL": "/bin/sh", "HOME": "/root", "PATH": "/usr/bin:/bin", "LOGNAME": "root",
-                "LC_ALL": "C"}
+# What cron gives a job, with LC_ALL=C from /etc/default/locale: this machine's target
+# (HOME is the test's, so that nothing env keeps lands in the real ~/.cache).
+CRON_JOB_ENV = {"SHELL": "/bin/sh", "PATH": "/usr/bin:/bin", "LOGNAME": "root", "LC_ALL": "C"}
 
 
 @pytest.fixture(scope="module")
@@ -134,9 +134,10 @@ def cron_printed():
     # The target is this machine, in the environment cron gives a job: no --empty-env,
     # no --locales. As a user runs it (the installed command), and as the tests do
     # (this checkout, by the interpreter running the tests).
-    printed["this", "launcher"] = _env(["--format", "crontab", "--"] + COMMAND, CRON_JOB_ENV,
+    job_env = dict(CRON_JOB_ENV, HOME=os.environ["HOME"])
+    printed["this", "launcher"] = _env(["--format", "crontab", "--"] + COMMAND, job_env,
                                        [_this_machine_launcher()])
-    printed["this", "own"] = _env(["--format", "crontab", "--"] + COMMAND, CRON_JOB_ENV)
+    printed["this", "own"] = _env(["--format", "crontab", "--"] + COMMAND, job_env)
     return printed
 
 
@@ -276,7 +277,9 @@ VENV_PATH = "/opt/utf8env/bin:" + DEFAULT_PATH
 DOCKER_TARGET = ["--empty-env", "--env", "PATH=" + DEFAULT_PATH, "--locales", "C.UTF-8,POSIX,C",
                  "--format", "dockerfile"]
 DOCKER_COERCE = b"ENV LC_CTYPE=C.UTF-8\nENV PYTHONIOENCODING=utf-8:surrogateescape\n"
-ENTRYPOINT = (b'ENTRYPOINT ["utf8env", "run", "--", "' + PY36.encode()
+ENTRYPOINT = (b"# utf8env: the image's PATH must find utf8env (a venv's bin/ is on no default "
+              b"PATH): else write its absolute path\n"
+              b'ENTRYPOINT ["utf8env", "run", "--", "' + PY36.encode()
               + b'", "-c", "print(\\"\\\\u00e9\\")"]\n')
 # The image's ENV before env's lines, and the same as --env.
 DOCKER_PLACES = {
@@ -382,3 +385,11 @@ def test_dockerfile_lc_all_c_entrypoint_needs_utf8env_on_the_image_path(installe
     _fails_36_in(before)
     after = _image(installed, "lc-all-c", printed, extra=["ENV PATH=" + VENV_PATH])
     assert after.run() == (0, E_OUT, b"")
+
+
+def test_dockerfile_lc_all_c_any_program_prints_only_comments(installed):
+    # Nothing to set, and 3.6 needs `utf8env run`, as it says: applied, nothing changes.
+    printed = _env(DOCKER_TARGET + DOCKER_PLACES["lc-all-c"][1])
+    assert printed == ANY_LC_ALL
+    assert _dockerfile(printed) == []
+    _fails_36_in(_image(installed, "lc-all-c", printed))

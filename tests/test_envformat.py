@@ -18,6 +18,12 @@ from utf8env._plan import Switches
 from utf8env._own_command import own_command
 from support import machine
 
+# The comment before a `utf8env run` line whose utf8env is a bare name (a described target).
+DOCKER_PATH = (b"# utf8env: the image's PATH must find utf8env (a venv's bin/ is on no default "
+               b"PATH): else write its absolute path\n")
+SYSTEMD_PATH = (b"# utf8env: systemd finds a bare ExecStart= name only in /usr/local/bin, /usr/bin "
+                b"and their sbin/ (systemd.service(5)): else write utf8env's absolute path\n")
+
 UTF8ENV = own_command()
 BASE = {"PATH": "/usr/bin:/bin"}
 PYRAMID = "\u2119\u01b4\u2602\u210c\u00f8\u1f24"      # PEP 538's "ℙƴ☂ℌøἤ"
@@ -144,10 +150,12 @@ ONLY_RUN = Advice(notes=("only run",), entry=entry_words(Switches(utf8="1"), ["p
      b"# utf8env: only run\nexec utf8env run --utf8 1 -- python3.6 app.py\n"),
     ("dockerfile", b"ENV LC_CTYPE=C.UTF-8\nENV PYTHONIOENCODING=utf-8:surrogateescape\n"
                    b"# utf8env: a note\n",
-     b'# utf8env: only run\nENTRYPOINT ["utf8env", "run", "--utf8", "1", "--", "python3.6", "app.py"]\n'),
+     b'# utf8env: only run\n' + DOCKER_PATH + b'ENTRYPOINT ["utf8env", "run", "--utf8", "1", "--", '
+     b'"python3.6", "app.py"]\n'),
     ("systemd", b'[Service]\nEnvironment="LC_CTYPE=C.UTF-8"\n'
                 b'Environment="PYTHONIOENCODING=utf-8:surrogateescape"\n# utf8env: a note\n',
-     b"[Service]\n# utf8env: only run\nExecStart=\nExecStart=utf8env run --utf8 1 -- python3.6 app.py\n"),
+     b"[Service]\n# utf8env: only run\n" + SYSTEMD_PATH + b"ExecStart=\nExecStart=utf8env run --utf8 1 -- "
+     b"python3.6 app.py\n"),
     ("crontab", b"LC_CTYPE=C.UTF-8\nPYTHONIOENCODING=utf-8:surrogateescape\n# utf8env: a note\n",
      b"# utf8env: only run\n# utf8env: replace @daily by the job's schedule; cron's PATH is "
      b"/usr/bin:/bin: write utf8env's full path (command -v utf8env) if it is elsewhere\n"
@@ -167,9 +175,9 @@ def test_every_format_byte_exact(form, variables, entry):
 @pytest.mark.parametrize("form, expected", [
     ("sh", b"export V='it'\"'\"'s $x %% \\'\nexec utf8env run -- 'it'\"'\"'s $x %% \\'\n"),
     ("fish", b"set -gx V 'it\\'s $x %% \\\\'\nexec utf8env run -- 'it\\'s $x %% \\\\'\n"),
-    ("dockerfile", b"ENV V='it'\"'\"'s $x %% \\'\nENTRYPOINT [\"utf8env\", \"run\", \"--\", "
+    ("dockerfile", b"ENV V='it'\"'\"'s $x %% \\'\n" + DOCKER_PATH + b"ENTRYPOINT [\"utf8env\", \"run\", \"--\", "
                    b"\"it's $x %% \\\\\"]\n"),
-    ("systemd", b"[Service]\nEnvironment=\"V=it's $x %%%% \\\\\"\nExecStart=\n"
+    ("systemd", b"[Service]\nEnvironment=\"V=it's $x %%%% \\\\\"\n" + SYSTEMD_PATH + b"ExecStart=\n"
                 b"ExecStart=utf8env run -- \"it's $$x %%%% \\\\\"\n"),
     ("crontab", b"V=it's $x %% \\\n# utf8env: replace @daily by the job's schedule; cron's PATH "
                 b"is /usr/bin:/bin: write utf8env's full path (command -v utf8env) if it is "
@@ -206,7 +214,7 @@ def test_values_byte_exact(form, value, expected):
 @pytest.mark.fast
 def test_systemd_writes_undecodable_bytes_and_lone_semicolons_of_a_command_as_escapes():
     advice = Advice(entry=entry_words(Switches(), [UNDECODABLE, ";", "$", ""]))
-    assert render("systemd", advice) == (b'[Service]\nExecStart=\n'
+    assert render("systemd", advice) == (b'[Service]\n' + SYSTEMD_PATH + b'ExecStart=\n'
                                          b'ExecStart=utf8env run -- "x\\xff\\xfe" \\; "$$" ""\n')
 
 
@@ -662,7 +670,7 @@ def test_lc_all_c_gets_advice_and_36_the_line_that_runs_it():
         b"# utf8env: LC_ALL=C wins over LC_CTYPE and LANG, and neither CPython nor `utf8env run` "
         b"overrides it unasked: for a UTF-8 locale in every program, remove LC_ALL from the "
         b"target's environment (then set LC_CTYPE=C.UTF-8); --override-lc-all does both\n"
-        b'ENTRYPOINT ["utf8env", "run", "--", "python3.6", "app.py"]\n')
+        + DOCKER_PATH + b'ENTRYPOINT ["utf8env", "run", "--", "python3.6", "app.py"]\n')
     out = env_command(TARGET + ["--env", "LC_ALL=C"])
     assert (out.returncode, out.stderr) == (0, b"")
     assert out.stdout == (
@@ -690,7 +698,7 @@ def test_a_machine_without_utf8_locales_gets_the_line_that_runs_it():
         b"run` applies it through a bootstrap\n"
         b"# utf8env: sys.getfilesystemencoding() stays ascii: Python 3.6 fixes it at start-up "
         b"from the locale (LC_CTYPE C), and no UTF-8 locale could be set\n"
-        b"ExecStart=\n"
+        + SYSTEMD_PATH + b"ExecStart=\n"
         b'ExecStart=utf8env run -- /usr/bin/python3.6 "/srv/app 1.py" "100%%"\n')
 
 

@@ -253,7 +253,7 @@ def test_missing_cache_folders_are_made_private(tmp_path):
 
 def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
     import utf8env._interpreter as interpreter
-    monkeypatch.setattr(interpreter, "_TIMEOUT", 0.5)
+    monkeypatch.setattr(interpreter, "TIMEOUT", 0.5)
     marker = "utf8env-test-holder-%d" % os.getpid()
     path, _ = fake(tmp_path, "3.9 linux")
     with open(path, "a") as f:          # answer, exit, and leave a child holding stdout

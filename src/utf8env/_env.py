@@ -380,8 +380,19 @@ def render(form, advice):
             lines.append(_SETTERS[form](_checked_name(form, name), value))
     lines += [_comment(note) for note in advice.notes]
     if advice.entry is not None:
+        if advice.entry[0] == LAUNCHER and form in _WHERE_UTF8ENV:
+            lines.append(_comment(_WHERE_UTF8ENV[form]))
         lines += _ENTRIES[form](advice.entry)
     return b"".join(line + b"\n" for line in lines)
+
+
+# Where a bare `utf8env` is not found (measured: exit 127 from a venv's utf8env): a
+# described target's path of it is not known here; this machine's is written in full.
+_WHERE_UTF8ENV = {
+    "dockerfile": "the image's PATH must find utf8env (a venv's bin/ is on no default PATH): "
+                  "else write its absolute path",
+    "systemd": "systemd finds a bare ExecStart= name only in /usr/local/bin, /usr/bin and "
+               "their sbin/ (systemd.service(5)): else write utf8env's absolute path"}
 
 
 def _checked_name(form, name):

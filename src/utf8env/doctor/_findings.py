@@ -82,6 +82,8 @@ def diagnose(place):
     info = _info(place, found_contexts)
     tools = _tools(state, environ)
     findings = _findings(state, found_contexts, predicted, environ, place.facts, info, tools)
+    from ._programs import tools as program_tools   # click 7's and ansible's start-up checks
+    tools += program_tools(predicted, environ, place.facts, state, findings)
     if not place.proc:
         # environment.inherited() falls back to os.environ, which a CPython 3.7+ running
         # doctor has already changed by its own coercion (PEP 538: LC_CTYPE exported).

@@ -161,15 +161,36 @@ def _crontab(lines, environ, dry_run):
         return None
     block = ("\n".join([MARK + " a UTF-8 locale for every job below"] + new_lines) + "\n").encode(
         "utf-8", "surrogateescape")
+    new = _above_first_job(old, block)
     folder = os.path.join(environ.get("XDG_CACHE_HOME") or os.path.join(_home(environ), ".cache"),
                           "utf8env")
     backup = _backup_name(os.path.join(folder, "crontab")) if old else None
     if not dry_run:
         if backup:
             _write(backup, old, backup)
-        installed = subprocess.run(["crontab", "-"], input=block + old, stdout=subprocess.PIPE,
+        installed = subprocess.run(["crontab", "-"], input=new, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE)
         if installed.returncode != 0:
             raise UsageError("--fix: crontab - refused the new crontab (%s); the old one is "
                              "unchanged" % installed.stderr.decode("utf-8", "replace").strip())
-    return Applied("the crontab (at its top)", new_lines, backup)
+    return Applied("the crontab (above its first job)", new_lines, backup)
+
+
+def _above_first_job(crontab, block):
+    """`crontab` with `block` just above its first job line: a crontab's own setting of
+    the same name above the job (LC_ALL=C) would win over one at the top, as the later of
+    two settings does (cron(8)). Comments, blank lines and settings (crontab(5): "name =
+    value") come before."""
+    lines = crontab.splitlines(True)
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if not text or text.startswith(b"#"):
+            continue
+        name, sep, _ = text.partition(b"=")
+        name = name.strip()
+        if sep and name and (name[:1].isalpha() or name[:1] == b"_") \
+                and name.replace(b"_", b"").isalnum():
+            continue
+        return b"".join(lines[:index]) + block + b"".join(lines[index:])
+    ending = b"" if not crontab or crontab.endswith(b"\n") else b"\n"
+    return crontab + ending + block
