@@ -101,8 +101,8 @@ def _manager_environment(systemd_path):
 
 
 def _write_unit(folder, service_lines, drop_in=None):
-    """UNIT in `folder` (and its drop-in UNIT.d/override.conf, as `systemctl edit` names
-    it), checked with systemd-analyze verify: status 0 and no output at all."""
+    """UNIT in `folder`, and its drop-in UNIT.d/override.conf (the name `systemctl edit`
+    gives it) holding `drop_in` as printed."""
     folder.mkdir(exist_ok=True)
     (folder / UNIT).write_text("[Unit]\nDescription=utf8env doctor places\n\n[Service]\n"
                                "Type=oneshot\n" + "".join(l + "\n" for l in service_lines))
@@ -113,7 +113,8 @@ def _write_unit(folder, service_lines, drop_in=None):
 
 
 def _systemd_reading(analyze, unit):
-    """(Environment=, UnsetEnvironment=, ExecStart= argv) of `unit` as systemd read it."""
+    """(Environment=, UnsetEnvironment=, ExecStart= argv) of `unit` (and its drop-in) as
+    systemd read them, after `systemd-analyze verify` passed them without a word."""
     quiet = subprocess.run([analyze, "verify", "--man=no", str(unit)], cwd=str(unit.parent),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, b"", b""), quiet
@@ -130,8 +131,8 @@ def _systemd_reading(analyze, unit):
     assert lines[start + 1].startswith("\t\t\tCommand Line: ")
     command = lines[start + 1][len("\t\t\tCommand Line: "):]
     assert not set(command) & set("\"'\\$`"), command      # plain words only
-    if any(l.startswith("\t\tDropIn Path: ") for l in lines) != (unit.parent / (UNIT + ".d")).is_dir():
-        raise AssertionError("systemd did not read the drop-in: %s" % section)
+    read_drop_in = any(l.startswith("\t\tDropIn Path: ") for l in lines)
+    assert read_drop_in == (unit.parent / (UNIT + ".d")).is_dir(), section
     return environment, unset, command.split(" ")
 
 
@@ -149,9 +150,9 @@ def _service_environment(manager, environment, unset):
     return env
 
 
-def _drop_in(data, unit=UNIT):
-    """The lines of the drop-in doctor prints, for `unit` (the where names UNIT.service
-    when doctor cannot see the unit's name)."""
+def _drop_in(data):
+    """The lines of the drop-in doctor prints (one, for every finding that needs one; its
+    where names UNIT.service: doctor sees no unit name without a cgroup)."""
     found = []
     for _, fixes in fixes_of(data):
         for fix in fixes:
@@ -274,7 +275,7 @@ def _ci_env(tmp_path, service, problem):
 
 def _only_fix(data, context="ci"):
     """The lines of the one fix of every problem, all alike (one finding here)."""
-    [(code, [fix])] = fixes_of(data)
+    [(_, [fix])] = fixes_of(data)
     assert (fix["option"], fix["context"]) == (1, context), fix
     return fix["where"], fix["lines"]
 
@@ -337,6 +338,8 @@ exec "$CHROOT" "$new" "$@"
 def no_container(tmp_path):
     """The words to put in front of a command so that it runs without /.dockerenv (see
     the module's docstring); none where there is no /.dockerenv."""
+    if os.path.exists("/run/.containerenv"):
+        pytest.skip("a Podman container (/run/.containerenv): this test hides only /.dockerenv")
     if not os.path.exists("/.dockerenv"):
         return []
     machine.mount_namespace("a root without /.dockerenv (the shell context)")
@@ -352,6 +355,8 @@ def no_container(tmp_path):
 def _stock_home(folder):
     """A HOME holding Debian's stock ~/.bashrc and ~/.profile (bash's conffiles in
     /etc/skel, their md5sums as dpkg recorded them)."""
+    if not shutil.which("dpkg-query"):
+        pytest.skip("no dpkg-query: a Debian system (dpkg) says which ~/.bashrc is stock")
     recorded = subprocess.run(["dpkg-query", "-W", "-f=${Conffiles}", "bash"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     sums = {line.split()[0]: line.split()[1] for line in recorded.stdout.decode().splitlines()

@@ -26,7 +26,7 @@ def run(args):
             data = dict(data, compare=dict(compared, file=args.compare))
         out = json.dumps(data, indent=2) + "\n"
     else:
-        out = render.to_text(here, diagnosis, args.verbose)
+        out = render.to_text(here, diagnosis, args.verbose, _terminal_width())
         if compared is not None:
             out += snapshot.to_text(args.compare, compared,
                                     findings.problems(diagnosis.findings))
@@ -69,3 +69,15 @@ def _fix(here, diagnosis, dry_run):
     out = output.for_terminal("\n".join(lines) + "\n")
     output.write_bytes(out.encode("utf-8", "surrogateescape"))
     return 1 if findings.problems(after.findings) else 0
+
+
+def _terminal_width():
+    """The columns of the terminal stdout is, or None (a pipe, a file: lines whole, for
+    grep and logs)."""
+    import os
+    try:
+        if not os.isatty(1):
+            return None
+        return max(40, os.get_terminal_size(1).columns)
+    except (OSError, ValueError):
+        return None

@@ -16,11 +16,12 @@ def kept_environ(environ):
             if name in _KEPT or name.startswith(("LC_", "PYTHON")) or name in ("LANG", "LANGUAGE")}
 
 
-def to_text(place, diagnosis, verbose=False):
+def to_text(place, diagnosis, verbose=False, width=None):
     """The verdict and each problem with its first fix; `verbose`: every finding with its
-    evidence and every fix, then where this is, the locale, the pythons, other programs."""
+    evidence and every fix, then where this is, the locale, the pythons, other programs.
+    `width`: the terminal's, to fold the findings' words to."""
     d = diagnosis
-    lines = verdict_lines(d.findings, verbose)
+    lines = verdict_lines(d.findings, verbose, width)
     if not verbose:
         return "\n".join(lines) + "\n"
     lines += ["", "where:"]

@@ -6,9 +6,10 @@ from .._output import shown as text
 from ._findings import problems, verdict
 
 
-def verdict_lines(findings, verbose=True):
+def verdict_lines(findings, verbose=True, width=None):
     """The verdict line, then each finding: with its evidence and every fix (`verbose`), or
-    each problem's title and its first fix, notes counted on one line."""
+    each problem's title and its first fix, notes counted on one line. `width`: titles and
+    evidence folded to it (a terminal's); a fix's lines never are, they are to be copied."""
     lines = [verdict(findings)]
     notes = 0
     for finding in findings:
@@ -16,9 +17,10 @@ def verdict_lines(findings, verbose=True):
             notes += 1
             continue
         lines.append("")
-        lines.append("%-7s %s" % (finding.severity, text(finding.title)))
+        lines += _folded("%-7s " % finding.severity, text(finding.title), 8, width)
         if verbose:
-            lines += ["        - " + text(line) for line in finding.evidence]
+            for line in finding.evidence:
+                lines += _folded("        - ", text(line), 10, width)
             lines += fix_lines(finding.fixes)
         else:
             first = [fix for fix in finding.fixes if fix.option == 1]
@@ -30,6 +32,14 @@ def verdict_lines(findings, verbose=True):
     if notes:
         lines += ["", "%d note%s: utf8env doctor --verbose" % (notes, "s" if notes > 1 else "")]
     return lines
+
+
+def _folded(head, words, indent, width):
+    if width is None or len(head) + len(words) <= width:
+        return [head + words]
+    import textwrap
+    return textwrap.wrap(words, width, initial_indent=head, subsequent_indent=" " * indent,
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def fix_lines(fixes):
