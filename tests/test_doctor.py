@@ -546,7 +546,7 @@ warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale
     (None, "~/.profile (login shells)", "export LANG=C.UTF-8"),
     ("/bin/bash", 'the top of ~/.bashrc (above its "If not running interactively" line)',
      "export LANG=C.UTF-8"),
-    ("/usr/bin/fish", "~/.config/fish/config.fish", "set -gx LANG C.UTF-8")])
+    ("/usr/bin/fish", "~/.config/fish/config.fish", ["set -e LC_CTYPE", "set -gx LANG C.UTF-8"])])
 def test_explain_writes_the_fix_for_the_shell_of_the_environment(shell, where, line):
     """explain describes an environment, not a place (no context is detected): its fixes
     go where the environment's SHELL reads its variables, /bin/sh's without one."""
@@ -555,7 +555,8 @@ def test_explain_writes_the_fix_for_the_shell_of_the_environment(shell, where, l
     result = subprocess.run(own_command() + command, stdout=subprocess.PIPE)
     [finding] = json.loads(result.stdout)["findings"]
     assert (finding["code"], finding["fixes"]) == (
-        "c-locale", [{"option": 1, "where": where, "context": "shell", "lines": [line]}])
+        "c-locale", [{"option": 1, "where": where, "context": "shell",
+                      "lines": line if isinstance(line, list) else [line]}])
 
 
 # -- the five worlds: doctor's predictions against the live interpreters ----------------------

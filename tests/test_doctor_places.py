@@ -385,7 +385,10 @@ _SHELLS = {
     "/usr/bin/fish": ("~/.config/fish/config.fish", ".config/fish/config.fish", False,
                       [["fish", "-c"], ["fish", "-l", "-c"]]),
 }
-_SHELL_PROBLEMS = {"no-locale": ({}, ["export LANG=C.UTF-8"], ["set -gx LANG C.UTF-8"]),
+# fish: started with no locale variable it exports LC_CTYPE=en_US.UTF-8 of its own
+# (__fish_set_locale), which a LANG alone would not beat: the line that removes it first.
+_SHELL_PROBLEMS = {"no-locale": ({}, ["export LANG=C.UTF-8"],
+                                 ["set -e LC_CTYPE", "set -gx LANG C.UTF-8"]),
                    "lc-all-c": ({"LC_ALL": "C", "LANG": "C.UTF-8"}, ["unset LC_ALL"],
                                 ["set -e LC_ALL"])}
 

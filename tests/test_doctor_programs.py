@@ -43,6 +43,7 @@ ENVIRONMENTS = (
     "LANG=C.UTF-8 LC_ALL=C", "LANG=C LC_CTYPE=C.UTF-8", "LANG=en_US.UTF-8 LC_CTYPE=C.UTF-8",
     "LANG=en_US.UTF-8 LC_ALL=C.UTF-8", "LANG=en_US.UTF-8 PYTHONUTF8=1",
     "LANG=C.UTF-8 LC_MESSAGES=en_US.UTF-8", "LC_ALL=C.UTF-8 LC_MESSAGES=en_US.UTF-8",
+    "LC_CTYPE=UTF-8", "LANG=C.UTF-8 LC_CTYPE=UTF-8",     # macOS's LC_CTYPE, sent over ssh
 )
 
 # -- The measured table -------------------------------------------------------------------
@@ -54,7 +55,8 @@ ENVIRONMENTS = (
 CLICK_ABORTS = {
     "3.6": {"", "LANG=C", "LC_ALL=C", "LANG=en_US.UTF-8", "PYTHONUTF8=1", "PYTHONUTF8=0",
             "LC_ALL=C PYTHONUTF8=1", "LC_ALL=C PYTHONUTF8=0", "PYTHONCOERCECLOCALE=0",
-            "LANG=C.UTF-8 LC_ALL=C", "LANG=en_US.UTF-8 PYTHONUTF8=1"},
+            "LANG=C.UTF-8 LC_ALL=C", "LANG=en_US.UTF-8 PYTHONUTF8=1", "LC_CTYPE=UTF-8",
+            "LANG=C.UTF-8 LC_CTYPE=UTF-8"},
 }
 for _version in ("3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13"):
     CLICK_ABORTS[_version] = {"LC_ALL=C PYTHONUTF8=0"}
@@ -80,7 +82,8 @@ CLICK_FIX = {
     "PYTHONUTF8=0": "LANG=C.UTF-8", "LC_ALL=C PYTHONUTF8=1": "LC_ALL unset and LANG=C.UTF-8",
     "LC_ALL=C PYTHONUTF8=0": "LC_ALL unset and LANG=C.UTF-8",
     "PYTHONCOERCECLOCALE=0": "LANG=C.UTF-8", "LANG=C.UTF-8 LC_ALL=C": "LC_ALL unset",
-    "LANG=en_US.UTF-8 PYTHONUTF8=1": "LANG=C.UTF-8",
+    "LANG=en_US.UTF-8 PYTHONUTF8=1": "LANG=C.UTF-8", "LC_CTYPE=UTF-8": "LC_CTYPE=C.UTF-8",
+    "LANG=C.UTF-8 LC_CTYPE=UTF-8": "LC_CTYPE=C.UTF-8",
 }
 ANSIBLE_FIX = {
     "LC_ALL=C": "LC_ALL unset and LANG=C.UTF-8",

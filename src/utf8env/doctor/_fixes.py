@@ -164,8 +164,15 @@ def _quote(value):
 
 def _shell_lines(changes, shell):
     if shell.endswith("fish"):
-        return tuple("set -gx %s %s" % (n, _quote(v)) if v is not None else "set -e %s" % n
-                     for n, v in changes)
+        lines = tuple("set -gx %s %s" % (n, _quote(v)) if v is not None else "set -e %s" % n
+                      for n, v in changes)
+        names = [n for n, _ in changes]
+        if "LANG" in names and "LC_CTYPE" not in names:
+            # fish (3.6, __fish_set_locale) started with no locale variable exports
+            # LC_CTYPE=en_US.UTF-8 of its own before config.fish runs: it would beat LANG
+            # (measured: tests/test_doctor_places.py).
+            lines = ("set -e LC_CTYPE",) + lines
+        return lines
     return tuple("export %s=%s" % (n, _quote(v)) if v is not None else "unset %s" % n
                  for n, v in changes)
 
