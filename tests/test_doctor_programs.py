@@ -12,7 +12,6 @@ glibc locales: C.UTF-8 (C.utf8) installed, en_US.UTF-8 not (Debian's default).
 import os
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -63,7 +62,8 @@ for _version in ("3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13"):
 # ansible (2.17.14 on 3.10, 2.19.14 on 3.11-3.13: the same on all four): exit 1 with this
 # one line on stderr; `ansible --version` and exit 0 elsewhere. LC_ALL=C fails whatever
 # PYTHONUTF8 says; a missing locale in any category fails even where the coercion gave
-# LC_CTYPE C.UTF-8; no locale at all passes only through the coercion.
+# LC_CTYPE C.UTF-8; no locale at all, or LC_CTYPE=UTF-8 alone, passes only through the
+# coercion (PYTHONCOERCECLOCALE=0 fails).
 ENCODING_NONE = "ERROR: Ansible requires the locale encoding to be UTF-8; Detected None."
 UNSUPPORTED = ("ERROR: Ansible could not initialize the preferred locale: unsupported locale "
                "setting")
@@ -72,7 +72,8 @@ ANSIBLE_FAILS = {
     "LC_ALL=C PYTHONUTF8=0": ENCODING_NONE, "PYTHONCOERCECLOCALE=0": ENCODING_NONE,
     "LANG=C.UTF-8 LC_ALL=C": ENCODING_NONE,
     "LANG=en_US.UTF-8": UNSUPPORTED, "LANG=en_US.UTF-8 LC_CTYPE=C.UTF-8": UNSUPPORTED,
-    "LANG=en_US.UTF-8 PYTHONUTF8=1": UNSUPPORTED, "LANG=C.UTF-8 LC_MESSAGES=en_US.UTF-8": UNSUPPORTED,
+    "LANG=en_US.UTF-8 PYTHONUTF8=1": UNSUPPORTED,
+    "LANG=C.UTF-8 LC_MESSAGES=en_US.UTF-8": UNSUPPORTED,
 }
 # The change doctor names for each failing cell (its locale findings' fix first, checked
 # with the prediction) -- the same for every Python of a program.
@@ -114,7 +115,8 @@ def environ_of(name):
 def _run(argv, environ):
     run = subprocess.run(argv, env=dict(environ, PATH=PATH), stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-    return run.returncode, run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
+    return (run.returncode, run.stdout.decode("utf-8", "replace"),
+            run.stderr.decode("utf-8", "replace"))
 
 
 def _click_outcome(argv, environ):
@@ -142,7 +144,7 @@ def _pip():
 
 
 @pytest.fixture(scope="module")
-def venvs():
+def venvs(tmp_path_factory):
     """{(program, version): argv} of every venv this machine can make, and the reasons
     for the others."""
     _pip()
@@ -152,7 +154,7 @@ def venvs():
         pytest.skip("no pyenv CPython 3.6-3.13 here: %s" % machine.missing(["3.6"]))
     if not os.path.isfile(os.path.join(WHEELS, CLICK_WHEEL)):
         pytest.skip("no %s in %s: bash tests/setup.sh downloads it" % (CLICK_WHEEL, WHEELS))
-    root = tempfile.mkdtemp(prefix="utf8env-programs-")
+    root = str(tmp_path_factory.mktemp("programs"))
     hello = os.path.join(root, "hello.py")
     with open(hello, "w") as f:
         f.write(HELLO)

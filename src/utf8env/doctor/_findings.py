@@ -26,6 +26,7 @@ class Finding(Record):
     evidence = field()          # lines: the variable, its value, where it most likely came from
     fixes = field()             # fixes.Fix, option 1 first (see _fixes.py)
     remedies = field(())        # the alternative fixes.Remedy the fixes write (not in JSON)
+    shared = field(None)        # the code of the finding whose first fix removes this one too
 
 
 class Predicted(Record):
@@ -172,6 +173,7 @@ def _findings(state, found_contexts, predicted, environ, facts, info, tools):
     if state is not None:
         out += _locale_findings(state, found_contexts, environ, facts, info, tools)
     remedies = [f.remedies[0].changes for f in out if f.remedies and f.remedies[0].changes]
+    codes = [f.code for f in out if f.remedies and f.remedies[0].changes]
     for finding in _python_findings(state, found_contexts, predicted, environ, facts, info,
                                     remedies):
         first = finding.remedies[0] if finding.remedies else None
@@ -182,7 +184,8 @@ def _findings(state, found_contexts, predicted, environ, facts, info, tools):
             # Its other ways (`utf8env run` in front of a 3.6) stay.
             finding = finding._replace(
                 fixes=fixing.for_remedies(finding.remedies[1:], found_contexts, info),
-                remedies=finding.remedies[1:], evidence=finding.evidence + (
+                remedies=finding.remedies[1:], shared=codes[remedies.index(first.changes)],
+                evidence=finding.evidence + (
                     "the locale finding's fix makes it go away (decide() with %s)" % changes,))
         out.append(finding)
     order = {severity: index for index, severity in enumerate(SEVERITIES)}

@@ -12,12 +12,14 @@ same text in both). A Python outside those is not predicted: no claim without a 
 
 What was seen, in short: click 7 aborts only where locale.getpreferredencoding() is ASCII,
 which on 3.7+ takes PYTHONUTF8=0 with the C locale kept (UTF-8 mode turns itself on in the
-C locale, PEP 540); on 3.6 any C locale, a missing locale included. ansible asks the locale
+C locale, PEP 540); on 3.6 any C locale, a missing locale included (macOS's LC_CTYPE=UTF-8
+too). ansible asks the locale
 itself, not Python: setlocale(LC_ALL, "") must accept every category and the name LC_CTYPE
 then has must say UTF-8. So LC_ALL=C stops it on every Python (UTF-8 mode changes no
 locale, and LC_ALL blocks the coercion), so does PYTHONCOERCECLOCALE=0 with no locale set,
 and so does a missing locale in any category (LANG=en_US.UTF-8 without en_US), even where
-the coercion fixed LC_CTYPE. PYTHONUTF8=1 never makes ansible pass.
+the coercion fixed LC_CTYPE; a missing LC_CTYPE alone (LC_CTYPE=UTF-8) passes on 3.7+, the
+coercion replacing it. PYTHONUTF8=1 never makes ansible pass.
 """
 from .._engine.records import Record, field
 from ._findings import Tool
@@ -84,12 +86,15 @@ def ansible(decision, environ, facts):
             locale.setlocale(locale.LC_ALL, '')
             dummy, encoding = locale.getlocale()
         except (locale.Error, ValueError) as e:
-            raise SystemExit('ERROR: Ansible could not initialize the preferred locale: %s' % e)
+            raise SystemExit(
+                'ERROR: Ansible could not initialize the preferred locale: %s' % e)
         if not encoding or encoding.lower() not in ('utf-8', 'utf8'):
-            raise SystemExit('ERROR: Ansible requires the locale encoding to be UTF-8; Detected %s.' % encoding)
+            raise SystemExit('ERROR: Ansible requires the locale encoding to be UTF-8; '
+                             'Detected %s.' % encoding)
         fs_enc = sys.getfilesystemencoding()
         if fs_enc.lower() != 'utf-8':
-            raise SystemExit('ERROR: Ansible requires the filesystem encoding to be UTF-8; Detected %s.' % fs_enc)
+            raise SystemExit('ERROR: Ansible requires the filesystem encoding to be UTF-8; '
+                             'Detected %s.' % fs_enc)
 
     SystemExit with a string: that line on stderr, exit status 1."""
     # setlocale(LC_ALL, "") reads the environment as the interpreter left it: with the

@@ -22,6 +22,15 @@ def verdict_lines(findings, verbose=True, width=None):
             for line in finding.evidence:
                 lines += _folded("        - ", text(line), 10, width)
             lines += fix_lines(finding.fixes)
+        elif finding.shared is not None:
+            # One change for all: said once, at the finding it belongs to.
+            shared = [f for f in findings if f.code == finding.shared][0]
+            lines.append("        fix: the first fix of the %s below (%s)" % (
+                shared.severity, shared.code))
+            others = len(set(fix.option for fix in finding.fixes))
+            if others:
+                lines.append("        (or %d other fix%s, and the evidence: utf8env doctor "
+                             "--verbose)" % (others, "es" if others > 1 else ""))
         else:
             first = [fix for fix in finding.fixes if fix.option == 1]
             lines += fix_lines(first)
