@@ -35,5 +35,17 @@ bash tests/support/build_debian_image.sh
 # only (it has none; the pyenv venvs use their ensurepip's). Both need Python 3.10+,
 # which is all they meet.
 mkdir -p /var/cache/utf8env/wheels
+# Test-only wheels of tests/test_doctor_programs.py (its ANSIBLE_PINS): ansible-core 2.17.14
+# for pyenv's 3.10, 2.19.14 for 3.11-3.13, with their dependencies (compiled ones per
+# version; pip evaluates cryptography's marker against the running 3.11, so
+# typing_extensions is named for 3.10).
+for v in 3.10 3.11 3.12 3.13; do
+  python3 -m pip download -q --no-deps --only-binary=:all: --python-version "$v" \
+    -d /var/cache/utf8env/wheels MarkupSafe==3.0.4 PyYAML==6.0.3 cffi==2.1.1
+done
+python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.10 -d /var/cache/utf8env/wheels \
+  ansible-core==2.17.14 resolvelib==1.0.1 cryptography==50.0.2 typing_extensions==4.15.0
+python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/wheels \
+  ansible-core==2.19.14 resolvelib==1.2.1 jinja2==3.1.6 packaging==26.2 pycparser==3.11
 python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/wheels \
   click==7.1.2 setuptools==84.2.1 pip==26.3
