@@ -25,6 +25,10 @@ bash tests/support/build_debian_pythons.sh
 # doctor's cron fixes are applied under Debian's real cron daemon (tests/support/crond.py);
 # no service is started: the tests run their own daemons in private mount namespaces.
 [ -x /usr/sbin/cron ] && [ -x /usr/bin/crontab ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends cron >/dev/null; }
+# doctor's server tests (tests/test_doctor_servers.py) run uWSGI, Apache mod_wsgi and
+# supervisord on 127.0.0.1 from private configs; no service is started.
+command -v uwsgi >/dev/null && [ -e /usr/lib/uwsgi/plugins/python3_plugin.so ] && [ -x /usr/sbin/apache2 ] && [ -e /usr/lib/apache2/modules/mod_wsgi.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends uwsgi-core uwsgi-plugin-python3 apache2 libapache2-mod-wsgi-py3 >/dev/null; }
+python3 -m pip install -q -c tests/constraints.txt supervisor
 # doctor's container fixes are applied in a root file system made like Docker's
 # debian:bookworm-slim (tests/support/container.py enters it as docker run does).
 bash tests/support/build_debian_image.sh

@@ -230,10 +230,42 @@ def _doctor(args, command):
     return run_doctor(args)
 
 
+def _fix_spec():
+    from ._options import HELP, Command, Option
+    return Command(
+        name="fix",
+        summary="Find the calls that open text in the locale's encoding by default (open, "
+                "Path.read_text, subprocess text=True, ...: what Python 3.15's UTF-8 mode "
+                "changes, PEP 686) and add encoding=, keeping the file's formatting. Exit "
+                "status: 0 nothing found (listing: always), 1 found (--check, --diff), left "
+                "to review (--write) or a file left alone, 2 bad input.",
+        options=(
+            Option(("--check",), "mode", "flag", "exit 1 when a call site is found (for "
+                   "pre-commit and CI), else 0", const="check",
+                   usage="[--check | --diff | --write]"),
+            Option(("--diff",), "mode", "flag", "print the fixes as a unified diff (exit 1 "
+                   "when a call site is found)", const="diff", usage=None),
+            Option(("--write",), "mode", "flag", "add encoding= in place (atomically; a file "
+                   "that does not parse is left alone); exit 1 when a site is left to "
+                   "review", const="write", usage=None),
+            Option(("--encoding",), "encoding", "value", "the encoding added: utf-8 (the "
+                   "default: what 3.15 does) or locale (today's behaviour, said; Python "
+                   "3.10+)", metavar="utf-8|locale", usage="[--encoding utf-8|locale]",
+                   default="utf-8", choices=("utf-8", "locale")),
+            HELP),
+        operands="PATH...")
+
+
+def _fix(args, paths):
+    from .fixer._cli import run as run_fix
+    return run_fix(args, paths)
+
+
 # (name, its declaration, its handler).
 COMMANDS = (("explain", _explain_spec, _explain), ("run", _run_spec, _run),
             ("env", _env_spec, _env), ("matrix", _matrix_spec, _matrix),
-            ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor))
+            ("readiness", _readiness_spec, _readiness), ("doctor", _doctor_spec, _doctor),
+            ("fix", _fix_spec, _fix))
 
 
 def declaration(name):

@@ -7,7 +7,7 @@ unit file beats the shell rc of the user who started it, and so on).
 from .._engine.records import Record, field
 
 # In the order their fixes are preferred: the most specific place first.
-CONTEXTS = ("systemd", "cron", "ssh", "ci", "container", "shell")
+CONTEXTS = ("server", "systemd", "cron", "ssh", "ci", "container", "shell")
 
 # cron(8)/crontab(5): "SHELL is set to /bin/sh, and LOGNAME and HOME are set from the
 # /etc/passwd line of the crontab's owner"; Debian's cron sets PATH=/usr/bin:/bin
@@ -39,11 +39,16 @@ class Context(Record):
 def detect(place):
     """The Contexts found in `place`, in CONTEXTS order."""
     found = []
-    for detector in (_systemd, _cron, _ssh, _ci, _container, _shell):
+    for detector in (_server, _systemd, _cron, _ssh, _ci, _container, _shell):
         context = detector(place)
         if context is not None:
             found.append(context)
     return tuple(found)
+
+
+def _server(place):
+    from . import _servers as servers     # uWSGI, mod_wsgi, supervisor: their own config
+    return servers.detect(place)
 
 
 def _ssh(place):

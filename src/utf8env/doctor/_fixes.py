@@ -118,6 +118,9 @@ def _for_context(context, changes, info):
         shell = (context.details.get("shell") if context is not None else None) \
             or info.get("shell") or "/bin/sh"
         return [[_for_shell(shell, changes)]]
+    if name == "server":
+        from ._servers import fixes
+        return fixes(context, changes)
     if name == "ssh":
         return _ssh(context, changes, info)
     if name == "cron":
@@ -300,6 +303,8 @@ def _wrap(python, main, info):
     """[Fix]: the command started through `utf8env run`, both by absolute path (cron's
     PATH is /usr/bin:/bin, a unit's ExecStart= wants one, and a venv's utf8env is on no
     PATH but the venv's)."""
+    if main is not None and main.name == "server":
+        return []       # a server's own program line: no test has applied one yet
     words = list(info.get("utf8env") or ("utf8env",)) + ["run", "--", python]
     line = " ".join(_quote(w) for w in words)
     if main is not None and main.name == "systemd":

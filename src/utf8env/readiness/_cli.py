@@ -1,7 +1,13 @@
-"""`utf8env readiness`: run(options, command) -> exit status: 0 ready (no test changes
-with UTF-8 mode), 1 findings. utf8env/_cli.py declares and parses the options; this
-checks what only readiness knows and raises UsageError for bad input."""
+"""`utf8env readiness`: run(options, command) -> exit status: 0 ready (every run
+complete, no test changes with UTF-8 mode), 1 findings (tests that change), 2 usage
+error, 3 a run did not complete (collection errors, -x/--maxfail, pytest's status 2-5, a
+signal, a timeout: the report says which and its first lines; the changes among the tests
+both runs finished are still listed), 130 interrupted (SIGINT: the runs are stopped and
+their process trees killed, one line). utf8env/_cli.py declares and parses the options;
+this checks what only readiness knows and raises UsageError for bad input."""
 import os
+import signal
+import sys
 import time
 
 from .._errors import UsageError, Utf8envError
@@ -14,6 +20,9 @@ def pytest_args(command):
         return words[1:]
     if len(words) >= 3 and os.path.basename(words[0]).startswith("python") and words[1:3] == ["-m", "pytest"]:
         return words[3:]
+    from ._unittest_runner import unittest_args
+    if unittest_args(words) is not None:        # `python -m unittest ARGS`: Args(ARGS)
+        return unittest_args(words)
     raise UsageError("readiness: COMMAND %r: expected pytest ARGS... (it runs as PYTHON -m "
                      "pytest ARGS... under each --python)" % " ".join(words[:3]))
 
@@ -24,7 +33,7 @@ def _timeout(word):
     return seconds(word, DEFAULT_TIMEOUT)
 
 
-def _pythons(named, environ):
+def _pythons(named, environ, need_pytest=True):
     """The interpreters to run, each with pytest of its own; UsageError otherwise."""
     from ..matrix import _discovery as discovery
     from ._suite import base_environ, default_pythons, pytest_problem
@@ -32,31 +41,117 @@ def _pythons(named, environ):
     for p in pythons:
         if p.version == "2.7":
             raise UsageError("--python %r: Python 2.7 has no UTF-8 mode" % p.argv[-1])
-    for p in pythons:
+    for p in (pythons if need_pytest else ()):       # unittest's runner needs no pytest
         problem = pytest_problem(p, base_environ(environ))
         if problem:
             raise UsageError(problem)
     return pythons
 
 
+INCOMPLETE = 3
+INTERRUPTED = 130
+
+
+class _Interrupted(Exception):
+    pass
+
+
+class _Guard(object):
+    """SIGINT (and SIGTERM) while readiness runs: before and after the runs, an
+    interruption at once; while they run, they are stopped (suite.stop: their trees
+    killed) and the interruption follows once the world runners have returned."""
+
+    def __init__(self):
+        self.running, self.signalled = None, None
+
+    def __enter__(self):
+        self.old = {}
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self.old[signum] = signal.signal(signum, self._handle)
+            except ValueError:          # not the main thread: no handler of ours
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        for signum, old in self.old.items():
+            signal.signal(signum, old)
+
+    def _handle(self, signum, frame):
+        first = self.signalled is None
+        self.signalled = self.signalled or signum
+        if self.running is None:
+            raise _Interrupted()
+        if first:
+            from . import _suite as suite
+            suite.stop(self.running)
+
+    def execute(self, planned, world):
+        from . import _suite as suite
+        self.running = planned
+        try:
+            done = suite.execute(planned, world)
+        except Exception:
+            if self.signalled:
+                raise _Interrupted()
+            raise
+        finally:
+            self.running = None
+        if self.signalled:
+            raise _Interrupted()
+        return done
+
+
+def _project():
+    try:
+        return os.getcwd()
+    except OSError as error:
+        raise UsageError("readiness: the current folder is gone (%s): cd into the project "
+                         "and run again" % (error.strerror or error))
+
+
 def run(options, command):
-    from . import _compare as compare, _formats as formats, _suite as suite
+    from . import _suite as suite
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
     args = pytest_args(command)
     world = options.world or suite.DEFAULT_WORLD
     suite.env_set(world)
     timeout = _timeout(options.timeout)
-    pythons = _pythons(options.python, dict(os.environ))
+    project = _project()
+    try:
+        with _Guard() as guard:
+            return _run(options, args, world, timeout, project, guard)
+    except (_Interrupted, KeyboardInterrupt):
+        try:
+            sys.stderr.write("utf8env: readiness: interrupted; the runs were stopped\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        return INTERRUPTED
+
+
+def _run(options, args, world, timeout, project, guard):
+    from . import _compare as compare, _formats as formats, _suite as suite
+    from ._unittest_runner import Args
+    pythons = _pythons(options.python, dict(os.environ), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
         raise UsageError("readiness: " + problem)
     started = time.monotonic()
-    planned, folders = suite.plan(os.getcwd(), pythons, world, args, dict(os.environ), timeout)
+    skipped = []
+    planned, folders = suite.plan(project, pythons, world, args, dict(os.environ), timeout,
+                                  skipped)
     try:
-        runs, workers = suite.execute(planned, world)
+        runs, workers = guard.execute(planned, world)
+        wanted = compare.rerun_wanted(planned, runs)
+        reruns = []
+        if wanted:
+            again = suite.plan_rerun(planned, wanted)
+            reruns = list(zip(again, guard.execute(again, world)[0]))
         result = compare.compare(args, world, planned, runs, workers,
-                                 time.monotonic() - started, show_all=options.all)
+                                 time.monotonic() - started, show_all=options.all,
+                                 reruns=reruns, not_copied=skipped)
     finally:
         for folder in folders:
             folder.remove()
@@ -75,4 +170,11 @@ def run(options, command):
             page += "\n" + formats.markdown(result)
     from .. import _output as output
     output.write(page)
-    return 0 if result.ready else 1
+    return status(result)
+
+
+def status(result):
+    """readiness's exit status for `result` (when it was not interrupted)."""
+    if not result.complete:
+        return INCOMPLETE
+    return 1 if result.changed else 0

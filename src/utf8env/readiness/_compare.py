@@ -2,50 +2,151 @@
 output differs (with the first difference and the call sites active in them), the call
 sites that warned (changing something or nothing), and for each call site the two honest
 fixes with what each would mean for the changed tests."""
-from .._errors import UsageError, Utf8envError
+import re
+
+from .._errors import UsageError
 from ..matrix._results import Timing
-from . import _junit as junit
+from . import _junit as junit, _progress
 from ._results import (PEP686, SCHEMA, TODAY, CallSite, Fix, Outcome, ReadinessResult, SuiteRun,
-                       TestChange)
+                       TestChange, UnstableTest)
 from ._suite import env_set, read_record
 
 ABSENT = Outcome("absent")
 _ORDER = ("passed", "failed", "error", "skipped", "absent")
+_PYTEST_STATUS = {2: "interrupted", 3: "internal error", 4: "usage error",
+                  5: "no tests collected"}
+# pytest's header lines, left out of the first lines of a run's output shown
+_HEADER = re.compile(r"^(=+ test session starts =+|platform |cachedir: |rootdir: |configfile: |"
+                     r"testpaths: |plugins: |collecting \.\.\.|collected \d+ item|"
+                     r"run-last-failure: )")
+OUTPUT_LINES = 8
 
 
-def _problem(run, outcomes, record):
-    if run.timed_out:
-        return "timed out"
-    lines = (run.stderr.decode("utf-8", "replace").strip().splitlines() or
-             run.stdout.decode("utf-8", "replace").strip().splitlines() or [""])
-    errors = [l.split("error: ", 1)[1] for l in lines if "error: " in l]
-    tail = errors[-1] if errors else lines[-1].strip()
+def _first_lines(ran, temporary=()):
+    """The first lines of a run's output (stdout, then stderr), pytest's header and blank
+    lines left out, each folder of `temporary` shown as <tmp>."""
+    lines = []
+    for data in (ran.stdout, ran.stderr):
+        text = data.decode("utf-8", "replace")
+        for folder in temporary:
+            text = text.replace(folder, "<tmp>")
+        for line in text.splitlines():
+            line = line.rstrip()
+            if line and not _HEADER.match(line):
+                lines.append(line)
+    return lines[:OUTPUT_LINES]
+
+
+def _signal_name(number):
+    import signal
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return "signal %d" % number
+
+
+def _incomplete(ran, progress, outcomes, timeout=None):
+    """None when the run completed: it ended by itself with pytest's status 0 or 1 after
+    running every test it collected; else why not, in words (its status first)."""
+    if ran.stopped:
+        return "stopped (readiness was interrupted)"
+    if ran.timed_out:
+        return "timed out after %.0f s: %s finished" % (
+            ran.seconds, _plural(len(progress.tests), "test"))
+    if ran.signal:
+        return "killed by %s" % _signal_name(ran.signal)
+    code = ran.returncode
+    if code not in (0, 1):
+        what = _PYTEST_STATUS.get(code, "pytest's status")
+        if code == 2 and progress.collect_errors:
+            what += ": %s during collection" % _plural(len(progress.collect_errors), "error")
+        return "exit %s (%s)" % (code, what)
+    if progress.collect_errors:
+        return "exit %s: %s during collection" % (code, _plural(len(progress.collect_errors),
+                                                                 "error"))
+    if not progress.present:
+        return "exit %s: it wrote no progress (the utf8env.readiness._progress plugin)" % code
+    if progress.finish is None:
+        return "exit %s: the session did not end" % code
+    stop = progress.finish.get("shouldfail") or progress.finish.get("shouldstop")
+    early = ("stopped early (%s): " % (stop if isinstance(stop, str) else "-x")) if stop else ""
+    if progress.collected:      # 0 under xdist's controller, which collects nothing
+        if len(progress.tests) < progress.collected:
+            return "exit %s: %s%d of %s did not run" % (
+                code, early, progress.collected - len(progress.tests),
+                _plural(progress.collected, "collected test"))
+    elif stop:
+        return "exit %s: %s" % (code, early.rstrip(": "))
     if outcomes is None:
-        return "pytest gave no JUnit XML (exit %s): %s" % (run.returncode, tail)
-    if record is None:
-        return "the plugin wrote no record (exit %s): %s" % (run.returncode, tail)
-    if run.returncode == 5:
-        return "no tests collected"
+        return "exit %s: pytest gave no JUnit XML" % code
     return None
 
 
-def _suite_run(interp, mode, folder, run):
-    outcomes = junit.outcomes(folder.path("junit.xml"), (folder.dir, folder.inside(folder.dir)))
-    record = read_record(folder)
-    problem = _problem(run, outcomes, record)
-    if run.returncode == 4 and problem:     # pytest's usage error: the arguments given
-        raise UsageError("readiness: pytest refused its arguments: %s" % problem.split("): ", 1)[-1])
-    counts = {}
-    for o in (outcomes or {}).values():
-        counts[o.outcome] = counts.get(o.outcome, 0) + 1
-    suite = SuiteRun(
-        python=interp.version, interpreter=list(interp.argv), mode=mode,
-        utf8_mode=record["utf8_mode"] if record else None, exit=run.returncode,
-        timed_out=run.timed_out, seconds=round(run.seconds, 3),
-        counts={k: counts[k] for k in _ORDER if k in counts},
-        filesystem_encoding=record["filesystem_encoding"] if record else None,
-        locale_encoding=record["locale_encoding"] if record else None, problem=problem)
-    return suite, outcomes or {}, record or {"sites": [], "tests": {}}
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+class _Run(object):
+    """One run read back: its SuiteRun, its outcomes by JUnit XML and by progress, its record."""
+
+    def __init__(self, interp, mode, stage, ran):
+        self.interp, self.mode, self.stage, self.ran = interp, mode, stage, ran
+        self.junit = junit.outcomes(stage.path("junit.xml"), (stage.dir, stage.inside(stage.dir)))
+        self.progress = _progress.read(stage.path("progress.jsonl"))
+        self.record = read_record(stage)
+        self.problem = _incomplete(ran, self.progress, self.junit)
+        if ran.returncode == 4 and self.junit is None:   # pytest's usage error: the arguments
+            lines = _first_lines(ran)
+            errors = [l.split("error: ", 1)[1] for l in lines if "error: " in l]
+            raise UsageError("readiness: pytest refused its arguments: %s" % (
+                errors[-1] if errors else (lines[-1] if lines else "exit 4")))
+
+    def by_progress(self):
+        """{key: Outcome} of the tests that finished, by the progress file (no output)."""
+        return {junit.key(n): Outcome(o, m) for n, (o, m) in self.progress.tests.items()}
+
+    def suite(self, outcomes):
+        counts = {}
+        for o in outcomes.values():
+            counts[o.outcome] = counts.get(o.outcome, 0) + 1
+        record, ran = self.record or self.progress.start or None, self.ran
+        return SuiteRun(
+            python=self.interp.version, interpreter=list(self.interp.argv), mode=self.mode,
+            utf8_mode=record.get("utf8_mode") if record else None,
+            exit=ran.returncode if ran.returncode is not None else (
+                -ran.signal if ran.signal else None),
+            timed_out=ran.timed_out, seconds=round(ran.seconds, 3),
+            counts={k: counts[k] for k in _ORDER if k in counts},
+            filesystem_encoding=record.get("filesystem_encoding") if record else None,
+            locale_encoding=record.get("locale_encoding") if record else None,
+            problem=self.problem,
+            complete=self.problem is None,
+            output=_first_lines(ran, (self.stage.dir, self.stage.inside(self.stage.dir)))
+            if self.problem else [])
+
+
+def _outcomes(a, b):
+    """The outcomes of the two runs of one Python, from the same source: both JUnit XML
+    files when both exist (with each test's output), else both progress files."""
+    if a.junit is not None and b.junit is not None:
+        return a.junit, b.junit
+    return a.by_progress(), b.by_progress()
+
+
+def _read(planned, runs):
+    return [_Run(interp, mode, stage, ran) for (interp, mode, stage, _), ran in zip(planned, runs)]
+
+
+def _pairs(read):
+    by = {}
+    for r in read:
+        by.setdefault(r.interp.version, {})[r.mode] = r
+    return [(python, modes[TODAY], modes[PEP686]) for python, modes in by.items()
+            if TODAY in modes and PEP686 in modes]
+
+
+def _nodeids(*records):
+    return {junit.key(n): n for rec in records if rec for n in rec.get("tests", {})}
 
 
 def _name(k, nodeids):
@@ -53,6 +154,29 @@ def _name(k, nodeids):
         return nodeids[k]
     classname, name = k
     return "%s::%s" % (classname, name) if classname else name
+
+
+def _nodeid(k, a, b):
+    """The node id of test key `k` (for --utf8env-only): the record's, else the progress's."""
+    for run in (a, b):
+        for n in run.progress.tests:
+            if junit.key(n) == k:
+                return n
+    return _name(k, _nodeids(a.record, b.record))
+
+
+def rerun_wanted(planned, runs):
+    """{python version: [node id]}: the tests that finished in both runs of a Python and
+    whose outcome or output differs (to run again in both modes)."""
+    wanted = {}
+    for python, a, b in _pairs(_read(planned, runs)):
+        if a.ran.stopped or b.ran.stopped:
+            continue
+        out_a, out_b = _outcomes(a, b)
+        ids = [_nodeid(k, a, b) for k in sorted(set(out_a) & set(out_b)) if out_a[k] != out_b[k]]
+        if ids:
+            wanted[python] = ids
+    return wanted
 
 
 def _first_difference(today, pep686):
@@ -77,35 +201,61 @@ def _sites_by_test(record):
     return out
 
 
-def compare(command, world, planned, runs, workers, wall, show_all=False):
-    """The ReadinessResult of the planned runs and their worlds.Run results."""
+def compare(command, world, planned, runs, workers, wall, show_all=False, reruns=(),
+            not_copied=()):
+    """The ReadinessResult of the planned runs and their Ran results; `reruns`: the
+    (planned, Ran) of the reruns of the tests that changed (plan_rerun), of any Python
+    (those of Pythons not in `planned` are left out)."""
     es = env_set(world)
-    suites, by_python = [], {}
-    for (interp, mode, folder, _), run in zip(planned, runs):
-        suite, outcomes, record = _suite_run(interp, mode, folder, run)
-        suites.append(suite)
-        by_python.setdefault(interp.version, {})[mode] = (outcomes, record)
-    bad = [s for s in suites if s.problem]
-    if bad:
-        raise Utf8envError("readiness: " + "; ".join(
-            "the %s run on %s: %s" % ("UTF-8 mode" if s.mode == PEP686 else "today", s.python,
-                                       s.problem) for s in bad))
-    changed, sites, tests = [], {}, set()
-    for python, modes in by_python.items():
-        (out_a, rec_a), (out_b, rec_b) = modes[TODAY], modes[PEP686]
-        nodeids = {junit.key(n): n for rec in (rec_a, rec_b) for n in rec["tests"]}
+    first = _read(planned, runs)
+    pythons = {r.interp.version for r in first}
+    again = _read([p for p, _ in reruns], [r for _, r in reruns])
+    again = [r for r in again if r.interp.version in pythons]
+    again_by = {(r.interp.version, r.mode): r for r in again}
+    suites, rerun_suites = [], []
+    changed, unstable, sites, tests = [], [], {}, set()
+    only = {TODAY: 0, PEP686: 0}
+    by_run = {}
+    for python, a, b in _pairs(first):
+        out_a, out_b = _outcomes(a, b)
+        by_run[id(a)], by_run[id(b)] = out_a, out_b
+        rec_a = a.record or {"sites": [], "tests": {}}
+        rec_b = b.record or {"sites": [], "tests": {}}
+        nodeids = _nodeids(rec_a, rec_b)
+        nodeids.update({junit.key(n): n for r in (a, b) for n in r.progress.tests})
         active = {}
         for rec in (rec_a, rec_b):
             for t, where in _sites_by_test(rec).items():
                 active.setdefault(t, set()).update(where)
+        ra, rb = again_by.get((python, TODAY)), again_by.get((python, PEP686))
+        if ra is not None and rb is not None:
+            if a.junit is not None and b.junit is not None:
+                again_a, again_b = ra.junit or ra.by_progress(), rb.junit or rb.by_progress()
+            else:
+                again_a, again_b = ra.by_progress(), rb.by_progress()
+            by_run[id(ra)], by_run[id(rb)] = again_a, again_b
+        else:
+            again_a = again_b = None
         for k in sorted(set(out_a) | set(out_b)):
             tests.add(_name(k, nodeids))
-            a, b = out_a.get(k, ABSENT), out_b.get(k, ABSENT)
-            if a != b:
-                name = _name(k, nodeids)
-                changed.append(TestChange(python=python, test=name, today=a, utf8_mode=b,
-                                          difference=_first_difference(a, b),
-                                          call_sites=sorted(active.get(name, ()), key=_site_key)))
+            if k not in out_b:
+                only[TODAY] += 1
+                continue
+            if k not in out_a:
+                only[PEP686] += 1
+                continue
+            x, y = out_a[k], out_b[k]
+            if x == y:
+                continue
+            name = _name(k, nodeids)
+            if again_a is not None and k in again_a and k in again_b and (
+                    again_a[k] != x or again_b[k] != y):
+                unstable.append(UnstableTest(python=python, test=name, today=[x, again_a[k]],
+                                             utf8_mode=[y, again_b[k]]))
+                continue
+            changed.append(TestChange(python=python, test=name, today=x, utf8_mode=y,
+                                      difference=_first_difference(x, y),
+                                      call_sites=sorted(active.get(name, ()), key=_site_key)))
         for rec, counts in ((rec_a, True), (rec_b, False)):
             for s in rec["sites"]:
                 site = sites.setdefault((s["file"], s["line"]), dict(s, count=0, tests=set(),
@@ -113,6 +263,10 @@ def compare(command, world, planned, runs, workers, wall, show_all=False):
                 site["count"] += s["count"] if counts else 0
                 site["tests"].update(s["tests"])
                 site["pythons"].add(python)
+    for r in first:
+        suites.append(r.suite(by_run.get(id(r), r.junit or r.by_progress())))
+    for r in again:
+        rerun_suites.append(r.suite(by_run.get(id(r), r.junit or r.by_progress())))
     users = {}
     for key, s in sites.items():
         for t in s["tests"]:
@@ -122,7 +276,7 @@ def compare(command, world, planned, runs, workers, wall, show_all=False):
         by_test.setdefault(c.test, []).append(c)
     shown, hidden = [], 0
     for (file, line), s in sorted(sites.items()):
-        if s["origin"] != "user" and not show_all:
+        if s["origin"] not in ("user", "child process") and not show_all:
             hidden += 1
             continue
         hit = sorted(t for t in s["tests"] if t in by_test)
@@ -133,13 +287,17 @@ def compare(command, world, planned, runs, workers, wall, show_all=False):
             fixes=_fixes([c for t in hit for c in by_test[t]],
                          ["%s:%d" % k for k in sorted({k for t in s["tests"] for k in users[t]}
                                                       - {(file, line)})])))
+    complete = all(s.complete for s in suites + rerun_suites)
+    everything = suites + rerun_suites
     return ReadinessResult(
         schema=SCHEMA, command=list(command), world=es.name, environment=es.description,
         variables=dict(es.variables), runs=suites, changed=changed, call_sites=shown,
-        hidden_sites=hidden, tests=len(tests), ready=not changed,
+        hidden_sites=hidden, tests=len(tests), ready=complete and not changed,
         timing=Timing(wall_seconds=round(wall, 3),
-                      cell_seconds=round(sum(s.seconds for s in suites), 3),
-                      workers=workers, jobs=len(suites)))
+                      cell_seconds=round(sum(s.seconds for s in everything), 3),
+                      workers=workers, jobs=len(everything)),
+        reruns=rerun_suites, unstable=unstable, complete=complete, only_today=only[TODAY],
+        only_utf8_mode=only[PEP686], not_copied=["%s (%s)" % w for w in sorted(not_copied)])
 
 
 def _site_key(where):

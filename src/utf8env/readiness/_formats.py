@@ -2,6 +2,7 @@
 summary), GitHub workflow annotations, JUnit XML, JSON. Renders only; shares pages.py
 with the matrix's reports."""
 import json
+import os
 import xml.etree.ElementTree as ElementTree
 
 from .. import _pages as pages
@@ -31,13 +32,66 @@ def _site_line(s):
 
 def _verdict(result):
     active = [s for s in result.call_sites if s.changed_tests]
+    unstable = len({(u.python, u.test) for u in result.unstable})
+    tail = (" %s not counted (unstable)." % pages.plural(unstable, "test")) if unstable else ""
+    if not result.complete:
+        bad = [r for r in _all_runs(result) if not r.complete]
+        changes = len({c.test for c in result.changed})
+        return "Incomplete: %d of %s did not complete; %s.%s" % (
+            len(bad), pages.plural(len(_all_runs(result)), "run"),
+            ("%s that both runs finished change%s with UTF-8 mode" % (
+                pages.plural(changes, "test"), "s" if changes == 1 else "")) if changes
+            else "no test that both runs finished changes with UTF-8 mode", tail)
     if result.ready:
-        return "Ready: no test changes with UTF-8 mode (%s, %s)." % (
+        return "Ready: no test changes with UTF-8 mode (%s, %s).%s" % (
             pages.plural(result.tests, "test"),
-            pages.plural(len(result.call_sites), "call site") + " warned")
-    return "Not ready: %d of %s change with UTF-8 mode; %d of %s active in them." % (
+            pages.plural(len(result.call_sites), "call site") + " warned", tail)
+    return "Not ready: %d of %s change with UTF-8 mode; %d of %s active in them.%s" % (
         len({c.test for c in result.changed}), pages.plural(result.tests, "test"),
-        len(active), pages.plural(len(result.call_sites), "call site"))
+        len(active), pages.plural(len(result.call_sites), "call site"), tail)
+
+
+def _all_runs(result):
+    return list(result.runs) + list(result.reruns)
+
+
+def _run_name(run, result):
+    return "%s %s%s (UTF-8 mode %s)" % (run.python, run.mode, " rerun" if run in result.reruns
+                                        and run not in result.runs else "",
+                                        "on" if run.mode != "today" else "off")
+
+
+def _brief(outcome):
+    return outcome.outcome + (" (%s)" % outcome.message if outcome.message and
+                              outcome.outcome != "passed" else "")
+
+
+def _unstable_line(u):
+    def said(pair):
+        if pair[0] == pair[1]:
+            return "%s twice" % _brief(pair[0])
+        if (pair[0].outcome, pair[0].message) == (pair[1].outcome, pair[1].message):
+            return "%s twice, the output differing" % _brief(pair[0])
+        return "%s, then %s" % (_brief(pair[0]), _brief(pair[1]))
+    return "UTF-8 mode off: %s; on: %s" % (said(u.today), said(u.utf8_mode))
+
+
+def _notes(result):
+    """The lines about what was not compared: tests of one run only, files not copied,
+    the reruns."""
+    out = []
+    if result.only_today or result.only_utf8_mode:
+        out.append("%s finished in one run only (not compared): %d with UTF-8 mode off only, "
+                   "%d with it on only." % (pages.plural(result.only_today + result.only_utf8_mode,
+                                                         "test"),
+                                            result.only_today, result.only_utf8_mode))
+    if result.not_copied:
+        out.append("Not copied into the runs (special files): %s." % ", ".join(result.not_copied))
+    if result.reruns:
+        out.append("The tests that changed ran again in both modes (%s): %d changed again, %d "
+                   "unstable." % (pages.plural(len(result.reruns), "run"),
+                                  len(result.changed), len(result.unstable)))
+    return out
 
 
 def _variables(result):
@@ -57,6 +111,15 @@ def text(result, columns=pages.WIDTH):
     body = [[r.python, r.mode, _flag(r.utf8_mode), r.filesystem_encoding or "-",
              r.locale_encoding or "-", _counts(r.counts), "%.1f" % r.seconds] for r in result.runs]
     out += [pages.table(head, body, columns, squeeze=5), ""]
+    bad = [r for r in _all_runs(result) if not r.complete]
+    if bad:
+        out.append("Runs that did not complete (only the tests both runs finished are compared):")
+        for r in bad:
+            out += pages.wrap("%s: %s" % (_run_name(r, result), r.problem), columns, "  ", "    ")
+            for line in r.output:
+                line = "    | " + line
+                out.append(line if len(line) <= columns else line[:columns - 3] + "...")
+        out.append("")
     if result.changed:
         out.append("Tests that change with UTF-8 mode (Python 3.15's default):")
         for c in result.changed:
@@ -83,10 +146,19 @@ def text(result, columns=pages.WIDTH):
             out += pages.wrap('encoding="utf-8" or "locale": %s' % s.fixes[1].means.partition(
                 "; ")[2], columns, "    ", "      ")
         out.append("")
+    if result.unstable:
+        out.append("Unstable tests (a different result in two runs of the same mode; not "
+                   "counted as changes):")
+        for u in result.unstable:
+            out.append("  %s [%s]" % (u.test, u.python))
+            out += pages.wrap(_unstable_line(u), columns, "    ", "      ")
+        out.append("")
     if result.hidden_sites:
         out.append("%s in the standard library and site-packages not shown (--all shows them)"
                    % pages.plural(result.hidden_sites, "more call site"))
         out.append("")
+    for line in _notes(result):
+        out += pages.wrap(line, columns, "", "  ")
     out.append(_verdict(result))
     t = result.timing
     out.append("%s on %s, %.1f s (their own time %.1f s)" % (
@@ -103,6 +175,21 @@ def markdown(result):
         ["Python", "run", "UTF-8 mode", "tests", "seconds"],
         [[r.python, r.mode, _flag(r.utf8_mode), _counts(r.counts), "%.1f" % r.seconds]
          for r in result.runs]), ""]
+    bad = [r for r in _all_runs(result) if not r.complete]
+    if bad:
+        out += ["### Runs that did not complete", ""]
+        for r in bad:
+            out += ["%s: %s" % (_run_name(r, result), r.problem), ""]
+            if r.output:
+                out += ["```"] + list(r.output) + ["```", ""]
+    notes = _notes(result)
+    if notes:
+        out += [" ".join(notes), ""]
+    if result.unstable:
+        out += ["### Unstable tests (not counted as changes)", ""]
+        out += [pages.markdown_table(["test", "Python", "runs"],
+                                     [["`%s`" % u.test, u.python, _unstable_line(u)]
+                                      for u in result.unstable]), ""]
     if result.changed:
         out += ["### Tests that change with UTF-8 mode", ""]
         out += [pages.markdown_table(
@@ -121,35 +208,179 @@ def markdown(result):
     return "\n".join(out)
 
 
-def github(result):
-    """Workflow annotations: a warning at each call site, an error at each test file
-    whose test changes; then the Markdown summary (for $GITHUB_STEP_SUMMARY)."""
-    lines = []
-    for s in result.call_sites:
-        if s.origin != "user":
-            continue
-        said = "%s uses the locale encoding (%s)" % (s.function or "this code",
-                                                      pages.plural(s.count, "EncodingWarning"))
-        if s.changed_tests:
-            said += "; with UTF-8 mode (Python 3.15) these tests change: " + ", ".join(s.changed_tests)
-        else:
-            said += "; no test changes with UTF-8 mode"
-        said += "\n" + "\n".join('encoding="%s": %s' % (f.encoding, f.means) for f in s.fixes)
-        lines.append(pages.github_command("warning", said, file=s.file, line=s.line,
-                                          title="utf8env readiness: default encoding"))
-    for c in result.changed:
-        said = "%s changes with UTF-8 mode on Python %s: %s" % (c.test, c.python, c.difference)
-        if c.call_sites:
-            said += "\ncall sites: " + ", ".join(c.call_sites)
-        lines.append(pages.github_command("error", said, file=c.test.split("::")[0],
-                                          title="utf8env readiness: test changes"))
+# -- GitHub workflow commands -------------------------------------------------------------
+# GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and 50 per
+# job (the sum over its steps); what a step prints beyond that is dropped silently, in
+# the order printed (actions/toolkit, docs/problem-matchers.md, "Limitations":
+# https://github.com/actions/toolkit/blob/main/docs/problem-matchers.md#limitations).
+# So the errors (the tests that change) come first, each kind is cut at 10 here, and one
+# notice counts what was left out; the step summary (markdown(), which _cli.py appends
+# to $GITHUB_STEP_SUMMARY) has everything. One step prints at most 21 of the job's 50.
+GITHUB_PER_STEP = 10
+GITHUB_MESSAGE = 500        # characters of a message as printed (escaped), "..." included
+_FIXES = ('fix: encoding="utf-8" (the 3.15 behaviour on every version) or encoding="locale" '
+          "(today's kept, Python 3.10+)")
+
+
+def github(result, environ=None, cwd=None):
+    """Workflow annotations, at most GITHUB_PER_STEP of each kind: an `::error` saying
+    so when a run did not complete and one at the file of each test that changes (its
+    Pythons merged), then a `::warning` at each call site, then one `::notice` counting
+    those left out. `file=` is relative to $GITHUB_WORKSPACE (`cwd`, the project's
+    folder, when that is not set), and left out for a file outside it; messages are one
+    line of at most GITHUB_MESSAGE characters. The Markdown page (markdown()) is the
+    step summary: _cli.py appends it to $GITHUB_STEP_SUMMARY (or prints it after)."""
+    environ = os.environ if environ is None else environ
+    project = cwd or os.getcwd()
+    workspace = environ.get("GITHUB_WORKSPACE") or project
+    errors = [_test_annotation(test, changes, workspace, project)
+              for test, changes in _changes_by_test(result.changed)]
+    if not getattr(result, "complete", True):   # a run that did not complete: said first
+        errors.insert(0, _command("error", _verdict(result), title="utf8env readiness: incomplete"))
+    # Which call sites get a warning: those a changed test uses, first; the slots left
+    # go to the sites that changed nothing in these tests, in file order. A site that
+    # changed nothing still reads or writes text in the locale's encoding, which 3.15
+    # changes: the tests just do not observe it, so it is a warning too, not an error.
+    # But it must never push out a site that changes a test, and a ready project (say 65
+    # such sites) shows at most 10 of them and a notice, the rest being in the summary.
+    # (Leaving them out altogether would make a ready project's step show no warning;
+    # tests/test_readiness.py expects a ready project's two sites as warnings.)
+    # Shown in file order, as the summary lists them. Only the user's own code: the
+    # standard library's and site-packages' sites (--all) are the summary's.
+    sites = [s for s in result.call_sites if s.origin == "user"]
+    ranked = sorted(range(len(sites)), key=lambda i: (not sites[i].changed_tests, i))
+    chosen = sorted(ranked[:GITHUB_PER_STEP])
+    warnings = [_site_annotation(sites[i], workspace, project) for i in chosen]
+    lines = errors[:GITHUB_PER_STEP] + warnings
+    more_errors = max(0, len(errors) - GITHUB_PER_STEP)
+    more_warnings = len(sites) - len(chosen)
+    if more_errors or more_warnings:
+        said = " and ".join(
+            pages.plural(n, "more " + word) for n, word in ((more_errors, "error"),
+                                                            (more_warnings, "warning")) if n)
+        where = ("see the step summary" if environ.get("GITHUB_STEP_SUMMARY")
+                 else "see the Markdown report below")
+        lines.append(_command("notice", said + ": " + where, title="utf8env readiness: not shown"))
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _changes_by_test(changed):
+    """[(node id, [TestChange])], a test once with each Python it changed on, in order."""
+    out = {}
+    for c in changed:
+        out.setdefault(c.test, []).append(c)
+    return list(out.items())
+
+
+def _test_annotation(test, changes, workspace, project):
+    differences = {}
+    for c in changes:
+        differences.setdefault(c.difference, []).append(c.python)
+    if len(differences) == 1:
+        said = "%s changes with UTF-8 mode on Python %s: %s" % (
+            test, ", ".join(c.python for c in changes), changes[0].difference)
+    else:
+        said = "%s changes with UTF-8 mode: %s" % (test, "; ".join(
+            "on Python %s: %s" % (", ".join(pythons), difference)
+            for difference, pythons in differences.items()))
+    sites = []
+    for c in changes:
+        sites += [s for s in c.call_sites if s not in sites]
+    said += " (call sites: %s)" % (", ".join(_where(s, workspace, project) for s in sites)
+                                   or "none warned")
+    # The node id's file is relative to pytest's rootdir, taken as the project's folder.
+    return _command(
+        "error", said, file=_workspace_path(test.split("::")[0], workspace, project),
+        title="utf8env readiness: test changes")
+
+
+def _site_annotation(s, workspace, project):
+    file = _workspace_path(s.file, workspace, project)
+    said = "" if file else s.where + ": "
+    said += "%s uses the locale encoding (%s): " % (
+        s.function or "this code", pages.plural(s.count, "EncodingWarning"))
+    if s.changed_tests:
+        said += "with UTF-8 mode (Python 3.15) %s: %s; " % (
+            "this test changes" if len(s.changed_tests) == 1
+            else "%d tests change" % len(s.changed_tests), ", ".join(s.changed_tests))
+    else:
+        said += "no test changes with UTF-8 mode (Python 3.15); "
+    # compare.py's words for the sites measured with this one (the same tests use them)
+    together = s.fixes[0].means.partition("; measured together with ")[2].partition(
+        ", which the same tests use")[0] if s.fixes else ""
+    if together:
+        said += "%s, together with %s (the same tests use them)" % (_FIXES, ", ".join(
+            _where(w, workspace, project) for w in together.split(", ")))
+    else:
+        said += _FIXES
+    return _command("warning", said, file=file, line=s.line if file else None,
+                    title="utf8env readiness: default encoding")
+
+
+def _where(where, workspace, project):
+    """A call site's "file:line" with the file as _workspace_path() gives it (when it can)."""
+    file, colon, line = where.rpartition(":")
+    shown = _workspace_path(file, workspace, project) if colon and line.isdigit() else None
+    return shown + ":" + line if shown else where
+
+
+def _workspace_path(path, workspace, project):
+    """`path` (absolute, or relative to the project's folder) relative to the workspace,
+    with /. None for no file (<string>) or an absolute one outside the workspace
+    (site-packages...): never an absolute path. A relative path stays relative to the
+    project when the project is not under the workspace."""
+    if not path or path.startswith("<"):
+        return None
+    full = path if os.path.isabs(path) else os.path.join(project, path)
+    for f in (os.path.normpath, os.path.realpath):
+        try:
+            rel = os.path.relpath(f(full), f(workspace))
+        except ValueError:              # another drive (Windows)
+            continue
+        if rel != os.curdir and rel != os.pardir and not rel.startswith(os.pardir + os.sep) \
+                and not os.path.isabs(rel):
+            return rel.replace(os.sep, "/")
+    return None if os.path.isabs(path) else os.path.normpath(path).replace(os.sep, "/")
+
+
+def _bounded(message, limit=GITHUB_MESSAGE):
+    """`message` escaped, cut to at most `limit` characters (with "...", never inside an
+    escape sequence): unescaped, a test's difference or a list of tests has no bound."""
+    escaped = pages.github_data(message)
+    if len(escaped) <= limit:
+        return escaped
+    out, size = [], 0
+    for ch in message:
+        piece = pages.github_data(ch)
+        if size + len(piece) > limit - 3:
+            break
+        out.append(piece)
+        size += len(piece)
+    return "".join(out) + "..."
+
+
+def _command(kind, message, **properties):
+    """pages.github_command() with the message bounded (_bounded escapes it)."""
+    return pages.github_command(kind, "", **properties) + _bounded(message)
 
 
 def junit(result):
     """JUnit XML: one case per changed test (a failure) and per call site (a failure
     when a changed test hit it)."""
     cases = []
+    for r in _all_runs(result):
+        if r.complete:
+            continue
+        case = ElementTree.Element("testcase", classname="utf8env.readiness.runs",
+                                   name=_run_name(r, result))
+        error = ElementTree.SubElement(case, "error", message=r.problem)
+        error.text = "\n".join(r.output)
+        cases.append(case)
+    for u in result.unstable:
+        case = ElementTree.Element("testcase", classname="utf8env.readiness.tests",
+                                   name="%s [%s]" % (u.test, u.python))
+        ElementTree.SubElement(case, "skipped", message="unstable: " + _unstable_line(u))
+        cases.append(case)
     for c in result.changed:
         case = ElementTree.Element("testcase", classname="utf8env.readiness.tests",
                                    name="%s [%s]" % (c.test, c.python))
@@ -170,7 +401,9 @@ def junit(result):
         cases.append(case)
     suite = ElementTree.Element("testsuite", name="utf8env readiness", tests=str(len(cases)),
                                 failures=str(sum(c.find("failure") is not None for c in cases)),
-                                errors="0", skipped="0", time="%.3f" % result.timing.wall_seconds)
+                                errors=str(sum(c.find("error") is not None for c in cases)),
+                                skipped=str(sum(c.find("skipped") is not None for c in cases)),
+                                time="%.3f" % result.timing.wall_seconds)
     suite.extend(cases)
     root = ElementTree.Element("testsuites")
     root.append(suite)

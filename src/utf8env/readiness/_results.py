@@ -20,13 +20,16 @@ class SuiteRun(Record):
     interpreter = field()      # its argv (a chroot prefix included)
     mode = field()             # TODAY or PEP686
     utf8_mode = field()        # as the interpreter reported it (the plugin's record), or None
-    exit = field()             # pytest's exit status; None when it timed out
+    exit = field()             # pytest's exit status; None when it timed out or was stopped;
+                               # -N when signal N killed it
     timed_out = field()
     seconds = field()
-    counts = field()           # {outcome: number of tests}
+    counts = field()           # {outcome: number of tests} (those that finished)
     filesystem_encoding = field()
     locale_encoding = field()
-    problem = field()          # None, or why this run gives no per-test results
+    problem = field()          # None, or why this run did not complete
+    complete = field(True)     # the run ran every test it collected, to the end
+    output = field(())         # when it did not complete: the first lines of its output
 
 
 class TestChange(Record):
@@ -37,6 +40,15 @@ class TestChange(Record):
     utf8_mode = field()        # Outcome with UTF-8 mode on (3.15)
     difference = field()       # the first differing line: the 3.15 run's failure, or output
     call_sites = field()       # ["file:line"] that warned in this test (either run)
+
+
+class UnstableTest(Record):
+    """A test whose outcome or output changed between the two runs, and then differed
+    between two runs with the SAME mode when it ran again: not counted as a change."""
+    python = field()
+    test = field()
+    today = field()            # [Outcome, Outcome]: the first run and the rerun, mode off
+    utf8_mode = field()        # [Outcome, Outcome]: the same with UTF-8 mode on
 
 
 class Fix(Record):
@@ -69,12 +81,18 @@ class ReadinessResult(Record):
     environment = field()      # its description
     variables = field()        # {name: value} it sets
     runs = field()             # [SuiteRun]
-    changed = field()          # [TestChange]
+    changed = field()          # [TestChange]: the changes each test's rerun confirmed
     call_sites = field()       # [CallSite] of the user's code (all origins with --all)
     hidden_sites = field()     # how many standard-library / site-packages sites are not shown
     tests = field()            # how many distinct tests ran
-    ready = field()            # nothing changes between the two runs
+    ready = field()            # every run complete, and nothing changes between the two runs
     timing = field()           # matrix.results.Timing
+    reruns = field(())         # [SuiteRun]: the changed tests run again, each mode
+    unstable = field(())       # [UnstableTest]
+    complete = field(True)     # every run (and rerun) completed
+    only_today = field(0)      # tests that finished in the run with UTF-8 mode off only
+    only_utf8_mode = field(0)  # ... in the run with UTF-8 mode on only
+    not_copied = field(())     # the project's special files (FIFO, socket, device) left out
 
     def _json(self):
         return self._asdict()

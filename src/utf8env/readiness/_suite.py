@@ -10,17 +10,24 @@ user's venv): a Python without pytest is refused with one line saying how to giv
 one. Only utf8env itself is put on PYTHONPATH, for its plugin (standard library only,
 loaded by module name: it needs no metadata); nothing else is lent.
 """
+import functools
 import glob
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
+import sys
 import tempfile
+import uuid
 
 from .._errors import UsageError
 from ..matrix import _cells as cells, _discovery as discovery, _environments as environments
 from .. import _worlds as worlds
+from .._engine.records import Record, field
+from . import _supervise as supervise
+from . import _unittest_runner as unittest_runner
 from ._results import PEP686, TODAY
 
 DEFAULT_WORLD = "latin1"
@@ -31,8 +38,9 @@ WORLD_HELP = ("the locale world (default latin1): %s; %s are %s" % (
     ", ".join(n for n in WORLD_NAMES if n not in worlds.WINDOWS), ", ".join(worlds.WINDOWS),
     worlds.WINDOWS_NOTE))
 PLUGIN = "utf8env.readiness.plugin"
+PROGRESS = "utf8env.readiness._progress"
 _PACKAGES = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".tox", ".nox", ".venv",
+_NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv",
                "venv", ".mypy_cache", ".ruff_cache", "*.egg-info", "node_modules")
 _TEXT_VARIABLES = ("LANG", "LANGUAGE", "PYTHONUTF8", "PYTHONCOERCECLOCALE", "PYTHONIOENCODING",
                    "PYTHONWARNDEFAULTENCODING", "PYTHONLEGACYWINDOWSFSENCODING",
@@ -48,6 +56,8 @@ class Folder(object):
         self.root = root
         self.dir = tempfile.mkdtemp(prefix="utf8env-readiness-%s-" % name, dir=base)
         self.work = os.path.join(self.dir, "project")
+        self.project = None           # the project copied into `work`
+        self.token = "%d-%s" % (os.getpid(), uuid.uuid4().hex)    # the runs' marker
 
     def inside(self, path):
         if self.root == "/":
@@ -221,12 +231,133 @@ def _lend(folder):
     return folder.inside(site)
 
 
-def plan(project, pythons, world, pytest_args, environ, timeout):
+# -- the copies ------------------------------------------------------------------------------
+
+_SPECIAL = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "device"),
+            (stat.S_ISBLK, "device"))
+
+
+def special_kind(path):
+    """"FIFO", "socket" or "device" for such a file (not followed when a link), else None."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    for test, kind in _SPECIAL:
+        if test(mode):
+            return kind
+    return None
+
+
+def _ignore(project, skipped):
+    """copytree's `ignore`: what is never copied, and the special files (which cannot
+    be: reading a FIFO waits for a writer, a socket cannot be opened, a device is not
+    the project's), each added to `skipped` (relative to the project) the first time."""
+    patterns = shutil.ignore_patterns(*_NOT_COPIED)
+
+    def ignore(folder, names):
+        out = set(patterns(folder, names))
+        for name in names:
+            if name in out:
+                continue
+            path = os.path.join(folder, name)
+            kind = special_kind(path)
+            if kind:
+                out.add(name)
+                where = os.path.relpath(path, project)
+                if where not in [w for w, _ in skipped]:
+                    skipped.append((where, kind))
+        return out
+    return ignore
+
+
+def copy_project(project, work, skipped=None):
+    """Copy the project into `work` (links as links); the special files it holds are
+    left out and listed in `skipped` [(path, kind)]."""
+    skipped = [] if skipped is None else skipped
+    shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped))
+    return skipped
+
+
+def _restore_cache(project, work):
+    """The copy's .pytest_cache as the project's (the first run changed it), for a rerun
+    that uses it as the first run did (--lf, --ff, --sw)."""
+    cache = os.path.join(work, ".pytest_cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    original = os.path.join(project, ".pytest_cache")
+    if os.path.isdir(original) and not os.path.islink(original):
+        try:
+            shutil.copytree(original, cache, symlinks=True, ignore=_ignore(original, []))
+        except (OSError, shutil.Error):
+            pass
+
+
+# -- the runs ------------------------------------------------------------------------------
+
+RERUN = "rerun-"        # the file names of a rerun: the same folder, these prefixed
+_SUPERVISOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_supervise.py")
+# The world runner's own timeout: a backstop for the supervisor's, which holds the real one.
+_BACKSTOP = 60.0
+
+
+class Stage(object):
+    """A Folder seen by one of its runs: the first ("") or a rerun (RERUN): the same
+    working directory and temporary folder, the run's own files (status, output,
+    progress, JUnit XML, record) named with its prefix."""
+
+    def __init__(self, folder, prefix):
+        self.folder, self.prefix = folder, prefix
+        self.root, self.dir, self.work = folder.root, folder.dir, folder.work
+        self.project, self.token = folder.project, "%s%s" % (prefix, folder.token)
+
+    def inside(self, path):
+        return self.folder.inside(path)
+
+    def path(self, name):
+        return self.folder.path(self.prefix + name)
+
+    def remove(self):
+        self.folder.remove()
+
+
+def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, extra=()):
+    env = environments.program_environment(interp, es, utf8)
+    inside = stage.inside
+    argv = cells.python_command(env, stage) + [
+        "-m", "pytest", "-p", PLUGIN, "-p", PROGRESS,
+        "--utf8env-json=" + inside(stage.path("record.json")),
+        "--utf8env-progress=" + inside(stage.path("progress.jsonl")),
+        "--junitxml=" + inside(stage.path("junit.xml")), "-o", "junit_logging=all",
+        "--basetemp=" + inside(stage.folder.path("tmp"))] + list(extra) + list(pytest_args)
+    if isinstance(pytest_args, unittest_runner.Args):      # `python -m unittest ARGS`
+        argv = cells.python_command(env, stage) + unittest_runner.command(
+            inside(stage.path("record.json")), inside(stage.path("junit.xml")),
+            inside(stage.path("progress.jsonl"))) + list(
+            extra) + list(pytest_args)
+    run_env = dict(base)
+    run_env.update(es.variables)
+    run_env["PYTHONUTF8"] = utf8          # the suite's own Python children too
+    run_env["PYTHONPATH"] = os.pathsep.join(
+        [lent] + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
+    run_env["PYTHONPYCACHEPREFIX"] = inside(stage.folder.path("pycache"))
+    if env.launcher:
+        run_env["XDG_CACHE_HOME"] = inside(stage.folder.path("cache"))
+    supervised = [sys.executable, "-I", _SUPERVISOR, stage.path("status.json"),
+                  stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
+                  stage.folder.path("stop"), stage.token, "--"] + argv
+    return worlds.Job(argv=supervised, env=run_env, timeout=timeout + _BACKSTOP, cwd=stage.work)
+
+
+def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None):
     """[(interp, mode, folder, Job)] for both runs of every interpreter, and every folder
-    made (to remove). The project is copied once per run."""
+    made (to remove). The project is copied once per run, its .pytest_cache too (so that
+    --lf, --ff, --sw mean what they mean in the project); its special files are left out
+    and listed in `skipped` [(path, kind)]. Each job is supervised (_supervise.py): its
+    output goes to files, its timeout holds, what it leaves running is killed."""
     es = env_set(world)
     base = base_environ(environ)
     planned, folders = [], []
+    skipped = [] if skipped is None else skipped
     try:
         lent = {}
         for interp in pythons:
@@ -237,28 +368,37 @@ def plan(project, pythons, world, pytest_args, environ, timeout):
             for mode, utf8 in ((TODAY, "0"), (PEP686, "1")):
                 folder = Folder(interp.root, mode)
                 folders.append(folder)
-                shutil.copytree(project, folder.work, symlinks=True,
-                                ignore=shutil.ignore_patterns(*_NOT_COPIED))
-                env = environments.program_environment(interp, es, utf8)
-                argv = cells.python_command(env, folder) + [
-                    "-m", "pytest", "-p", PLUGIN, "--utf8env-json=" + folder.inside(folder.path("record.json")),
-                    "--junitxml=" + folder.inside(folder.path("junit.xml")), "-o", "junit_logging=all",
-                    "--basetemp=" + folder.inside(folder.path("tmp"))] + list(pytest_args)
-                run_env = dict(base)
-                run_env.update(es.variables)
-                run_env["PYTHONUTF8"] = utf8          # the suite's own Python children too
-                run_env["PYTHONPATH"] = os.pathsep.join(
-                    [lent[interp.root]] + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
-                run_env["PYTHONPYCACHEPREFIX"] = folder.inside(folder.path("pycache"))
-                if env.launcher:
-                    run_env["XDG_CACHE_HOME"] = folder.inside(folder.path("cache"))
-                job = worlds.Job(argv=argv, env=run_env, timeout=timeout, cwd=folder.work)
-                planned.append((interp, mode, folder, job))
+                copy_project(project, folder.work, skipped)
+                folder.project = project
+                folder.make = functools.partial(_job, interp, es, utf8,
+                                                pytest_args=pytest_args, base=base,
+                                                environ=environ, lent=lent[interp.root],
+                                                timeout=timeout)
+                stage = Stage(folder, "")
+                planned.append((interp, mode, stage, folder.make(stage)))
     except BaseException:
         for folder in folders:
             folder.remove()
         raise
     return planned, folders
+
+
+def plan_rerun(planned, wanted):
+    """The reruns, in the same copies, of the tests `wanted` {python version: [node id]}:
+    both modes of each of those Pythons, only those tests (--utf8env-only), the
+    suite's arguments as given, the copy's .pytest_cache the project's again."""
+    out = []
+    for interp, mode, stage, _ in planned:
+        ids = wanted.get(interp.version)
+        if not ids:
+            continue
+        rerun = Stage(stage.folder, RERUN)
+        with open(rerun.path("only.txt"), "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write("".join(i + "\n" for i in ids))
+        _restore_cache(stage.project, stage.work)
+        out.append((interp, mode, rerun, stage.folder.make(
+            rerun, extra=["--utf8env-only=" + rerun.inside(rerun.path("only.txt"))])))
+    return out
 
 
 def roots_of(pythons):
@@ -272,16 +412,70 @@ def world_problem(world, pythons):
     return worlds.problems([es.world], roots_of(pythons)).get(es.world)
 
 
+class Ran(Record):
+    """One supervised run, as its supervisor saw it."""
+    returncode = field()     # pytest's status; None: timed out, stopped, or a signal
+    signal = field()         # the signal that killed it, or None
+    timed_out = field()
+    stopped = field()        # ended because readiness was interrupted
+    seconds = field()
+    stdout = field()         # bytes
+    stderr = field()
+    left = field(0)          # processes it left running, killed at its end
+
+
+def _read_bytes(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def ran(stage, run):
+    """The Ran of `stage` from its supervisor's status file (else the world runner's Run)."""
+    try:
+        with open(stage.path("status.json"), encoding="utf-8") as f:
+            status = json.load(f)
+    except (OSError, ValueError):
+        status = None
+    out, err = _read_bytes(stage.path("stdout")), _read_bytes(stage.path("stderr"))
+    if status is None:        # the supervisor itself did not end well
+        return Ran(returncode=None if run.timed_out else run.returncode, signal=None,
+                   timed_out=run.timed_out, stopped=False, seconds=run.seconds,
+                   stdout=out + run.stdout, stderr=err + run.stderr)
+    return Ran(returncode=status["returncode"], signal=status["signal"],
+               timed_out=status["timed_out"], stopped=status["stopped"],
+               seconds=status["seconds"], stdout=out, stderr=err, left=status["left"])
+
+
 def execute(planned, world, workers=None, via=None):
-    """The worlds.Run of each planned job, run in parallel (at most `workers`: the cores,
-    and never more than the jobs). `via`: _worlds.VIAS (None: the least privileged way)."""
+    """The Ran of each planned job, run in parallel (at most `workers`: the cores, and
+    never more than the jobs). `via`: _worlds.VIAS (None: the least privileged way).
+    Whatever a run left behind (a daemon in a session of its own) is killed before this
+    returns, even when the runs fail or are interrupted (stop())."""
     es = env_set(world)
     cores = os.cpu_count() or 1
     workers = max(1, min(workers or cores, len(planned)))
     roots = roots_of(interp for interp, _, _, _ in planned)
-    [runs] = worlds.run_batches([(es.world, [job for _, _, _, job in planned])], roots,
-                                workers=workers, via=via)
-    return runs, workers
+    try:
+        [runs] = worlds.run_batches([(es.world, [job for _, _, _, job in planned])], roots,
+                                    workers=workers, via=via)
+    finally:
+        supervise.kill_marked([stage.token for _, _, stage, _ in planned])
+    return [ran(stage, run) for (_, _, stage, _), run in zip(planned, runs)], workers
+
+
+def stop(planned):
+    """Stop the planned runs now (from a signal handler): each supervisor is told (its
+    stop file, for one that has not started yet), and every process they started killed."""
+    for _, _, stage, _ in planned:
+        try:
+            with open(stage.folder.path("stop"), "w"):
+                pass
+        except OSError:
+            pass
+    supervise.kill_marked([stage.token for _, _, stage, _ in planned])
 
 
 def read_record(folder):

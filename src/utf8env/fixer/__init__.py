@@ -1,0 +1,13 @@
+"""`utf8env fix`: find the calls that open text in the locale's encoding by default (the
+ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
+
+    _scan.py   source text -> the call sites (ast; which calls, which are fixable, where
+               the keyword goes: tokenize); no file access
+    _edit.py   a file's bytes -> its text (PEP 263 cookie, BOM), the edits applied
+               byte for byte in the file's encoding and newlines, the atomic write, the diff
+    _cli.py    run(options, operands) -> exit status: the paths walked, the report,
+               --check / --diff / --write (utf8env/_commands.py declares the options)
+
+Standard library only, CPython 3.6-3.15. Not on the launcher's path: `utf8env run`
+imports nothing of this.
+"""

@@ -1,0 +1,214 @@
+"""`utf8env fix`: run(options, operands) -> exit status.
+
+    0  listing (the default): always, unless a file could not be read or parsed;
+       --check / --diff: no call site found; --write: every site found was fixed
+    1  --check / --diff: a call site found (to fix or to review); --write: a site left to
+       review; any mode: a file left alone (unreadable, undecodable, a syntax error)
+    2  bad input: no PATH, a missing path, a file that is not Python source
+
+Sites go to stdout as PATH:LINE:COL: CALL: MESSAGE (columns in characters, from 1),
+then one summary line; --diff prints only the diff there (the sites to review go to
+stderr); a file left alone is one line on stderr, and the others go on."""
+import os
+import sys
+
+from .._errors import UsageError
+
+# Folders never walked into (a folder holding pyvenv.cfg, a virtual environment, neither).
+SKIPPED = frozenset((".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", "node_modules",
+                     "build", "dist", "_build", ".eggs", ".mypy_cache", ".pytest_cache",
+                     ".ruff_cache", "site-packages", ".venv", "venv"))
+SOURCE_SUFFIXES = (".py", ".pyw", ".pyi")
+PARALLEL_FROM = 64          # files: below, one process does it faster than a pool starts
+
+
+def run(options, operands):
+    from .._output import write, write_bytes
+    mode = options.mode or "list"
+    encoding = options.encoding or "utf-8"
+    files = paths(operands)
+    results = _results(files, encoding, mode)
+    errors = found = to_review = fixed = 0
+    with_sites = 0
+    out = []
+    for path, (error, sites, payload) in zip(files, results):
+        if error is not None:
+            errors += 1
+            _error_line(path, error)
+            continue
+        if sites:
+            with_sites += 1
+        for line, col, call, verdict, message in sites:
+            found += 1
+            if verdict == "review":
+                to_review += 1
+                text = "%s:%d:%d: %s: review: %s\n" % (path, line, col, call, message)
+                if mode == "diff":
+                    _stderr(text)
+                    continue
+            elif mode == "write":
+                fixed += 1
+                text = "%s:%d:%d: %s: fixed: encoding=\"%s\"\n" % (path, line, col, call, encoding)
+            elif mode == "diff":
+                continue
+            else:
+                text = "%s:%d:%d: %s: %s\n" % (path, line, col, call, message)
+            out.append(text)
+        if mode == "diff" and payload:
+            if out:
+                write("".join(out))
+                out = []
+            write_bytes(payload)
+    if mode != "diff":
+        out.append(_summary(mode, len(files), with_sites, found, to_review, fixed, encoding))
+        write("".join(out))
+    if errors:
+        return 1
+    if mode in ("check", "diff"):
+        return 1 if found else 0
+    if mode == "write":
+        return 1 if to_review else 0
+    return 0
+
+
+def _plural(number, word):
+    return "%d %s%s" % (number, word, "" if number == 1 else "s")
+
+
+def _summary(mode, files, with_sites, found, to_review, fixed, encoding):
+    if not found:
+        return "no call site opens text in the locale's encoding (%s)\n" % _plural(files, "file")
+    if mode == "write":
+        return "%s fixed (encoding=\"%s\") in %s; %d to review\n" % (
+            _plural(fixed, "call site"), encoding, _plural(with_sites, "file"), to_review)
+    return "%s in %s open text in the locale's encoding: %d to fix (--write), %d to review\n" % (
+        _plural(found, "call site"), _plural(with_sites, "file"), found - to_review, to_review)
+
+
+def _stderr(text):
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _error_line(path, error):
+    _stderr("utf8env: %s:%s%s\n" % (path, "" if error[:1].isdigit() else " ", error))
+
+
+# -- the paths ------------------------------------------------------------------------------
+
+def _is_source(path):
+    if path.endswith(SOURCE_SUFFIXES):
+        return True
+    try:        # a script: what pre-commit's `types: [python]` passes too
+        with open(path, "rb") as f:
+            first = f.readline(200)
+    except OSError:
+        return False
+    return first.startswith(b"#!") and b"python" in first
+
+
+def paths(operands):
+    """The files to scan, in order, each once; UsageError for bad input."""
+    if not operands:
+        from .._commands import _fix_spec
+        from .._options import usage
+        raise UsageError("fix: no PATH given (usage: %s)" % usage(_fix_spec()))
+    for operand in operands:
+        if not os.path.exists(operand):
+            raise UsageError("fix: %s: no such file or directory" % operand)
+        if not os.path.isdir(operand) and not (os.path.isfile(operand) and _is_source(operand)):
+            raise UsageError("fix: %s: not a Python source file (*.py, *.pyw, *.pyi, or a "
+                             "script starting with a python #! line)" % operand)
+    files, seen = [], set()
+    for operand in operands:
+        found = _walk(operand) if os.path.isdir(operand) else [operand]
+        for path in found:
+            real = os.path.realpath(path)
+            if real not in seen:
+                seen.add(real)
+                files.append(path)
+    return files
+
+
+def _walk(top):
+    """The *.py files under `top`, sorted, symlinks not followed (nor listed: a link may
+    lead out of the tree, or to a file listed already)."""
+    found = []
+    for folder, folders, names in os.walk(top):
+        folders[:] = sorted(name for name in folders if name not in SKIPPED
+                            and not name.endswith(".egg-info")
+                            and not os.path.islink(os.path.join(folder, name))
+                            and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg")))
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and not os.path.islink(path):
+                found.append(path)
+    return found
+
+
+# -- the work, one file at a time --------------------------------------------------------------
+
+def process(path, encoding, mode):
+    """(error or None, [(line, col, call, verdict, message)], the diff's bytes for
+    mode "diff"). Writes the file for mode "write"."""
+    import warnings
+    from . import _edit, _scan
+    try:
+        data = _edit.read_bytes(path)
+        if not _scan.candidate(data):
+            return None, [], None
+        source = _edit.decode(path, data)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")         # SyntaxWarning: invalid escapes
+            try:
+                sites = _scan.scan(source.text, encoding)
+            except (SyntaxError, ValueError) as error:
+                return _syntax_error(error), [], None
+            except (RecursionError, MemoryError):
+                return "too deeply nested to parse: left alone", [], None
+        rows = [(s.line, s.col, s.call, s.verdict, s.message) for s in sites]
+        payload = None
+        if mode in ("diff", "write") and any(s.verdict == _scan.FIX for s in sites):
+            fixed = _scan.apply(source.text, sites)
+            if mode == "diff":
+                payload = _edit.diff(source, fixed)
+            else:
+                _edit.write(path, _edit.encoded(source, fixed))
+        return None, rows, payload
+    except _edit.Unreadable as error:
+        return str(error), [], None
+
+
+def _syntax_error(error):
+    """The one line for a file that does not parse: LINE:COL: syntax error: MESSAGE."""
+    if isinstance(error, SyntaxError):
+        where = ""
+        if error.lineno:
+            where = "%d:" % error.lineno + ("%d:" % error.offset if error.offset else "") + " "
+        return "%ssyntax error: %s (left alone)" % (where, error.msg)
+    return "syntax error: %s (left alone)" % error
+
+
+def _process_star(job):
+    return process(*job)
+
+
+def _results(files, encoding, mode):
+    jobs = [(path, encoding, mode) for path in files]
+    workers = os.cpu_count() or 1
+    if len(jobs) < PARALLEL_FROM or workers < 2:
+        return [process(*job) for job in jobs]
+    import multiprocessing
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        context = multiprocessing.get_context()
+    pool = context.Pool(workers)
+    try:
+        return pool.map(_process_star, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+    finally:
+        pool.close()
+        pool.join()

@@ -1,0 +1,651 @@
+"""Source text -> the calls that open text in the locale's encoding by default, each with
+the edit that adds `encoding=` or the reason it is left for review. No file access.
+
+Which calls (the names resolved through the module's imports: `import subprocess as sp`,
+`from io import open`; a module-level `def open` or `open = ...` hides the builtin):
+
+    open, io.open, os.fdopen          text unless the literal mode has "b"; encoding is
+                                      the 4th positional
+    tempfile.TemporaryFile,           text only with a literal mode without "b" (binary by
+    NamedTemporaryFile,               default)
+    SpooledTemporaryFile
+    io.TextIOWrapper                  always text; encoding is the 2nd positional
+    subprocess.run, Popen,            text with text=True, universal_newlines=True or
+    check_output, call, check_call    errors= (encoding= is keyword-only)
+    os.popen                          always text, and it has no encoding parameter:
+                                      reported for review, never edited
+    fileinput.input, FileInput        text unless mode= has "b"; left alone with
+                                      openhook=; encoding= is Python 3.10+
+    X.read_text(), X.write_text()     "likely pathlib.Path": any receiver but an imported
+                                      name (importlib.resources.read_text is not a Path's);
+                                      a positional argument there is the encoding
+    X.open()                          "likely pathlib.Path" only when X is evidently a
+                                      path: a Path(...) call, an `a / b` expression, a
+                                      name ending in "path", or a name the module assigns
+                                      one of those (or Path.home(), .parent, ...), or
+                                      a parameter annotated Path (zipfile and tarfile
+                                      objects have an .open of their own that takes none)
+    X.read(...)                       configparser's, when X is a ConfigParser(...) call
+                                      or a name the module assigns one
+
+A call with an explicit encoding (keyword or positional) is left alone. Review, never
+edited: a mode or text= that is not a literal, `**kwargs` (may carry encoding=), `*args`
+that may reach the encoding's position, a call inside an f-string, os.popen. The edit
+inserts `encoding="utf-8"` (or "locale") before the call's closing parenthesis (ast end
+positions on 3.8+; on 3.6 and 3.7, which have none, the call's parenthesis is found by
+tokenize: a receiver in parentheses is then left for review), keeping trailing commas,
+line breaks and comments."""
+import ast
+import re
+import sys
+import tokenize
+
+_HAS_END = sys.version_info >= (3, 8)
+
+# qualified name -> (shown name, mode's position, text by default, encoding's position, kind)
+_MODE, _TEXT, _SUBPROCESS, _POPEN, _FILEINPUT = "mode", "text", "subprocess", "popen", "fileinput"
+FUNCTIONS = {
+    "builtins.open": ("open", 1, True, 3, _MODE),
+    "io.open": ("io.open", 1, True, 3, _MODE),
+    "os.fdopen": ("os.fdopen", 1, True, 3, _MODE),
+    "io.TextIOWrapper": ("io.TextIOWrapper", None, True, 1, _TEXT),
+    "tempfile.TemporaryFile": ("tempfile.TemporaryFile", 0, False, 2, _MODE),
+    "tempfile.NamedTemporaryFile": ("tempfile.NamedTemporaryFile", 0, False, 2, _MODE),
+    "tempfile.SpooledTemporaryFile": ("tempfile.SpooledTemporaryFile", 1, False, 3, _MODE),
+    "os.popen": ("os.popen", None, True, None, _POPEN),
+    "fileinput.input": ("fileinput.input", None, True, None, _FILEINPUT),
+    "fileinput.FileInput": ("fileinput.FileInput", None, True, None, _FILEINPUT),
+}
+for _name in ("run", "Popen", "check_output", "call", "check_call"):
+    FUNCTIONS["subprocess." + _name] = ("subprocess." + _name, None, False, None, _SUBPROCESS)
+_READ_TEXT = ("Path.read_text", None, True, 0, _TEXT)
+_WRITE_TEXT = ("Path.write_text", None, True, 1, _TEXT)
+_PATH_OPEN = ("Path.open", 0, True, 2, _MODE)
+_CONFIG_READ = ("ConfigParser.read", None, True, 1, _TEXT)
+
+_PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")
+_PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
+                 "expanduser", "relative_to", "home", "cwd", "readlink")
+_PATH_ITERATORS = ("glob", "rglob", "iterdir")
+_CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
+
+# What a file's bytes must hold for one of those calls to be there: a file without is
+# not parsed (most of the time is ast.parse's). subprocess's need the module's name and
+# a keyword that makes text.
+_CALLS = re.compile(br"\bopen\s*\(|_text\s*\(|TextIOWrapper|fdopen|popen|tempfile|"
+                    br"fileinput|FileInput|onfigParser")
+_TEXT_WORDS = re.compile(br"text|universal_newlines|errors")
+
+
+FIX, REVIEW = "fix", "review"
+
+
+class Site(object):
+    """One call: line and col (1-based; col in characters), call (its shown name),
+    verdict FIX or REVIEW, message, edits [(line index, char column, text)] for FIX."""
+    __slots__ = ("line", "col", "call", "verdict", "message", "edits")
+
+    def __init__(self, line, col, call, verdict, message, edits=()):
+        self.line, self.col, self.call = line, col, call
+        self.verdict, self.message, self.edits = verdict, message, list(edits)
+
+    def __repr__(self):
+        return "Site(%d, %d, %r, %r, %r)" % (self.line, self.col, self.call, self.verdict,
+                                             self.message)
+
+
+def candidate(data):
+    """Whether the bytes (or text) of a file may hold one of the calls at all."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    if _CALLS.search(data) is not None:
+        return True
+    return b"subprocess" in data and _TEXT_WORDS.search(data) is not None
+
+
+def split_lines(text):
+    """The lines as the compiler counts them (\\r\\n, \\r, \\n), each with its ending."""
+    lines = text.splitlines(True)
+    if len(lines) == text.count("\n") + text.count("\r") - text.count("\r\n") + \
+            (0 if not text or text.endswith(("\n", "\r")) else 1):
+        return lines
+    # Other characters splitlines() breaks at (\x0c, \x1c, \u2028...) are not line breaks
+    # for the compiler: join them back.
+    out, current = [], ""
+    for piece in lines:
+        current += piece
+        if piece.endswith(("\n", "\r")):
+            out.append(current)
+            current = ""
+    if current:
+        out.append(current)
+    return out
+
+
+def _literal(node):
+    """The value of a str/bytes/number/bool/None literal node, or raise ValueError."""
+    if isinstance(node, ast.Constant if _HAS_END else (ast.Str, ast.Bytes, ast.Num,
+                                                       ast.NameConstant)):
+        return node.value if _HAS_END else getattr(node, "s", getattr(node, "n", getattr(
+            node, "value", None)))
+    raise ValueError
+
+
+class _Module(object):
+    """What the whole module says about names: its imports, the names that hide the
+    builtin open, the names assigned a path or a ConfigParser."""
+
+    def __init__(self):
+        self.imports = {}
+        self.hidden = set()
+        self.assigned = []          # (target's name, value)
+        self.path_names = set()
+        self.config_names = set()
+
+    def qualname(self, node):
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        base = self.imports.get(node.id)
+        if base is None:
+            base = "builtins.open" if node.id == "open" and "open" not in self.hidden else node.id
+        parts.append(base)
+        return ".".join(reversed(parts))
+
+    def imported(self, node):
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.imports
+
+    def is_path(self, node):
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, ast.Div)
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = self.qualname(func)
+            if name is not None and name.rsplit(".", 1)[-1] in _PATH_CLASSES:
+                return True
+            if isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
+                return self.is_path(func.value) or (
+                    name is not None and name.rsplit(".", 2)[-2] in _PATH_CLASSES)
+            return False
+        if isinstance(node, ast.Name):
+            return (node.id not in self.imports and node.id.lower().endswith("path")) or \
+                node.id in self.path_names
+        if isinstance(node, ast.Attribute):
+            if node.attr == "parent":
+                return self.is_path(node.value)
+            return (not self.imported(node) and node.attr.lower().endswith("path")) or \
+                node.attr in self.path_names
+        return False
+
+    def is_config(self, node):
+        if isinstance(node, ast.Call):
+            name = self.qualname(node.func)
+            return name is not None and name.rsplit(".", 1)[-1] in _CONFIGPARSERS
+        if isinstance(node, ast.Name):
+            return node.id in self.config_names
+        if isinstance(node, ast.Attribute):
+            return node.attr in self.config_names
+        return False
+
+    def settle(self):
+        """The names assigned a path or a ConfigParser (twice: `b = a.parent` after `a`)."""
+        for _ in range(2):
+            for name, value in self.assigned:
+                if self.is_path(value):
+                    self.path_names.add(name)
+                elif self.is_config(value):
+                    self.config_names.add(name)
+
+
+def _target_names(target):
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Attribute):
+        return [target.attr]
+    return []
+
+
+def _annotation_is_path(node):
+    if isinstance(node, ast.Name):
+        return node.id in _PATH_CLASSES
+    if isinstance(node, ast.Attribute):
+        return node.attr in _PATH_CLASSES
+    if not _HAS_END and isinstance(node, ast.Str) or _HAS_END and isinstance(
+            node, ast.Constant) and isinstance(node.value, str):
+        return _literal(node) in _PATH_CLASSES
+    return False
+
+
+# Fields that never hold a node (names, numbers, the Load/Store contexts): ast.walk's
+# visits of those are a third of its time.
+_NOT_NODES = frozenset(("ctx", "id", "attr", "name", "arg", "module", "level", "n", "s",
+                        "kind", "type_comment", "asname", "is_async", "conversion", "simple",
+                        "op"))
+_FIELDS = {}
+
+
+def _walk(tree):
+    """Every node of `tree`, each parent before its children (ast.walk, faster)."""
+    node_type = ast.AST
+    fields = _FIELDS
+    stack = [tree]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node = pop()
+        if not isinstance(node, node_type):
+            continue                    # None in Dict.keys, a str in Global.names
+        yield node
+        kind = type(node)
+        names = fields.get(kind)
+        if names is None:
+            names = fields[kind] = tuple(name for name in kind._fields if name not in _NOT_NODES)
+        for name in names:
+            value = getattr(node, name, None)
+            if value is None:
+                continue
+            if type(value) is list:
+                extend(value)
+            elif isinstance(value, node_type):
+                push(value)
+
+
+def _collect(tree):
+    """(the module's names, every Call node, the ids of the calls inside f-strings)."""
+    module = _Module()
+    calls = []
+    in_fstring = set()
+    class_level = set()
+    function_types = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for node in _walk(tree):
+        kind = type(node)
+        if kind is ast.Call:
+            calls.append(node)
+        elif kind is ast.Import:
+            for alias in node.names:
+                if alias.asname:
+                    module.imports[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".", 1)[0]
+                    module.imports[top] = top
+        elif kind is ast.ImportFrom:
+            prefix = "." * (node.level or 0) + (node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    module.imports[alias.asname or alias.name] = prefix + "." + alias.name
+        elif kind is ast.ClassDef:
+            class_level.update(id(stmt) for stmt in node.body)
+        elif kind in function_types:
+            if node.name == "open" and id(node) not in class_level:
+                module.hidden.add("open")
+            arguments = node.args
+            for arg in list(arguments.args) + list(arguments.kwonlyargs) + \
+                    list(getattr(arguments, "posonlyargs", ())):
+                if arg.annotation is not None and _annotation_is_path(arg.annotation):
+                    module.path_names.add(arg.arg)
+        elif kind is ast.Assign:
+            for target in node.targets:
+                for name in _target_names(target):
+                    module.assigned.append((name, node.value))
+                    if name == "open" and id(node) not in class_level:
+                        module.hidden.add("open")
+        elif kind is getattr(ast, "AnnAssign", None):
+            for name in _target_names(node.target):
+                if _annotation_is_path(node.annotation):
+                    module.path_names.add(name)
+                if node.value is not None:
+                    module.assigned.append((name, node.value))
+        elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
+            source = node.iter
+            if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and \
+                    source.func.attr in _PATH_ITERATORS:
+                for name in _target_names(node.target):
+                    module.assigned.append((name, source.func.value))
+        elif kind is ast.JoinedStr:
+            for inner in ast.walk(node):
+                if type(inner) is ast.Call:
+                    in_fstring.add(id(inner))
+    if module.imports.get("open", "builtins.open") not in ("builtins.open", "io.open"):
+        module.hidden.add("open")
+    module.settle()
+    return module, calls, in_fstring
+
+
+def _spec(call, module):
+    """(shown name, mode's position, text by default, encoding's position, kind, likely)
+    of a call of interest, or None."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        attr = func.attr
+        if attr in ("read_text", "write_text", "open", "read"):
+            receiver = func.value
+            if attr == "read":
+                return _CONFIG_READ + (False,) if call.args and module.is_config(receiver) \
+                    else None
+            if attr == "open":
+                if module.is_path(receiver) and not module.imported(receiver):
+                    return _PATH_OPEN + (True,)
+            elif not module.imported(receiver):
+                return (_READ_TEXT if attr == "read_text" else _WRITE_TEXT) + (True,)
+    name = module.qualname(func)
+    spec = FUNCTIONS.get(name) if name is not None else None
+    return spec + (False,) if spec is not None else None
+
+
+_NOT_LITERAL = object()
+
+
+def _truth(node):
+    try:
+        return bool(_literal(node))
+    except ValueError:
+        return _NOT_LITERAL
+
+
+def _ordinal(number):
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, "%dth" % number)
+
+
+def _judge(call, spec, module):
+    """None (not text in the locale's encoding, or an explicit encoding), or (REVIEW,
+    message), or (FIX, None)."""
+    shown, mode_pos, text_default, enc_pos, kind, _ = spec
+    keywords = {}
+    double_star = False
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            double_star = True
+        else:
+            keywords[keyword.arg] = keyword.value
+    if "encoding" in keywords:
+        return None
+    starred = [i for i, arg in enumerate(call.args) if isinstance(arg, ast.Starred)]
+    first_star = starred[0] if starred else len(call.args)
+    if enc_pos is not None and first_star > enc_pos:
+        return None                                         # a positional encoding
+    text = text_default
+    if kind == _MODE or kind == _FILEINPUT:
+        if kind == _FILEINPUT:
+            if "openhook" in keywords:
+                return None
+            if len(call.args) > 3 or starred:
+                return REVIEW, "positional arguments past backup: mode and openhook unknown"
+        mode = keywords.get("mode")
+        if mode is None and mode_pos is not None and len(call.args) > mode_pos:
+            mode = call.args[mode_pos] if first_star > mode_pos else _NOT_LITERAL
+        if mode is _NOT_LITERAL:
+            return REVIEW, "*args may carry the mode and the encoding"
+        if mode is not None:
+            try:
+                value = _literal(mode)
+            except ValueError:
+                value = None
+            if not isinstance(value, str):
+                return REVIEW, "the mode is not a literal: if it is a text mode, the " \
+                               "encoding is the locale's"
+            text = "b" not in value
+        elif double_star:
+            text = True             # the mode may be in **kwargs: review below
+    elif kind == _SUBPROCESS:
+        text = False
+        for word in ("text", "universal_newlines"):
+            if word in keywords:
+                truth = _truth(keywords[word])
+                if truth is _NOT_LITERAL:
+                    return REVIEW, "%s= is not a literal: if true, the output is decoded " \
+                                   "with the locale's encoding" % word
+                text = text or truth
+        if "errors" in keywords:
+            text = True
+        if not text:
+            return None
+    if not text:
+        return None
+    if double_star:
+        return REVIEW, "**kwargs may carry encoding="
+    if starred and enc_pos is not None:
+        return REVIEW, "*args may carry the encoding (%s's %s positional)" % (
+            shown.rsplit(".", 1)[-1], _ordinal(enc_pos + 1))
+    if kind == _POPEN:
+        return REVIEW, "os.popen has no encoding parameter: use subprocess.run(..., " \
+                       "text=True, encoding=\"utf-8\")"
+    if len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.GeneratorExp):
+        return REVIEW, "a bare generator argument: add encoding= by hand"
+    return FIX, None
+
+
+def _char_col(line, byte_col):
+    try:
+        return len(line.encode("utf-8")[:byte_col].decode("utf-8"))
+    except UnicodeError:
+        return byte_col
+
+
+def _trailers(func):
+    """(the bracket groups of the callee's chain of calls and subscripts, whether the
+    chain starts at a name: else at an expression in parentheses)."""
+    count = 0
+    while True:
+        if isinstance(func, ast.Call):
+            count += 1
+            func = func.func
+        elif isinstance(func, ast.Subscript):
+            count += 1
+            func = func.value
+        elif isinstance(func, ast.Attribute):
+            func = func.value
+        else:
+            return count, isinstance(func, ast.Name)
+
+
+class _Token(object):
+    __slots__ = ("type", "string", "line", "col", "end_line", "end_col")
+
+    def __init__(self, token, line0, col0):
+        self.type, self.string = token[0], token[1]
+        (row, col), (end_row, end_col) = token[2], token[3]
+        self.line = line0 + row - 1
+        self.col = col + (col0 if row == 1 else 0)
+        self.end_line = line0 + end_row - 1
+        self.end_col = end_col + (col0 if end_row == 1 else 0)
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+_SKIP = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)
+
+
+def _call_tokens(lines, call):
+    """(the call's "(" token, its ")" token, the first significant token after "(", the
+    last before ")", the call's STRING tokens), or None where it cannot be found. 3.8+:
+    tokenize from the end of the callee to the first "(" (a callee in parentheses leaves
+    ")" before it), which must close at the call's end. 3.6, 3.7: from the call's start,
+    the callee a chain of names, attributes, calls and subscripts, the call's "(" the
+    bracket group after those of the chain."""
+    if _HAS_END:
+        func = call.func
+        line0 = func.end_lineno - 1
+        col0 = _char_col(lines[line0], func.end_col_offset)
+        target = (call.end_lineno - 1,
+                  _char_col(lines[call.end_lineno - 1], call.end_col_offset) - 1)
+        last_line = call.end_lineno
+        wanted = 1
+        named = True
+    else:
+        line0 = call.lineno - 1
+        col0 = _char_col(lines[line0], call.col_offset)
+        target = None
+        last_line = len(lines)
+        wanted, named = _trailers(call.func)
+        wanted += 1
+    feed = iter([lines[line0][col0:]] + lines[line0 + 1:last_line])
+    depth = 0
+    groups = 0
+    in_base = not named         # 3.6, 3.7: inside the parentheses the callee starts in
+    swallowed = 0
+    opened = first = previous = None
+    strings = []
+    try:
+        for raw in tokenize.generate_tokens(lambda: next(feed, "")):
+            kind = raw[0]
+            if kind in _SKIP or kind == tokenize.INDENT or kind == tokenize.DEDENT:
+                continue
+            if kind == tokenize.ENDMARKER:
+                return None
+            string = raw[1]
+            if kind == tokenize.OP and string in _OPEN:
+                token = _Token(raw, line0, col0)
+                if depth == 0:
+                    groups += 1
+                    opened = token
+                    first = None
+                depth += 1
+            elif kind == tokenize.OP and string in _CLOSE:
+                if depth == 0 and (in_base or groups == 0):
+                    in_base = False         # the end of a callee in parentheses
+                    groups = 0
+                    swallowed += 1
+                    continue
+                token = _Token(raw, line0, col0)
+                depth -= 1
+                if depth < 0:
+                    return None
+                if depth == 0 and groups == wanted and not in_base:
+                    if opened.string != "(" or string != ")" or (
+                            target is not None and (token.line, token.col) != target):
+                        return None
+                    return opened, token, first or token, previous, strings, swallowed
+            elif depth == 0 and not in_base and not (
+                    target is None and (kind == tokenize.NAME or string == ".")):
+                return None
+            else:
+                token = _Token(raw, line0, col0)
+                if kind == tokenize.STRING:
+                    strings.append(string)
+            if depth >= 1 and first is None and token is not opened:
+                first = token
+            previous = token
+    except (tokenize.TokenError, IndentationError, SyntaxError, StopIteration):
+        return None
+    return None
+
+
+def _indent(line):
+    return line[:len(line) - len(line.lstrip(" \t"))]
+
+
+def _edits(lines, call, value):
+    """([(line index, char column, text)] that add encoding=VALUE, the parentheses
+    around the callee's start that 3.6 and 3.7 leave out of the call's column), or None."""
+    found = _call_tokens(lines, call)
+    if found is None:
+        return None
+    opened, closed, first, last, strings, swallowed = found
+    return _inserts(lines, opened, closed, first, last, strings, value), \
+        0 if _HAS_END else swallowed
+
+
+def _inserts(lines, opened, closed, first, last, strings, value):
+    quote = '"'
+    if strings and not any(s.lstrip("bBrRuUfF").startswith('"') for s in strings):
+        quote = "'"
+    keyword = "encoding=%s%s%s" % (quote, value, quote)
+    if last is opened:                                    # no argument
+        return [(closed.line, closed.col, keyword)]
+    if last.string == "," and last.type == tokenize.OP:  # a trailing comma
+        close_line = lines[closed.line]
+        if closed.line != last.line and not close_line[:closed.col].strip():
+            if last.line > opened.line:
+                indent = _indent(lines[last.line])
+            else:
+                indent = " " * first.col if not _indent(lines[opened.line]).count("\t") \
+                    else _indent(lines[opened.line]) + "    "
+            above = lines[closed.line - 1]
+            newline = above[len(above.rstrip("\r\n")):] or "\n"
+            return [(closed.line, 0, indent + keyword + "," + newline)]
+        return [(last.end_line, last.end_col, " " + keyword + ",")]
+    return [(last.end_line, last.end_col, ", " + keyword)]
+
+
+def scan(text, encoding="utf-8"):
+    """The Sites of the source `text`, in order; raises SyntaxError (ValueError for a NUL
+    byte on older Pythons) where it does not parse."""
+    tree = ast.parse(text)
+    module, calls, in_fstring = _collect(tree)
+    lines = None
+    sites = []
+    for call in calls:
+        spec = _spec(call, module)
+        if spec is None:
+            continue
+        judged = _judge(call, spec, module)
+        if judged is None:
+            continue
+        if lines is None:
+            lines = split_lines(text)
+        shown, likely = spec[0], spec[5]
+        line, col = call.lineno, _char_col(lines[call.lineno - 1], call.col_offset) + 1
+        verdict, message = judged
+        if verdict == FIX and id(call) in in_fstring:
+            verdict, message = REVIEW, "inside an f-string: add encoding= by hand"
+        edits = None
+        if verdict == FIX:
+            edits = _edits(lines, call, encoding)
+            if edits is not None:
+                edits, swallowed = edits
+                col = _outside(lines[line - 1], col, swallowed)
+            if edits is None:
+                verdict = REVIEW
+                message = ("the call's parenthesis cannot be placed on Python %d.%d (a "
+                           "receiver in parentheses): fix with Python 3.8+ or by hand"
+                           % sys.version_info[:2]) if not _HAS_END else \
+                    "the call's parenthesis cannot be placed: add encoding= by hand"
+        if verdict == FIX:
+            message = _fix_message(spec, encoding)
+        elif likely:
+            message += " (likely a pathlib.Path)"
+        sites.append(Site(line, col, shown, verdict, message, edits or ()))
+    sites.sort(key=lambda site: (site.line, site.col))
+    return sites
+
+
+def _outside(line, col, parentheses):
+    """The 1-based column of the parenthesis `parentheses` levels out from `col` on `line`
+    (3.6 and 3.7 start `(a / b).open()` at a), or col where it is not on that line."""
+    at = col - 1
+    for _ in range(parentheses):
+        before = line[:at].rstrip(" \t")
+        if not before.endswith("("):
+            return col
+        at = len(before) - 1
+    return at + 1
+
+
+def _fix_message(spec, encoding):
+    shown, kind, likely = spec[0], spec[4], spec[5]
+    if kind == _SUBPROCESS:
+        what = "decodes its output with the locale's encoding"
+    else:
+        what = "text in the locale's encoding"
+    if likely:
+        what += " (likely a pathlib.Path)"
+    notes = []
+    if encoding == "locale":
+        notes.append('encoding="locale" is Python 3.10+')
+    if kind == _FILEINPUT:
+        notes.append("fileinput's encoding= is Python 3.10+")
+    return "%s; fix: encoding=\"%s\"%s" % (what, encoding,
+                                          " (%s)" % "; ".join(notes) if notes else "")
+
+
+def apply(text, sites):
+    """`text` with the edits of the FIX sites made."""
+    lines = split_lines(text)
+    edits = sorted((edit for site in sites if site.verdict == FIX for edit in site.edits),
+                   reverse=True)
+    for line, col, insert in edits:
+        lines[line] = lines[line][:col] + insert + lines[line][col:]
+    return "".join(lines)

@@ -1,0 +1,415 @@
+"""doctor inside the servers that start an app's Python themselves (uWSGI, mod_wsgi) or
+start programs with a config's environment (supervisor), and each fix it prints there
+applied, as printed, to that server's config, with the server restarted and the app
+then seeing UTF-8 and doctor finding nothing.
+
+Each server is started for real from no locale variable at all (env -i PATH=...; a
+case may add LC_ALL=C): the WSGI app runs `utf8env doctor --json --no-pythons` as a
+subprocess with its own os.environ and returns that JSON with the encodings its own
+Python uses (sys.getfilesystemencoding(), sys.stdout.encoding,
+locale.getpreferredencoding(False)); supervisor's program runs doctor and Python 3.6's
+print("\\u00e9"). src/utf8env/doctor/_servers.py says what was measured."""
+import json
+import os
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+from support import machine
+from utf8env._own_command import own_command
+
+PATH = "/usr/bin:/bin"
+E_ACUTE = b"\xc3\xa9\n"
+
+APP = r'''import json, locale, os, subprocess, sys
+DOCTOR = %s
+def application(environ, start_response):
+    doctor = subprocess.run(DOCTOR, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ))
+    body = json.dumps({"fs": sys.getfilesystemencoding(),
+                       "stdout": getattr(sys.stdout, "encoding", None),
+                       "preferred": locale.getpreferredencoding(False),
+                       "doctor": doctor.stdout.decode("utf-8", "replace"),
+                       "doctor_stderr": doctor.stderr.decode("utf-8", "replace")})
+    start_response("200 OK", [("Content-Type", "application/json")])
+    return [body.encode("ascii")]
+'''
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _doctor(python):
+    return own_command(python) + ["doctor", "--json", "--no-pythons"]
+
+
+def _folder():
+    """A folder every user can read (Apache's daemon user too: pytest's tmp is root's)."""
+    folder = tempfile.mkdtemp(prefix="utf8env-servers-")
+    os.chmod(folder, 0o755)
+    return folder
+
+
+def _write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o644)
+
+
+def _serve(argv, port, env, log, timeout=30, stop=signal.SIGTERM):
+    """The app's answer (a dict) from the server `argv` started with exactly `env`, and
+    the server stopped (by `stop`: uWSGI reloads on SIGTERM, stops on SIGINT)."""
+    with open(log, "ab") as out:
+        server = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/" % port, timeout=20) as r:
+                    answer = json.loads(r.read().decode("ascii"))
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    with open(log, "rb") as f:
+                        raise AssertionError("no answer from %s:\n%s" % (
+                            argv, f.read()[-3000:].decode("utf-8", "replace")))
+                time.sleep(0.1)
+    finally:
+        if server.poll() is None:
+            server.send_signal(stop)
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, 9)
+                server.wait()
+    answer["doctor"] = json.loads(answer["doctor"]) if answer["doctor"].strip() else \
+        AssertionError(answer["doctor_stderr"])
+    return answer
+
+
+def _only_finding(report, code):
+    assert [f["code"] for f in report["findings"]] == [code], report["findings"]
+    return report["findings"][0]
+
+
+def _fixes(finding):
+    return [{k: fix[k] for k in ("option", "where", "context", "lines")}
+            for fix in finding["fixes"]]
+
+
+def _assert_gone(answer):
+    assert (answer["fs"], answer["preferred"].upper().replace("-", "")) == ("utf-8", "UTF8"), \
+        answer
+    assert answer["doctor"]["verdict"] == "ok", answer["doctor"]["findings"]
+    assert answer["doctor"]["findings"] == []
+
+
+# --- uWSGI ---------------------------------------------------------------------------
+
+def _uwsgi():
+    uwsgi = machine.command("uwsgi", "uwsgi-core uwsgi-plugin-python3", "uWSGI")
+    if not any(os.path.exists(os.path.join(d, "python3_plugin.so"))
+               for d in ("/usr/lib/uwsgi/plugins", "/usr/lib/uwsgi")):
+        pytest.skip("no uWSGI python3 plugin: apt-get install uwsgi-plugin-python3 (%s does)"
+                    % machine.SETUP)
+    return uwsgi
+
+
+@pytest.mark.parametrize("case", ["ini", "command-line"])
+def test_uwsgi(case):
+    """uWSGI's own Python from no locale (ini: `--ini FILE`, the fix an `env =` line of
+    it) and from LC_ALL=C over LANG=C.UTF-8 (every option on its command line, the fix
+    `--unenv LC_ALL` added to it)."""
+    machine.root("uWSGI on a loopback port")
+    uwsgi = _uwsgi()
+    folder = _folder()
+    try:
+        port = _free_port()
+        app = os.path.join(folder, "app.py")
+        _write(app, APP % json.dumps(_doctor(sys.executable)))
+        options = ["--plugin", "python3", "--http-socket", "127.0.0.1:%d" % port,
+                   "--wsgi-file", app, "--master", "--processes", "1"]
+        env = {"PATH": PATH}
+        ini = os.path.join(folder, "app.ini")
+        if case == "ini":
+            _write(ini, "[uwsgi]\n" + "".join("%s = %s\n" % (options[i][2:], options[i + 1])
+                                              for i in range(0, 6, 2))
+                   + "master = true\nprocesses = 1\n")
+            argv = [uwsgi, "--ini", ini]
+        else:
+            env.update(LC_ALL="C", LANG="C.UTF-8")
+            argv = [uwsgi] + options
+        log = os.path.join(folder, "uwsgi.log")
+        before = _serve(argv, port, env, log, stop=signal.SIGINT)
+        assert (before["fs"], before["stdout"], before["preferred"]) == (
+            "ascii", "ANSI_X3.4-1968", "ANSI_X3.4-1968"), before
+        report = before["doctor"]
+        server = report["contexts"][0]
+        assert (server["name"], server["summary"]) == ("server", "uWSGI"), report["contexts"]
+        assert server["evidence"][0].startswith("process "), server
+        assert "UWSGI_RELOADS=0" in server["evidence"], server
+        if case == "ini":
+            finding = _only_finding(report, "c-locale")
+            assert _fixes(finding) == [{
+                "option": 1, "context": "server", "lines": ["env = LANG=C.UTF-8"],
+                "where": "the [uwsgi] section of %s (uWSGI applies env before it starts "
+                         "Python; then restart uWSGI)" % ini}]
+            with open(ini, "a") as f:
+                f.write("".join(line + "\n" for line in finding["fixes"][0]["lines"]))
+        else:
+            finding = _only_finding(report, "lc-all-overrides")
+            assert _fixes(finding) == [{
+                "option": 1, "context": "server", "lines": ["--unenv LC_ALL"],
+                "where": "uWSGI's command line, with its other options (applied before it "
+                         "starts Python; then restart uWSGI)"}]
+            argv += shlex.split(finding["fixes"][0]["lines"][0])
+        _assert_gone(_serve(argv, port, env, log, stop=signal.SIGINT))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- Apache mod_wsgi -----------------------------------------------------------------
+
+MOD_WSGI = "/usr/lib/apache2/modules/mod_wsgi.so"
+APACHE_CONF = """ServerRoot {folder}
+PidFile {folder}/httpd.pid
+ErrorLog {folder}/error.log
+Listen 127.0.0.1:{port}
+ServerName localhost
+LoadModule mpm_prefork_module /usr/lib/apache2/modules/mod_mpm_prefork.so
+LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
+LoadModule wsgi_module {mod_wsgi}
+User daemon
+Group daemon
+WSGISocketPrefix {folder}/wsgi
+{daemon}WSGIScriptAlias / {folder}/app.py
+<Directory {folder}>
+Require all granted
+</Directory>
+"""
+
+
+def _as_daemon():
+    import pwd
+    entry = pwd.getpwnam("daemon")
+
+    def demote():
+        os.setgid(entry.pw_gid)
+        os.setuid(entry.pw_uid)
+    return demote
+
+
+@pytest.mark.parametrize("mode", ["embedded", "daemon"])
+def test_mod_wsgi(mode):
+    """Apache's mod_wsgi app from no locale, in embedded mode and in a daemon process group
+    of its own: the fix, a WSGIDaemonProcess with lang= and locale= and the app put in
+    it, appended to Apache's config (after the app's WSGIScriptAlias)."""
+    machine.root("Apache on a loopback port")
+    apache = machine.command("apache2", "apache2", "Apache")
+    if not os.path.exists(MOD_WSGI):
+        pytest.skip("no mod_wsgi: apt-get install libapache2-mod-wsgi-py3 (%s does)"
+                    % machine.SETUP)
+    # Apache's user runs doctor: with Debian's python3 (root's pyenv is root's only), and
+    # this checkout's utf8env only if that user can read it.
+    python = "/usr/bin/python3"
+    doctor = _doctor(python)
+    check = subprocess.run(doctor[:-2] + ["--help"], env={"PATH": PATH}, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, preexec_fn=_as_daemon())
+    if check.returncode != 0:
+        pytest.skip("Apache's user daemon cannot start this checkout's utf8env with %s: %s"
+                    % (python, check.stdout.decode("utf-8", "replace").strip()[-200:]))
+    folder = _folder()
+    try:
+        port = _free_port()
+        _write(os.path.join(folder, "app.py"), APP % json.dumps(doctor))
+        conf = os.path.join(folder, "httpd.conf")
+        daemon = "WSGIDaemonProcess app\nWSGIProcessGroup app\n" if mode == "daemon" else ""
+        _write(conf, APACHE_CONF.format(folder=folder, port=port, mod_wsgi=MOD_WSGI,
+                                        daemon=daemon))
+        argv = [apache, "-f", conf, "-DFOREGROUND"]
+        log = os.path.join(folder, "apache.log")
+        before = _serve(argv, port, {"PATH": PATH}, log)
+        assert (before["fs"], before["preferred"]) == ("ascii", "ANSI_X3.4-1968"), before
+        report = before["doctor"]
+        server = report["contexts"][0]
+        assert (server["name"], server["summary"]) == ("server", "Apache mod_wsgi"), \
+            report["contexts"]
+        finding = _only_finding(report, "c-locale")
+        assert _fixes(finding) == [{
+            "option": 1, "context": "server",
+            "lines": ["WSGIDaemonProcess utf8env lang=C.UTF-8 locale=C.UTF-8",
+                      "WSGIProcessGroup utf8env"],
+            "where": "Apache's config (%s), after the app's WSGIScriptAlias (mod_wsgi daemon "
+                     "mode: lang= and locale= are set before Python starts; then restart "
+                     "Apache)" % conf}]
+        with open(conf, "a") as f:
+            f.write("".join(line + "\n" for line in finding["fixes"][0]["lines"]))
+        _assert_gone(_serve(argv, port, {"PATH": PATH}, log))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- supervisor ----------------------------------------------------------------------
+
+SUPERVISOR_CONF = """[supervisord]
+nodaemon=true
+logfile={folder}/supervisord.log
+pidfile={folder}/supervisord.pid
+childlogdir={folder}
+
+[program:app]
+command=/bin/sh {folder}/program.sh
+autorestart=false
+startsecs=0
+stdout_logfile={folder}/program.log
+redirect_stderr=true
+"""
+PROGRAM = """{doctor} > {folder}/doctor.json
+{py36} -c 'print("\\u00e9")' > {folder}/py36.out 2>&1
+echo $? > {folder}/done
+"""
+
+
+def _supervisord():
+    beside = os.path.join(os.path.dirname(sys.executable), "supervisord")
+    if os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which("supervisord")
+    if found is None:
+        pytest.skip("supervisord not installed: pip install -c tests/constraints.txt "
+                    "supervisor (%s does)" % machine.SETUP)
+    return found
+
+
+def _supervise(supervisord, conf, folder, env, timeout=30):
+    """(doctor's report, Python 3.6's output) of one run of the program."""
+    done = os.path.join(folder, "done")
+    if os.path.exists(done):
+        os.unlink(done)
+    server = subprocess.Popen([supervisord, "-c", conf], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + timeout
+        while not os.path.exists(done):
+            assert server.poll() is None and time.monotonic() < deadline, \
+                open(os.path.join(folder, "supervisord.log")).read()[-2000:]
+            time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    with open(os.path.join(folder, "doctor.json")) as f:
+        report = json.load(f)
+    with open(os.path.join(folder, "py36.out"), "rb") as f:
+        return report, f.read()
+
+
+def test_supervisor():
+    """A supervisor program (doctor, then Python 3.6's print("é")) under a supervisord
+    started with LC_ALL=C and nothing else: the fix, its [program:app]'s environment=."""
+    supervisord = _supervisord()
+    py36 = machine.python("3.6")
+    folder = _folder()
+    try:
+        conf = os.path.join(folder, "supervisord.conf")
+        _write(conf, SUPERVISOR_CONF.format(folder=folder))
+        doctor = " ".join(shlex.quote(w) for w in _doctor(sys.executable))
+        _write(os.path.join(folder, "program.sh"),
+               PROGRAM.format(doctor=doctor, folder=folder, py36=shlex.quote(py36)))
+        env = {"PATH": PATH, "LC_ALL": "C"}
+        report, printed = _supervise(supervisord, conf, folder, env)
+        assert b"UnicodeEncodeError" in printed, printed
+        server = report["contexts"][0]
+        assert (server["name"], server["summary"]) == ("server", "supervisor program app"), \
+            report["contexts"]
+        assert "SUPERVISOR_PROCESS_NAME=app" in server["evidence"], server
+        finding = _only_finding(report, "c-locale")
+        assert _fixes(finding) == [{
+            "option": 1, "context": "server", "lines": ['environment=LC_ALL="",LANG="C.UTF-8"'],
+            "where": "the [program:app] section of %s (its one environment= line: join these "
+                     "to one already there; then supervisorctl update)" % conf}]
+        with open(conf, "a") as f:          # [program:app] is the file's last section
+            f.write("".join(line + "\n" for line in finding["fixes"][0]["lines"]))
+        report, printed = _supervise(supervisord, conf, folder, env)
+        assert printed == E_ACUTE
+        assert report["verdict"] == "ok" and report["findings"] == [], report["findings"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- what detect() takes for evidence (pure) -----------------------------------------
+
+def _place(environ, *ancestors):
+    from utf8env.doctor._place import Place, Process
+    return Place(environ=environ, files={}, markers=(), proc=True, ttys=(False, False, False),
+                 sshd_configs=(), facts=None, pythons=(),
+                 ancestors=tuple(Process(pid, name, tuple(argv))
+                                 for pid, (name, argv) in enumerate(ancestors, 100)))
+
+
+@pytest.mark.fast
+def test_detect():
+    from utf8env.doctor._contexts import detect, primary
+    from utf8env.doctor._servers import detect as server
+    uwsgi = ("uwsgi", ["/usr/bin/uwsgi", "--ini", "/usr/share/uwsgi/conf/default.ini",
+                       "--ini", "/etc/uwsgi/apps-enabled/app.ini"])
+    found = server(_place({"UWSGI_RELOADS": "0"}, uwsgi, ("supervisord", ["x"])))
+    assert (found.details, found.summary) == (
+        {"kind": "uwsgi", "config": "/etc/uwsgi/apps-enabled/app.ini"}, "uWSGI")
+    assert found.evidence == ("process 100 (%s) is an ancestor" % " ".join(uwsgi[1]),
+                              "UWSGI_RELOADS=0")
+    assert server(_place({}, ("uwsgi", ["uwsgi", "app.ini"]))).details["config"] == "app.ini"
+    # supervisor by its variables alone (no /proc); its -c FILE from its command line
+    found = server(_place({"SUPERVISOR_ENABLED": "1", "SUPERVISOR_PROCESS_NAME": "web",
+                           "SUPERVISOR_GROUP_NAME": "web"}))
+    assert (found.summary, found.details["config"]) == ("supervisor program web", None)
+    found = server(_place({}, ("supervisord", ["/usr/bin/python3", "/usr/bin/supervisord",
+                                               "-c", "/etc/s.conf"])))
+    assert found.details["config"] == "/etc/s.conf"
+    found = server(_place({}, ("apache2", ["/usr/sbin/apache2", "-f", "/etc/a.conf"])))
+    assert found.details == {"kind": "mod_wsgi", "config": "/etc/a.conf"}
+    # Not an app of a server whose config the fix could go to: a CGI script of Apache's,
+    # gunicorn (an ordinary python3: what starts it is the place to fix), nothing at all.
+    assert server(_place({"GATEWAY_INTERFACE": "CGI/1.1"}, ("apache2", ["apache2"]))) is None
+    assert server(_place({"SERVER_SOFTWARE": "gunicorn/20.1.0"},
+                         ("gunicorn", ["/v/bin/python", "/v/bin/gunicorn", "app:app"]))) is None
+    assert server(_place({}, ("bash", ["bash"]))) is None
+    # The server's own config comes before the systemd unit that starts it.
+    contexts = detect(_place({"INVOCATION_ID": "x", "UWSGI_RELOADS": "0"}, uwsgi))
+    assert [c.name for c in contexts][:2] == ["server", "systemd"]
+    assert primary(contexts).name == "server"
+
+
+@pytest.mark.fast
+def test_fixes_only_what_was_applied():
+    """Only locale variables are written (PYTHONUTF8 does nothing to an embedded Python);
+    mod_wsgi's one line needs one value."""
+    from utf8env.doctor._contexts import Context
+    from utf8env.doctor._servers import fixes
+
+    def lines(kind, changes, **details):
+        details.update(kind=kind)
+        details.setdefault("config", None)
+        return [[fix.lines for fix in option]
+                for option in fixes(Context("server", "", (), details), changes)]
+    assert lines("uwsgi", (("PYTHONUTF8", "1"),), config="a.ini") == []
+    assert lines("uwsgi", (("LC_ALL", None), ("LANG", "C.UTF-8")), config="a.ini") == [
+        [("unenv = LC_ALL", "env = LANG=C.UTF-8")]]
+    assert lines("uwsgi", (("LANG", "C.UTF-8"),)) == [[("--env LANG=C.UTF-8",)]]
+    assert lines("mod_wsgi", (("LC_ALL", None),)) == []
+    assert lines("mod_wsgi", (("LC_ALL", None), ("LANG", "en_US.UTF-8"))) == [[(
+        "WSGIDaemonProcess utf8env lang=en_US.UTF-8 locale=en_US.UTF-8",
+        "WSGIProcessGroup utf8env")]]
+    assert lines("supervisor", (("LANG", "C.UTF-8"),), program="a", group="a") == [
+        [('environment=LANG="C.UTF-8"',)]]
