@@ -12,23 +12,18 @@ import os
 import re
 import subprocess
 import sys
-import types
 
 import pytest
 import yaml
 
 from utf8env import _pages as pages
 from utf8env.matrix._results import Timing
-from utf8env.readiness import _cli as readiness_cli, _compare as compare, _formats as formats, \
-    _suite as suite
-from utf8env.readiness._results import (CallSite, Outcome, ReadinessResult, SuiteRun,
-                                        TestChange)
+from utf8env.readiness import _compare as compare, _formats as formats
+from utf8env.readiness import _results as results
+from utf8env.readiness._results import CallSite, Outcome, ReadinessResult, SuiteRun
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ACTION = os.path.join(ROOT, "action.yml")
-
-pytestmark = pytest.mark.fast
-
 
 # -- GitHub's workflow-command grammar and escaping ------------------------------------------
 # actions/toolkit packages/core/src/command.ts:
@@ -69,6 +64,7 @@ def parse(line):
 
 @pytest.mark.parametrize("text", ["50% a\r\nb:c,d", "%0A is not a newline", "%%25", "::x,y::",
                                   "caf\u00e9 \udce9 \u4e2d", ""])
+@pytest.mark.fast
 def test_the_escaping_is_the_toolkits(text):
     assert pages.github_data(text) == escape_data(text)
     assert pages.github_property(text) == escape_property(text)
@@ -87,7 +83,7 @@ def _run(mode, counts):
 
 
 def _change(test, message, sites, python="3.15"):
-    return TestChange(python=python, test=test, today=Outcome("passed"),
+    return results.TestChange(python=python, test=test, today=Outcome("passed"),
                       utf8_mode=Outcome("failed", message), difference="passed -> failed: " + message,
                       call_sites=list(sites))
 
@@ -130,13 +126,13 @@ def csvkit(tmp_path):
     for j in range(24):
         path = os.path.join(ws, "src", "csvkit", "m%02d.py" % j)
         ok = "tests/test_ok.py::test_ok%02d" % (j // 2)
+        partner = j + 1 if j % 2 == 0 else j - 1     # the same ok test uses both
+        together = ["%s:%d" % (os.path.join(ws, "src", "csvkit", "m%02d.py" % partner), partner + 1)]
         if j % 2 == 0:
             c = changes[j // 2]
-            sites.append(_site(path, j + 1, "f%02d" % j, [c.test, ok], [c],
-                               ["%s:%d" % (path[:-6] + "m%02d.py" % (j + 1), j + 2)]))
+            sites.append(_site(path, j + 1, "f%02d" % j, [c.test, ok], [c], together))
         else:
-            sites.append(_site(path, j + 1, "f%02d" % j, [ok], (),
-                               ["%s:%d" % (path[:-6] + "m%02d.py" % (j - 1), j)]))
+            sites.append(_site(path, j + 1, "f%02d" % j, [ok], (), together))
     return ws, _result(changes, sites)
 
 
@@ -146,6 +142,7 @@ FIXES = ('fix: encoding="utf-8" (the 3.15 behaviour on every version) or encodin
          "(today's kept, Python 3.10+)")
 
 
+@pytest.mark.fast
 def test_errors_first_each_kind_capped_and_one_notice(csvkit):
     ws, result = csvkit
     lines = formats.github(result, environ={"GITHUB_WORKSPACE": ws,
@@ -176,6 +173,7 @@ def test_errors_first_each_kind_capped_and_one_notice(csvkit):
     assert ws not in "\n".join(lines)         # no absolute path, not even in a message
 
 
+@pytest.mark.fast
 def test_messages_are_one_bounded_line_escaped(csvkit):
     ws, result = csvkit
     lines = formats.github(result, environ={"GITHUB_WORKSPACE": ws}, cwd=ws).splitlines()
@@ -197,13 +195,15 @@ def test_messages_are_one_bounded_line_escaped(csvkit):
                            "bad\r\nrow 1: caf\u00e9, xxx")
 
 
+@pytest.mark.fast
 def test_the_cut_never_splits_an_escape():
-    for n in range(480, 500):
+    for n in range(486, 500):                   # escaped, n + 15 characters: cut
         said = formats._bounded("a" * n + "%%%\n\n")
         assert len(said) <= 500 and said.endswith("...")
         assert re.sub(r"%(25|0D|0A)", "", said[:-3]).count("%") == 0, said[-12:]
 
 
+@pytest.mark.fast
 def test_without_the_summary_file_the_notice_points_below(csvkit):
     ws, result = csvkit
     last = formats.github(result, environ={}, cwd=ws).splitlines()[-1]
@@ -211,6 +211,7 @@ def test_without_the_summary_file_the_notice_points_below(csvkit):
                     "4 more errors and 14 more warnings: see the Markdown report below")
 
 
+@pytest.mark.fast
 def test_a_ready_project_shows_at_most_ten_warnings(tmp_path):
     """65 call sites that change nothing: 10 warnings (they still use the locale's
     encoding, which 3.15 changes) and the notice; the summary has all 65."""
@@ -226,10 +227,12 @@ def test_a_ready_project_shows_at_most_ten_warnings(tmp_path):
     assert lines[-1].endswith("::55 more warnings: see the step summary")
 
 
+@pytest.mark.fast
 def test_nothing_at_all_prints_nothing(tmp_path):
     assert formats.github(_result([], []), environ={}, cwd=str(tmp_path)) == ""
 
 
+@pytest.mark.fast
 def test_paths_are_relative_to_the_workspace_never_absolute(tmp_path):
     ws = os.path.realpath(str(tmp_path / "ws"))
     project = os.path.join(ws, "sub", "proj")       # working-directory: sub/proj
@@ -258,6 +261,7 @@ def test_paths_are_relative_to_the_workspace_never_absolute(tmp_path):
         assert "file=/" not in line
 
 
+@pytest.mark.fast
 def test_without_github_workspace_the_project_folder_is_the_base(tmp_path):
     project = os.path.realpath(str(tmp_path))
     sites = [_site(os.path.join(project, "src", "p", "m.py"), 2, "f", ["t::t"])]
@@ -270,6 +274,7 @@ def test_without_github_workspace_the_project_folder_is_the_base(tmp_path):
     assert [parse(l)[1].get("file") for l in lines] == [None, "src/p/n.py"]
 
 
+@pytest.mark.fast
 def test_a_test_that_changes_on_two_pythons_is_one_error(tmp_path):
     same = [_change("t/test_x.py::test_x", "AssertionError: 1", ["x.py:1"], python=p)
             for p in ("3.13", "3.15")]
@@ -284,6 +289,7 @@ def test_a_test_that_changes_on_two_pythons_is_one_error(tmp_path):
         "sites: y.py:3, y.py:5)"]
 
 
+@pytest.mark.fast
 def test_an_incomplete_result_says_so_first(tmp_path):
     c = _change("t/test_x.py::test_x", "boom", [])
     result = _result([c], [])
@@ -299,52 +305,63 @@ def test_an_incomplete_result_says_so_first(tmp_path):
     assert parse(lines[1])[1]["file"] == "t/test_x.py"
 
 
-# -- the step summary: what `utf8env readiness --format github` writes -----------------------
+# -- the command on a real project: an editable src-layout install ---------------------------
 
-@pytest.fixture
-def command(monkeypatch, csvkit):
-    """readiness's command with the runs replaced by the csvkit result."""
-    ws, result = csvkit
-    os.makedirs(ws)
-    monkeypatch.chdir(ws)
-    monkeypatch.setattr(readiness_cli, "_pythons", lambda named, environ: [])
-    monkeypatch.setattr(suite, "world_problem", lambda world, pythons: None)
-    monkeypatch.setattr(suite, "plan", lambda *a: ([], []))
-    monkeypatch.setattr(suite, "execute", lambda planned, world: ([], 1))
-    monkeypatch.setattr(compare, "compare", lambda *a, **k: result)
-    monkeypatch.setenv("GITHUB_WORKSPACE", ws)
-    options = types.SimpleNamespace(python=None, world=None, timeout=None, all=False,
-                                    format="github")
-    return ws, result, lambda: readiness_cli.run(options, ["pytest", "-q"])
+EDITABLE = {
+    "src/pkg/__init__.py": "",
+    "src/pkg/mod.py": "def save(path, text):\n    with open(path, \"w\") as f:\n"
+                      "        f.write(text)\n",
+    "tests/test_mod.py": "from pkg.mod import save\n\n\ndef test_size(tmp_path):\n"
+                         "    p = tmp_path / \"n.txt\"\n    save(str(p), \"caf\\u00e9\")\n"
+                         "    n = len(p.read_bytes())\n    assert n == 4\n",
+}
 
 
-def test_the_summary_is_appended_to_github_step_summary(command, monkeypatch, capsys, tmp_path):
-    ws, result, run = command
-    summary = tmp_path / "step_summary"
+def test_the_command_on_an_editable_src_layout_project(tmp_path):
+    """`utf8env readiness --format github` as the action runs it, in the Latin-1 world:
+    the project installed editable (a .pth naming its src/, as `pip install -e .` does)
+    in a venv with this Python's pytest. pytest reports the call site by its absolute
+    path (the checkout's, not the run's copy): the annotation names src/pkg/mod.py. The
+    summary is appended to $GITHUB_STEP_SUMMARY; stdout has the annotations only."""
+    from utf8env import _worlds as worlds
+    from utf8env._own_command import own_command
+    ok, why = worlds.available()
+    if not ok:
+        pytest.skip(why)
+    ws = os.path.realpath(str(tmp_path / "ws"))
+    for name, text in EDITABLE.items():
+        os.makedirs(os.path.dirname(os.path.join(ws, name)), exist_ok=True)
+        with open(os.path.join(ws, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    venv = str(tmp_path / "venv")
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv],
+                   check=True)
+    python = os.path.join(venv, "bin", "python")
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.strip()
+    with open(os.path.join(site, "__editable__.pkg.pth"), "w", encoding="utf-8") as f:
+        f.write(os.path.join(ws, "src") + "\n")
+    summary = tmp_path / "step_summary.md"
     summary.write_text("## an earlier command of this step\n", encoding="utf-8")
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    assert run() == 1
-    out = capsys.readouterr().out
-    assert out == formats.github(result, environ=dict(os.environ), cwd=ws)
-    assert len(out.splitlines()) == 21
-    assert summary.read_text(encoding="utf-8") == (
-        "## an earlier command of this step\n" + formats.markdown(result))
-    page = formats.markdown(result)
-    assert page.startswith("## utf8env readiness: `pytest -q`\n")
-    for i in range(14):                         # all of them, not only the annotated ten
-        assert "`%s`" % _test(i) in page
-    for j in range(24):
-        assert "m%02d.py:%d" % (j, j + 1) in page
-
-
-def test_without_github_step_summary_the_summary_follows(command, monkeypatch, capsys):
-    ws, result, run = command
-    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    assert run() == 1
-    out = capsys.readouterr().out
-    annotations = formats.github(result, environ=dict(os.environ), cwd=ws)
-    assert out == annotations + "\n" + formats.markdown(result)
-    assert annotations.splitlines()[-1].endswith("see the Markdown report below")
+    env = dict(os.environ, GITHUB_WORKSPACE=ws, GITHUB_STEP_SUMMARY=str(summary))
+    proc = subprocess.run(own_command() + ["readiness", "--python", python, "--format", "github",
+                                           "--", "pytest", "-q", "-p", "no:cacheprovider"],
+                          cwd=ws, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=600)
+    assert (proc.returncode, proc.stderr) == (1, "")
+    version = "%d.%d" % sys.version_info[:2]
+    # (pytest's JUnit message: "assert 5 == 4", or with "AssertionError: " before it)
+    assert proc.stdout.replace("failed: AssertionError: assert", "failed: assert").splitlines() == [
+        "::error file=tests/test_mod.py," + TITLE_TEST + "::tests/test_mod.py::test_size changes "
+        "with UTF-8 mode on Python %s: passed -> failed: assert 5 == 4 (call sites: "
+        "src/pkg/mod.py:2)" % version,
+        "::warning file=src/pkg/mod.py,line=2," + TITLE_SITE + "::save uses the locale encoding "
+        "(1 EncodingWarning): with UTF-8 mode (Python 3.15) this test changes: "
+        "tests/test_mod.py::test_size; " + FIXES]
+    page = summary.read_text(encoding="utf-8")
+    assert page.startswith("## an earlier command of this step\n## utf8env readiness: "
+                           "`pytest -q -p no:cacheprovider`\n")
+    assert "`tests/test_mod.py::test_size`" in page and "### Call sites" in page
 
 
 # -- action.yml ------------------------------------------------------------------------------
@@ -355,6 +372,7 @@ def action():
         return yaml.safe_load(f)
 
 
+@pytest.mark.fast
 def test_the_action_is_a_composite_with_its_inputs(action):
     assert action["name"] == "utf8env readiness"
     assert action["description"]
@@ -400,6 +418,7 @@ def _step(action, name, env, cwd, tmp_path):
     ("false", 0, ""),
     ("true", 2, "::error title=utf8env readiness::windows: true is not supported yet"),
     ("yes", 2, "::error title=utf8env readiness::windows: expected true or false")])
+@pytest.mark.fast
 def test_windows_is_not_yet_and_fails_clearly(action, tmp_path, windows, status, said):
     proc = _step(action, "Check the inputs", {"UTF8ENV_WINDOWS": windows}, tmp_path, tmp_path)
     assert proc.returncode == status
@@ -419,6 +438,7 @@ def _fake_utf8env(tmp_path, status):
 
 
 @pytest.mark.parametrize("status", [0, 1, 2])
+@pytest.mark.fast
 def test_the_run_step_passes_the_arguments_and_the_exit_status(action, tmp_path, status):
     _fake_utf8env(tmp_path, status)
     project = tmp_path / "proj"
@@ -435,6 +455,7 @@ def test_the_run_step_passes_the_arguments_and_the_exit_status(action, tmp_path,
              "--", "pytest", "-q", "-k", "csv and not slow", "$HOME", "*.py"])]
 
 
+@pytest.mark.fast
 def test_the_run_step_refuses_unbalanced_quotes(action, tmp_path):
     _fake_utf8env(tmp_path, 0)
     proc = _step(action, "utf8env readiness", {
@@ -444,8 +465,6 @@ def test_the_run_step_refuses_unbalanced_quotes(action, tmp_path):
     assert proc.stdout == "::error title=utf8env readiness::pytest-args: No closing quotation\n"
 
 
-@pytest.mark.skipif(not os.path.exists("/usr/bin/python3") and not os.environ.get("PATH"),
-                    reason="no python3")
 def test_the_install_step_installs_the_actions_own_folder(action, tmp_path):
     """`pip install "$GITHUB_ACTION_PATH"` into a venv of its own (offline: utf8env has
     no build or run dependency)."""

@@ -262,6 +262,10 @@ def _missing(missing, state, found_contexts, environ, info, tools, good):
     install = None
     if not missing.spellings and not locale_state.is_utf8(value) and "." in value:
         install = value
+    untested = fixing.untested_install(install, info) if install else None
+    if untested and fixing.unsafe(fixing.Remedy(install=install)) is None:
+        evidence.append("to install it instead, the distribution documents: %s (not applied "
+                        "by utf8env's tests, so not printed as a fix)" % untested)
     return _finding("locale-missing", "warning", title, evidence,
                     _locale_remedies(variable, replacement, install=install), found_contexts,
                     info)

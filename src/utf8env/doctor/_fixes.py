@@ -267,36 +267,41 @@ def locale_gen_line(name):
     return "%s%s %s" % (base, at + modifier, charset)
 
 
-def _install(name, info, main):
-    """[Fix]: the commands that install the locale `name`, as root; in a container, the
-    one Dockerfile RUN line (a Debian image ships with empty package lists: apt-get
-    install alone finds no `locales`)."""
+# Install commands no test of this project has applied (no Ubuntu or RHEL root here):
+# said as what their documentation gives, never printed as a fix.
+UNTESTED_INSTALLS = {"ubuntu": "locale-gen %(name)s (Ubuntu's locales package)",
+                     "rhel": "dnf install glibc-langpack-%(language)s (RHEL/Fedora)"}
+
+
+def untested_install(name, info):
+    """The words of an install command for `info`'s distribution that no test applied,
+    or None."""
     family = info.get("distribution")
-    language = name.partition("_")[0].partition(".")[0]
-    if family in ("debian", "ubuntu"):
-        line = locale_gen_line(name)
-        if family == "ubuntu":
-            commands = ["apt-get update", "apt-get install -y locales",
-                        "locale-gen %s" % line.split()[0]]
-        else:
-            present = any(l.strip().lstrip("#").strip() == line
-                          for l in (info.get("locale_gen") or "").splitlines())
-            if present:
-                edit = "sed -i 's/^# *%s$/%s/' /etc/locale.gen" % (line.replace(".", "\\."), line)
-            else:
-                edit = "echo '%s' >> /etc/locale.gen" % line
-            commands = ["apt-get update", "apt-get install -y locales", edit, "locale-gen"]
-    elif family == "rhel":
-        commands = ["dnf install -y glibc-langpack-%s" % language]
-    elif family == "alpine":
-        return []       # musl has no locale files: there is nothing to install
+    if family not in UNTESTED_INSTALLS:
+        return None
+    return UNTESTED_INSTALLS[family] % {"name": name,
+                                        "language": name.partition("_")[0].partition(".")[0]}
+
+
+def _install(name, info, main):
+    """[Fix]: the commands that install the locale `name` on Debian, as root; in a
+    container, the one Dockerfile RUN line (a Debian image ships with empty package
+    lists: apt-get install alone finds no `locales`). Elsewhere nothing: no other
+    distribution's commands were applied by a test (untested_install() words them)."""
+    if info.get("distribution") != "debian":
+        return []
+    line = locale_gen_line(name)
+    present = any(l.strip().lstrip("#").strip() == line
+                  for l in (info.get("locale_gen") or "").splitlines())
+    if present:
+        edit = "sed -i 's/^# *%s$/%s/' /etc/locale.gen" % (line.replace(".", "\\."), line)
     else:
-        return []       # no distribution known: no command that was tried
+        edit = "echo '%s' >> /etc/locale.gen" % line
+    commands = ["apt-get update", "apt-get install -y locales", edit, "locale-gen"]
     if main is not None and main.name == "container":
         return [Fix("the Dockerfile, before the program's line", ("RUN " + " && ".join(commands),),
                     "container")]
-    return [Fix("as root, install %s on this system (%s)" % (name, family), tuple(commands),
-                "install")]
+    return [Fix("as root, install %s on this system (debian)" % name, tuple(commands), "install")]
 
 
 def _wrap(python, main, info):

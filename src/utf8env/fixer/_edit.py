@@ -88,7 +88,8 @@ def diff(source, text):
     """The unified diff (bytes) from the source to `text`: the file's own encoding and
     newlines, so that `patch -p0` applies it byte for byte."""
     from ._scan import split_lines
-    before, after = split_lines(source.text), split_lines(text)
+    bom = u"\ufeff" if source.encoding == "utf-8-sig" else u""   # line 1's bytes hold it
+    before, after = split_lines(bom + source.text), split_lines(bom + text)
     name = source.path
     lines = []
     for line in difflib.unified_diff(before, after, name, name):

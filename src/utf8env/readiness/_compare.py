@@ -51,7 +51,7 @@ def _incomplete(ran, progress, outcomes, timeout=None):
     if ran.stopped:
         return "stopped (readiness was interrupted)"
     if ran.timed_out:
-        return "timed out after %.0f s: %s finished" % (
+        return "timed out after %d s: %s finished" % (
             ran.seconds, _plural(len(progress.tests), "test"))
     if ran.signal:
         return "killed by %s" % _signal_name(ran.signal)

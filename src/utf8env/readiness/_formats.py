@@ -157,9 +157,8 @@ def text(result, columns=pages.WIDTH):
         out.append("%s in the standard library and site-packages not shown (--all shows them)"
                    % pages.plural(result.hidden_sites, "more call site"))
         out.append("")
-    for line in _notes(result):
+    for line in _notes(result) + [_verdict(result)]:
         out += pages.wrap(line, columns, "", "  ")
-    out.append(_verdict(result))
     t = result.timing
     out.append("%s on %s, %.1f s (their own time %.1f s)" % (
         pages.plural(t.jobs, "run"), pages.plural(t.workers, "worker"), t.wall_seconds,

@@ -1,0 +1,405 @@
+"""utf8env readiness says what it did not measure: a run that did not complete (a collection
+error, `-x`, a timeout) is reported with its status and first lines and gives exit 3,
+never "Ready"; tests that ran in one run only are counted apart, never "changes"; a change
+is run again in both modes and one that differs between two runs of the same mode is
+"unstable", not a change; a timeout keeps the tests that finished; what the runs leave
+running (a setsid daemon holding stdout) is killed, at the end and at the timeout; Ctrl-C
+stops the runs in one line and 130; --lf sees the project's .pytest_cache; a FIFO, a socket
+or a device in the project is left out of the copies; a deleted working folder is one line.
+
+Small projects made in tmp_path, run by the command line on this interpreter (its own
+pytest) with pytest's plugin autoloading off (PYTEST_DISABLE_PLUGIN_AUTOLOAD: the exact
+output is then the suite's and readiness's only), every scenario's readiness at once in
+one module fixture."""
+import os
+import re
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+from utf8env import _worlds as worlds
+from utf8env._own_command import own_command
+from utf8env.readiness import _progress, _supervise
+
+
+def _env(**extra):
+    env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", **extra)
+    for name in ("COLUMNS", "LINES", "PYTEST_ADDOPTS"):
+        env.pop(name, None)
+    return env
+
+
+def _command(*args):
+    return own_command() + ["readiness", "--python", sys.executable] + list(args)
+
+
+def _project(folder, files):
+    os.makedirs(folder)
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    return folder
+
+
+MODE_TEST = '''import sys
+def test_mode():
+    if sys.flags.utf8_mode:
+        raise ValueError("UTF-8 mode is on")
+'''
+
+SCENARIOS = {
+    "collection": ({"test_ok.py": "def test_ok():\n    pass\n",
+                    "test_bad.py": 'raise RuntimeError("broken at import")\n'}, ["-q"]),
+    "maxfail": ({"test_a.py": MODE_TEST + "".join(
+        "def test_more_%d():\n    pass\n" % i for i in range(5))}, ["-q", "-x"]),
+    "timeout": ({"test_a.py": '''import os, subprocess, time
+def test_one():
+    pass
+def test_two():
+    pass
+def test_slow():
+    # a daemon in a session of its own, holding stdout (-s)
+    daemon = subprocess.Popen(["setsid", "sleep", "1000"])
+    with open(os.path.join(os.environ["PIDS"], str(daemon.pid)), "w"):
+        pass
+    time.sleep(100)
+'''}, ["--timeout", "12", "--", "pytest", "-q", "-s"]),
+    "daemon": ({"test_a.py": '''import os, subprocess
+def test_daemon():
+    daemon = subprocess.Popen(["setsid", "sleep", "1000"])
+    with open(os.path.join(os.environ["PIDS"], str(daemon.pid)), "w"):
+        pass
+'''}, ["-q", "-s"]),
+    "flaky": ({"test_a.py": '''import os, sys
+def test_flaky():
+    # fails the first time it runs with UTF-8 mode on (a counter in the copy)
+    n = int(open("counter").read()) + 1 if os.path.exists("counter") else 1
+    with open("counter", "w") as f:
+        f.write(str(n))
+    assert not (n == 1 and sys.flags.utf8_mode), "first run with UTF-8 mode"
+''' + MODE_TEST}, ["-q"]),
+    "lf": ({"test_a.py": "def test_ok():\n    pass\ndef test_ok_too():\n    pass\n"
+                         "def test_fails():\n    assert 0, 'always'\n"}, ["-q", "--lf"]),
+    "special": ({"test_a.py": "def test_ok():\n    pass\n"}, ["-q"]),
+}
+
+
+def _masked(text):
+    """The text page with its timings as N."""
+    return re.sub(r"\d+\.\d s|(?<= )\d+\.\d$", "N", text, flags=re.M)
+
+
+def _dead(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.fixture(scope="module")
+def scenarios(tmp_path_factory):
+    """{name: (exit status, stdout, stderr, seconds, daemon pids, project)}."""
+    if not worlds.available()[0]:
+        pytest.skip(worlds.available()[1])
+    base = str(tmp_path_factory.mktemp("honest"))
+    procs = {}
+    for name, (files, args) in SCENARIOS.items():
+        project = _project(os.path.join(base, name), files)
+        pids = os.path.join(base, name + "-pids")
+        os.mkdir(pids)
+        if name == "lf":
+            cache = os.path.join(project, ".pytest_cache", "v", "cache")
+            os.makedirs(cache)
+            with open(os.path.join(cache, "lastfailed"), "w") as f:
+                f.write('{"test_a.py::test_fails": true}\n')
+        if name == "special":
+            os.mkfifo(os.path.join(project, "a.fifo"))
+            s = socket.socket(socket.AF_UNIX)
+            s.bind(os.path.join(project, "a.sock"))
+            s.close()
+            try:
+                os.mknod(os.path.join(project, "null"), stat.S_IFCHR | 0o600, os.makedev(1, 3))
+            except OSError:
+                pass
+        argv = _command(*(args if "--" in args else ["--"] + ["pytest"] + args))
+        procs[name] = (subprocess.Popen(argv, cwd=project, env=_env(PIDS=pids),
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE),
+                       time.monotonic(), pids, project)
+    out = {}
+    for name, (proc, started, pids, project) in procs.items():
+        stdout, stderr = proc.communicate(timeout=300)
+        out[name] = (proc.returncode, stdout.decode(), stderr.decode(),
+                     time.monotonic() - started, [int(p) for p in os.listdir(pids)], project)
+    return out
+
+
+def _page(scenarios, name):
+    code, stdout, stderr, _, _, _ = scenarios[name]
+    assert stderr == ""
+    return code, _masked(stdout)
+
+
+HEAD = """utf8env readiness -- pytest %s
+world latin1: a Latin-1 locale (LANG=en_US.ISO-8859-1)
+
+python  run    UTF-8 mode  filesystem  locale      tests%s  seconds
+======  =====  ==========  ==========  ==========  =====%s  =======
+"""
+
+
+def _head(args, width):
+    return HEAD % (args, " " * (width - 5), "=" * (width - 5))
+
+
+def test_a_collection_error_is_not_ready_it_is_incomplete(scenarios):
+    code, page = _page(scenarios, "collection")
+    assert code == 3
+    v = "%d.%d" % sys.version_info[:2]
+    lines = """    | ==================================== ERRORS ====================================
+    | _______________________________ ERROR collecting test_bad.py _______________________________
+    | test_bad.py:1: in <module>
+    |     raise RuntimeError("broken at import")
+    | E   RuntimeError: broken at import
+    | =========================== short test summary info ============================
+    | ERROR test_bad.py - RuntimeError: broken at import
+    | !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+"""
+    got_lines = [l for l in page.splitlines() if l.startswith("    | ")]
+    # pytest's own lines: the header of each is pytest's; what readiness adds is fixed
+    assert got_lines[2:5] == lines.splitlines()[2:5] * 1 and len(got_lines) == 16
+    assert page == _head("-q", 7) + (
+        "%s    today  off         iso8859-1   ISO-8859-1  1 error  N\n"
+        "%s    3.15   on          utf-8       ISO-8859-1  1 error  N\n"
+        "\n"
+        "Runs that did not complete (only the tests both runs finished are compared):\n"
+        "  %s today (UTF-8 mode off): exit 2 (interrupted: 1 error during collection)\n"
+        "%s"
+        "  %s 3.15 (UTF-8 mode on): exit 2 (interrupted: 1 error during collection)\n"
+        "%s"
+        "\n"
+        "Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with "
+        "UTF-8 mode.\n"
+        "2 runs on 2 workers, N (their own time N)\n") % (
+            v, v, v, "\n".join(got_lines[:8]) + "\n", v, "\n".join(got_lines[8:]) + "\n")
+    assert "Ready" not in page
+
+
+def test_x_stops_one_run_early_its_absent_tests_are_not_changes(scenarios):
+    code, page = _page(scenarios, "maxfail")
+    v = "%d.%d" % sys.version_info[:2]
+    assert code == 3
+    assert page == _head("-q -x", 8) + (
+        "{v}    today  off         iso8859-1   ISO-8859-1  6 passed  N\n"
+        "{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N\n"
+        "\n"
+        "Runs that did not complete (only the tests both runs finished are compared):\n"
+        "  {v} 3.15 (UTF-8 mode on): exit 1: stopped early (stopping after 1 failures): 5 of 6\n"
+        "    collected tests did not run\n"
+        "    | F\n"
+        "    | =================================== FAILURES ===================================\n"
+        "    | __________________________________ test_mode ___________________________________\n"
+        "    |     def test_mode():\n"
+        "    |         if sys.flags.utf8_mode:\n"
+        "    | >           raise ValueError(\"UTF-8 mode is on\")\n"
+        "    | E           ValueError: UTF-8 mode is on\n"
+        "    | test_a.py:4: ValueError\n"
+        "\n"
+        "Tests that change with UTF-8 mode (Python 3.15's default):\n"
+        "  test_a.py::test_mode [{v}]\n"
+        "    passed -> failed: ValueError: UTF-8 mode is on\n"
+        "    call sites: none warned: the change comes from elsewhere (the filesystem encoding, "
+        "stdio)\n"
+        "\n"
+        "5 tests finished in one run only (not compared): 5 with UTF-8 mode off only, 0 with it on "
+        "only.\n"
+        "The tests that changed ran again in both modes (2 runs): 1 changed again, 0 unstable.\n"
+        "Incomplete: 1 of 4 runs did not complete; 1 test that both runs finished changes with "
+        "UTF-8 mode.\n"
+        "4 runs on 2 workers, N (their own time N)\n").format(v=v)
+
+
+def test_a_timeout_keeps_the_tests_that_finished_and_kills_the_daemon(scenarios):
+    code, page = _page(scenarios, "timeout")
+    _, _, _, seconds, pids, _ = scenarios["timeout"]
+    v = "%d.%d" % sys.version_info[:2]
+    assert code == 3
+    assert seconds < 12 + 20          # the daemon holds stdout: the timeout holds anyway
+    assert len(pids) == 2 and all(_dead(p) for p in pids)
+    assert page == _head("-q -s", 8) + (
+        "{v}    today  off         iso8859-1   ISO-8859-1  2 passed  N\n"
+        "{v}    3.15   on          utf-8       ISO-8859-1  2 passed  N\n"
+        "\n"
+        "Runs that did not complete (only the tests both runs finished are compared):\n"
+        "  {v} today (UTF-8 mode off): timed out after 12 s: 2 tests finished\n"
+        "    | ..\n"
+        "  {v} 3.15 (UTF-8 mode on): timed out after 12 s: 2 tests finished\n"
+        "    | ..\n"
+        "\n"
+        "Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with "
+        "UTF-8 mode.\n"
+        "2 runs on 2 workers, N (their own time N)\n").format(v=v)
+
+
+def test_a_setsid_daemon_does_not_outlive_readiness(scenarios):
+    code, page = _page(scenarios, "daemon")
+    _, _, _, seconds, pids, _ = scenarios["daemon"]
+    assert code == 0 and len(pids) == 2
+    assert all(_dead(p) for p in pids)
+    assert page.endswith("Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
+                         "2 runs on 2 workers, N (their own time N)\n")
+
+
+def test_a_flaky_test_is_unstable_not_changed(scenarios):
+    code, page = _page(scenarios, "flaky")
+    v = "%d.%d" % sys.version_info[:2]
+    assert code == 1
+    assert page == _head("-q", 18) + (
+        "{v}    today  off         iso8859-1   ISO-8859-1  2 passed            N\n"
+        "{v}    3.15   on          utf-8       ISO-8859-1  2 failed            N\n"
+        "\n"
+        "Tests that change with UTF-8 mode (Python 3.15's default):\n"
+        "  test_a.py::test_mode [{v}]\n"
+        "    passed -> failed: ValueError: UTF-8 mode is on\n"
+        "    call sites: none warned: the change comes from elsewhere (the filesystem encoding, "
+        "stdio)\n"
+        "\n"
+        "Call sites that warned but changed nothing in these tests:\n"
+        "  test_a.py:4 in test_flaky: 1 warning, 1 test\n"
+        "    encoding=\"utf-8\" or \"locale\": no test changes\n"
+        "\n"
+        "Unstable tests (a different result in two runs of the same mode; not counted as "
+        "changes):\n"
+        "  test_a.py::test_flaky [{v}]\n"
+        "    UTF-8 mode off: passed twice; on: failed (AssertionError: first run with UTF-8 mode), "
+        "then\n"
+        "      passed\n"
+        "\n"
+        "The tests that changed ran again in both modes (2 runs): 1 changed again, 1 unstable.\n"
+        "Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test "
+        "not counted\n"
+        "  (unstable).\n"
+        "4 runs on 2 workers, N (their own time N)\n").format(v=v)
+
+
+def test_lf_means_what_it_means_in_the_project(scenarios):
+    code, page = _page(scenarios, "lf")
+    project = scenarios["lf"][5]
+    v = "%d.%d" % sys.version_info[:2]
+    assert code == 0
+    assert page == _head("-q --lf", 8) + (
+        "{v}    today  off         iso8859-1   ISO-8859-1  1 failed  N\n"
+        "{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N\n"
+        "\n"
+        "Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
+        "2 runs on 2 workers, N (their own time N)\n").format(v=v)
+    with open(os.path.join(project, ".pytest_cache", "v", "cache", "lastfailed")) as f:
+        assert f.read() == '{"test_a.py::test_fails": true}\n'      # the project's, untouched
+
+
+def test_special_files_are_left_out_in_one_line(scenarios):
+    code, page = _page(scenarios, "special")
+    assert code == 0
+    device = " null (device)," if os.path.exists(os.path.join(scenarios["special"][5], "null")) \
+        else ""
+    assert page.endswith(
+        "\nNot copied into the runs (special files): a.fifo (FIFO), a.sock (socket),%s.\n"
+        "Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
+        "2 runs on 2 workers, N (their own time N)\n" % device.rstrip(",")
+        if not device else
+        "\nNot copied into the runs (special files): a.fifo (FIFO), a.sock (socket), null "
+        "(device).\n"
+        "Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
+        "2 runs on 2 workers, N (their own time N)\n")
+
+
+def test_ctrl_c_stops_the_runs_in_one_line_and_130(tmp_path):
+    if not worlds.available()[0]:
+        pytest.skip(worlds.available()[1])
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    project = _project(str(tmp_path / "p"), {"test_a.py": '''import os, subprocess, time
+def test_slow():
+    daemon = subprocess.Popen(["setsid", "sleep", "1000"])
+    with open(os.path.join(os.environ["PIDS"], str(daemon.pid)), "w") as f:
+        f.write(os.getcwd())
+    time.sleep(100)
+'''})
+    # its own process group, as a shell runs a command: Ctrl-C reaches readiness and its
+    # world runner, never the runs (sessions of their own)
+    proc = subprocess.Popen(_command("--", "pytest", "-q"), cwd=project, env=_env(PIDS=str(pids)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(os.listdir(str(pids))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(os.listdir(str(pids))) == 2
+    time.sleep(0.3)
+    started = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - started < 10
+    assert (proc.returncode, out, err) == (
+        130, b"", b"utf8env: readiness: interrupted; the runs were stopped\n")
+    for name in os.listdir(str(pids)):
+        assert _dead(int(name))
+        with open(str(pids / name)) as f:
+            assert not os.path.exists(f.read())        # the copy is removed
+
+
+def test_a_deleted_working_folder_is_one_line_and_exit_2(tmp_path):
+    gone = str(tmp_path / "gone")
+    os.mkdir(gone)
+    proc = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && shift && exec "$@"', "sh", gone]
+                          + _command("--", "pytest"), env=_env(), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
+        2, b"", "utf8env: error: readiness: the current folder is gone (No such file or "
+        "directory): cd into the project and run again\n")
+
+
+@pytest.mark.fast
+def test_progress_keeps_the_tests_that_finished(tmp_path):
+    path = tmp_path / "progress.jsonl"
+    path.write_text("\n".join([
+        '{"utf8_mode": 1, "filesystem_encoding": "utf-8", "locale_encoding": "ISO-8859-1"}',
+        '{"collected": 4}',
+        '{"test": "t.py::a", "when": "setup", "outcome": "passed", "message": null}',
+        '{"test": "t.py::a", "when": "call", "outcome": "failed", "message": "boom"}',
+        '{"test": "t.py::a", "when": "teardown", "outcome": "passed", "message": null}',
+        '{"test": "t.py::b", "when": "setup", "outcome": "failed", "message": "fixture"}',
+        '{"test": "t.py::b", "when": "teardown", "outcome": "passed", "message": null}',
+        '{"test": "t.py::c", "when": "setup", "outcome": "passed", "message": null}',
+        '{"test": "t.py::c", "when": "call", "outcome": "passed", "message": null}',
+        '{"test": "t.py::c", "when": "teardown", "outcome": "failed", "message": "td"}',
+        '{"test": "t.py::d", "when": "setup", "outcome": "passed", "message": null}',
+        '{"test": "t.py::d", "when": "ca']))          # killed mid-line
+    p = _progress.read(str(path))
+    assert p.tests == {"t.py::a": ("failed", "boom"), "t.py::b": ("error", "fixture"),
+                       "t.py::c": ("error", "td")}
+    assert (p.collected, p.started, p.finish, p.start["utf8_mode"]) == (4, ["t.py::d"], None, 1)
+
+
+def test_kill_marked_finds_a_setsid_daemon_by_its_variable():
+    token = "test-%d" % os.getpid()
+    env = dict(os.environ, **{_supervise.MARKER: token})
+    starter = subprocess.Popen(["setsid", "sleep", "1000"], env=env)
+    deadline = time.monotonic() + 10
+    while not _supervise.marked([token]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _supervise.marked([token]) == [starter.pid]
+    assert _supervise.kill_marked([token]) == 1
+    starter.wait(timeout=10)
+    assert _supervise.marked([token]) == []
+
+
+def test_zz_dump(scenarios):
+    with open("/tmp/dump.txt", "w") as f:
+        for name, v in scenarios.items():
+            f.write("===== %s %s %r\n" % (name, v[0], v[2]))
+            f.write(_masked(v[1]))
