@@ -146,105 +146,100 @@ def _page(scenarios, name):
     return code, _masked(stdout)
 
 
-HEAD = """utf8env readiness -- pytest %s
-world latin1: a Latin-1 locale (LANG=en_US.ISO-8859-1)
+def _expected(text):
+    return text.replace("{v}", "%d.%d" % sys.version_info[:2])
 
-python  run    UTF-8 mode  filesystem  locale      tests%s  seconds
-======  =====  ==========  ==========  ==========  =====%s  =======
+
+TABLE = """python  run    UTF-8 mode  filesystem  locale      tests{pad}  seconds
+======  =====  ==========  ==========  ==========  ====={line}  =======
 """
 
 
 def _head(args, width):
-    return HEAD % (args, " " * (width - 5), "=" * (width - 5))
+    return ("utf8env readiness -- pytest %s\n"
+            "world latin1: a Latin-1 locale (LANG=en_US.ISO-8859-1)\n\n" % args +
+            TABLE.format(pad=" " * (width - 5), line="=" * (width - 5)))
 
 
-def test_a_collection_error_is_not_ready_it_is_incomplete(scenarios):
-    code, page = _page(scenarios, "collection")
-    assert code == 3
-    v = "%d.%d" % sys.version_info[:2]
-    lines = """    | ==================================== ERRORS ====================================
-    | _______________________________ ERROR collecting test_bad.py _______________________________
+COLLECTION_OUTPUT = """\
+    | ==================================== ERRORS ====================================
+    | _________________________ ERROR collecting test_bad.py _________________________
     | test_bad.py:1: in <module>
     |     raise RuntimeError("broken at import")
     | E   RuntimeError: broken at import
     | =========================== short test summary info ============================
     | ERROR test_bad.py - RuntimeError: broken at import
-    | !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+    | !!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!
 """
-    got_lines = [l for l in page.splitlines() if l.startswith("    | ")]
-    # pytest's own lines: the header of each is pytest's; what readiness adds is fixed
-    assert got_lines[2:5] == lines.splitlines()[2:5] * 1 and len(got_lines) == 16
-    assert page == _head("-q", 7) + (
-        "%s    today  off         iso8859-1   ISO-8859-1  1 error  N\n"
-        "%s    3.15   on          utf-8       ISO-8859-1  1 error  N\n"
-        "\n"
-        "Runs that did not complete (only the tests both runs finished are compared):\n"
-        "  %s today (UTF-8 mode off): exit 2 (interrupted: 1 error during collection)\n"
-        "%s"
-        "  %s 3.15 (UTF-8 mode on): exit 2 (interrupted: 1 error during collection)\n"
-        "%s"
-        "\n"
-        "Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with "
-        "UTF-8 mode.\n"
-        "2 runs on 2 workers, N (their own time N)\n") % (
-            v, v, v, "\n".join(got_lines[:8]) + "\n", v, "\n".join(got_lines[8:]) + "\n")
-    assert "Ready" not in page
+
+
+def test_a_collection_error_is_not_ready_it_is_incomplete(scenarios):
+    code, page = _page(scenarios, "collection")
+    assert code == 3
+    assert page == _expected(_head("-q", 7) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  1 error  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 error  N
+
+Runs that did not complete (only the tests both runs finished are compared):
+  {v} today (UTF-8 mode off): exit 2 (interrupted: 1 error during collection)
+""" + COLLECTION_OUTPUT + """\
+  {v} 3.15 (UTF-8 mode on): exit 2 (interrupted: 1 error during collection)
+""" + COLLECTION_OUTPUT + """
+Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with UTF-8 mode.
+2 runs on 2 workers, N (their own time N)
+""")
 
 
 def test_x_stops_one_run_early_its_absent_tests_are_not_changes(scenarios):
     code, page = _page(scenarios, "maxfail")
-    v = "%d.%d" % sys.version_info[:2]
     assert code == 3
-    assert page == _head("-q -x", 8) + (
-        "{v}    today  off         iso8859-1   ISO-8859-1  6 passed  N\n"
-        "{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N\n"
-        "\n"
-        "Runs that did not complete (only the tests both runs finished are compared):\n"
-        "  {v} 3.15 (UTF-8 mode on): exit 1: stopped early (stopping after 1 failures): 5 of 6\n"
-        "    collected tests did not run\n"
-        "    | F\n"
-        "    | =================================== FAILURES ===================================\n"
-        "    | __________________________________ test_mode ___________________________________\n"
-        "    |     def test_mode():\n"
-        "    |         if sys.flags.utf8_mode:\n"
-        "    | >           raise ValueError(\"UTF-8 mode is on\")\n"
-        "    | E           ValueError: UTF-8 mode is on\n"
-        "    | test_a.py:4: ValueError\n"
-        "\n"
-        "Tests that change with UTF-8 mode (Python 3.15's default):\n"
-        "  test_a.py::test_mode [{v}]\n"
-        "    passed -> failed: ValueError: UTF-8 mode is on\n"
-        "    call sites: none warned: the change comes from elsewhere (the filesystem encoding, "
-        "stdio)\n"
-        "\n"
-        "5 tests finished in one run only (not compared): 5 with UTF-8 mode off only, 0 with it on "
-        "only.\n"
-        "The tests that changed ran again in both modes (2 runs): 1 changed again, 0 unstable.\n"
-        "Incomplete: 1 of 4 runs did not complete; 1 test that both runs finished changes with "
-        "UTF-8 mode.\n"
-        "4 runs on 2 workers, N (their own time N)\n").format(v=v)
+    assert page == _expected(_head("-q -x", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  6 passed  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N
+
+Runs that did not complete (only the tests both runs finished are compared):
+  {v} 3.15 (UTF-8 mode on): exit 1: stopped early (stopping after 1 failures): 5 of 6 collected
+    tests did not run
+    | F
+    | =================================== FAILURES ===================================
+    | __________________________________ test_mode ___________________________________
+    |     def test_mode():
+    |         if sys.flags.utf8_mode:
+    | >           raise ValueError("UTF-8 mode is on")
+    | E           ValueError: UTF-8 mode is on
+    | test_a.py:4: ValueError
+
+Tests that change with UTF-8 mode (Python 3.15's default):
+  test_a.py::test_mode [{v}]
+    passed -> failed: ValueError: UTF-8 mode is on
+    call sites: none warned: the change comes from elsewhere (the filesystem encoding, stdio)
+
+5 tests finished in one run only (not compared): 5 with UTF-8 mode off only, 0 with it on only.
+The tests that changed ran again in both modes (2 runs): 1 changed again, 0 unstable.
+Incomplete: 1 of 4 runs did not complete; 1 test that both runs finished changes with UTF-8 mode.
+4 runs on 2 workers, N (their own time N)
+""")
 
 
 def test_a_timeout_keeps_the_tests_that_finished_and_kills_the_daemon(scenarios):
     code, page = _page(scenarios, "timeout")
     _, _, _, seconds, pids, _ = scenarios["timeout"]
-    v = "%d.%d" % sys.version_info[:2]
     assert code == 3
     assert seconds < 12 + 20          # the daemon holds stdout: the timeout holds anyway
     assert len(pids) == 2 and all(_dead(p) for p in pids)
-    assert page == _head("-q -s", 8) + (
-        "{v}    today  off         iso8859-1   ISO-8859-1  2 passed  N\n"
-        "{v}    3.15   on          utf-8       ISO-8859-1  2 passed  N\n"
-        "\n"
-        "Runs that did not complete (only the tests both runs finished are compared):\n"
-        "  {v} today (UTF-8 mode off): timed out after 12 s: 2 tests finished\n"
-        "    | ..\n"
-        "  {v} 3.15 (UTF-8 mode on): timed out after 12 s: 2 tests finished\n"
-        "    | ..\n"
-        "\n"
-        "Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with "
-        "UTF-8 mode.\n"
-        "2 runs on 2 workers, N (their own time N)\n").format(v=v)
+    assert page == _expected(_head("-q -s", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  2 passed  N
+{v}    3.15   on          utf-8       ISO-8859-1  2 passed  N
+
+Runs that did not complete (only the tests both runs finished are compared):
+  {v} today (UTF-8 mode off): timed out after 12 s: 2 tests finished
+    | ..
+  {v} 3.15 (UTF-8 mode on): timed out after 12 s: 2 tests finished
+    | ..
+
+Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with UTF-8 mode.
+2 runs on 2 workers, N (their own time N)
+""")
 
 
 def test_a_setsid_daemon_does_not_outlive_readiness(scenarios):
@@ -252,53 +247,58 @@ def test_a_setsid_daemon_does_not_outlive_readiness(scenarios):
     _, _, _, seconds, pids, _ = scenarios["daemon"]
     assert code == 0 and len(pids) == 2
     assert all(_dead(p) for p in pids)
-    assert page.endswith("Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
-                         "2 runs on 2 workers, N (their own time N)\n")
+    assert page == _expected(_head("-q -s", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  1 passed  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 passed  N
+
+Call sites that warned but changed nothing in these tests:
+  test_a.py:4 in test_daemon: 1 warning, 1 test
+    encoding="utf-8" or "locale": no test changes
+
+Ready: no test changes with UTF-8 mode (1 test, 1 call site warned).
+2 runs on 2 workers, N (their own time N)
+""")
 
 
 def test_a_flaky_test_is_unstable_not_changed(scenarios):
     code, page = _page(scenarios, "flaky")
-    v = "%d.%d" % sys.version_info[:2]
     assert code == 1
-    assert page == _head("-q", 18) + (
-        "{v}    today  off         iso8859-1   ISO-8859-1  2 passed            N\n"
-        "{v}    3.15   on          utf-8       ISO-8859-1  2 failed            N\n"
-        "\n"
-        "Tests that change with UTF-8 mode (Python 3.15's default):\n"
-        "  test_a.py::test_mode [{v}]\n"
-        "    passed -> failed: ValueError: UTF-8 mode is on\n"
-        "    call sites: none warned: the change comes from elsewhere (the filesystem encoding, "
-        "stdio)\n"
-        "\n"
-        "Call sites that warned but changed nothing in these tests:\n"
-        "  test_a.py:4 in test_flaky: 1 warning, 1 test\n"
-        "    encoding=\"utf-8\" or \"locale\": no test changes\n"
-        "\n"
-        "Unstable tests (a different result in two runs of the same mode; not counted as "
-        "changes):\n"
-        "  test_a.py::test_flaky [{v}]\n"
-        "    UTF-8 mode off: passed twice; on: failed (AssertionError: first run with UTF-8 mode), "
-        "then\n"
-        "      passed\n"
-        "\n"
-        "The tests that changed ran again in both modes (2 runs): 1 changed again, 1 unstable.\n"
-        "Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test "
-        "not counted\n"
-        "  (unstable).\n"
-        "4 runs on 2 workers, N (their own time N)\n").format(v=v)
+    assert page == _expected(_head("-q", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  2 passed  N
+{v}    3.15   on          utf-8       ISO-8859-1  2 failed  N
+
+Tests that change with UTF-8 mode (Python 3.15's default):
+  test_a.py::test_mode [{v}]
+    passed -> failed: ValueError: UTF-8 mode is on
+    call sites: none warned: the change comes from elsewhere (the filesystem encoding, stdio)
+
+Call sites that warned but changed nothing in these tests:
+  test_a.py:5 in test_flaky: 1 warning, 1 test
+    encoding="utf-8" or "locale": no test changes
+
+Unstable tests (a different result in two runs of the same mode; not counted as changes):
+  test_a.py::test_flaky [{v}]
+    UTF-8 mode off: passed twice; on: failed (AssertionError: first run with UTF-8 mode), then
+      passed
+
+The tests that changed ran again in both modes (2 runs): 1 changed again, 1 unstable.
+Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test not
+  counted (unstable).
+4 runs on 2 workers, N (their own time N)
+""")
 
 
 def test_lf_means_what_it_means_in_the_project(scenarios):
     code, page = _page(scenarios, "lf")
     project = scenarios["lf"][5]
-    v = "%d.%d" % sys.version_info[:2]
     assert code == 0
-    assert page == _head("-q --lf", 8) + (
-        "{v}    today  off         iso8859-1   ISO-8859-1  1 failed  N\n"
-        "{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N\n"
-        "\n"
-        "Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
-        "2 runs on 2 workers, N (their own time N)\n").format(v=v)
+    assert page == _expected(_head("-q --lf", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  1 failed  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N
+
+Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).
+2 runs on 2 workers, N (their own time N)
+""")
     with open(os.path.join(project, ".pytest_cache", "v", "cache", "lastfailed")) as f:
         assert f.read() == '{"test_a.py::test_fails": true}\n'      # the project's, untouched
 
@@ -306,17 +306,15 @@ def test_lf_means_what_it_means_in_the_project(scenarios):
 def test_special_files_are_left_out_in_one_line(scenarios):
     code, page = _page(scenarios, "special")
     assert code == 0
-    device = " null (device)," if os.path.exists(os.path.join(scenarios["special"][5], "null")) \
-        else ""
-    assert page.endswith(
-        "\nNot copied into the runs (special files): a.fifo (FIFO), a.sock (socket),%s.\n"
-        "Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
-        "2 runs on 2 workers, N (their own time N)\n" % device.rstrip(",")
-        if not device else
-        "\nNot copied into the runs (special files): a.fifo (FIFO), a.sock (socket), null "
-        "(device).\n"
-        "Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).\n"
-        "2 runs on 2 workers, N (their own time N)\n")
+    device = os.path.exists(os.path.join(scenarios["special"][5], "null"))
+    assert page == _expected(_head("-q", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  1 passed  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 passed  N
+
+Not copied into the runs (special files): a.fifo (FIFO), a.sock (socket)%s.
+Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).
+2 runs on 2 workers, N (their own time N)
+""" % (", null (device)" if device else ""))
 
 
 def test_ctrl_c_stops_the_runs_in_one_line_and_130(tmp_path):
@@ -397,9 +395,3 @@ def test_kill_marked_finds_a_setsid_daemon_by_its_variable():
     starter.wait(timeout=10)
     assert _supervise.marked([token]) == []
 
-
-def test_zz_dump(scenarios):
-    with open("/tmp/dump.txt", "w") as f:
-        for name, v in scenarios.items():
-            f.write("===== %s %s %r\n" % (name, v[0], v[2]))
-            f.write(_masked(v[1]))
