@@ -47,8 +47,9 @@ def unescape(s):
     return s
 
 
-_COMMAND = re.compile(r"^::(error|warning|notice)(?: ([a-zA-Z]+=[^,:\r\n]*(?:,[a-zA-Z]+=[^,:\r\n]*)*))?"
-                      r"::([^\r\n]*)$")
+_PROPERTY = r"[a-zA-Z]+=[^,:\r\n]*"
+_COMMAND = re.compile(r"^::(error|warning|notice)(?: (%s(?:,%s)*))?::([^\r\n]*)$"
+                      % (_PROPERTY, _PROPERTY))
 
 
 def parse(line):
@@ -84,7 +85,8 @@ def _run(mode, counts):
 
 def _change(test, message, sites, python="3.15"):
     return results.TestChange(python=python, test=test, today=Outcome("passed"),
-                      utf8_mode=Outcome("failed", message), difference="passed -> failed: " + message,
+                      utf8_mode=Outcome("failed", message),
+                      difference="passed -> failed: " + message,
                       call_sites=list(sites))
 
 
@@ -119,7 +121,8 @@ def csvkit(tmp_path):
     absolute paths, under the workspace), 14 changed tests; every even site is used by
     one changed test (12 sites), the odd ones change nothing."""
     ws = os.path.realpath(str(tmp_path / "ws"))
-    changes = [_change(_test(i), LONG if i == 0 else "AssertionError: assert 'caf\\xc3\\xa9' == 'caf\u00e9'",
+    short = "AssertionError: assert 'caf\\xc3\\xa9' == 'caf\u00e9'"
+    changes = [_change(_test(i), LONG if i == 0 else short,
                        [os.path.join(ws, "src", "csvkit", "m%02d.py:%d" % (2 * i, 2 * i + 1))]
                        if i < 12 else []) for i in range(14)]
     sites = []
@@ -127,7 +130,8 @@ def csvkit(tmp_path):
         path = os.path.join(ws, "src", "csvkit", "m%02d.py" % j)
         ok = "tests/test_ok.py::test_ok%02d" % (j // 2)
         partner = j + 1 if j % 2 == 0 else j - 1     # the same ok test uses both
-        together = ["%s:%d" % (os.path.join(ws, "src", "csvkit", "m%02d.py" % partner), partner + 1)]
+        together = ["%s:%d" % (os.path.join(ws, "src", "csvkit", "m%02d.py" % partner),
+                               partner + 1)]
         if j % 2 == 0:
             c = changes[j // 2]
             sites.append(_site(path, j + 1, "f%02d" % j, [c.test, ok], [c], together))
@@ -238,7 +242,7 @@ def test_paths_are_relative_to_the_workspace_never_absolute(tmp_path):
     project = os.path.join(ws, "sub", "proj")       # working-directory: sub/proj
     outside = os.path.realpath(str(tmp_path / "elsewhere" / "lib.py"))
     c = _change("tests/test_a.py::test_a", "AssertionError", ["src/a.py:3", outside + ":9"])
-    sites = [_site("src/a.py", 3, "read", [c.test], [c]),                   # relative to the project
+    sites = [_site("src/a.py", 3, "read", [c.test], [c]),               # relative to the project
              _site(os.path.join(project, "src", "b,c:d.py"), 5, "g", ["t::u"]),   # absolute, inside
              _site(outside, 9, "h", [c.test], [c]),                         # absolute, outside
              _site("<string>", 1, "<module>", ["t::v"]),
@@ -337,8 +341,9 @@ def test_the_command_on_an_editable_src_layout_project(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", venv],
                    check=True)
     python = os.path.join(venv, "bin", "python")
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.strip()
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.strip()
     with open(os.path.join(site, "__editable__.pkg.pth"), "w", encoding="utf-8") as f:
         f.write(os.path.join(ws, "src") + "\n")
     summary = tmp_path / "step_summary.md"

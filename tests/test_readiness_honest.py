@@ -282,8 +282,8 @@ Unstable tests (a different result in two runs of the same mode; not counted as 
       passed
 
 The tests that changed ran again in both modes (2 runs): 1 changed again, 1 unstable.
-Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test not
-  counted (unstable).
+Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test not counted
+  (unstable).
 4 runs on 2 workers, N (their own time N)
 """)
 

@@ -126,7 +126,7 @@ def _write(folder, files):
 def _env(**extra):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "PYTEST", "UTF8ENV_READINESS"))}
-    env.update(LANG="C.UTF-8", PYTHONPATH=SRC, **extra)
+    env.update(dict(dict(LANG="C.UTF-8", PYTHONPATH=SRC), **extra))
     return env
 
 
@@ -287,7 +287,7 @@ def test_any_python_reads_the_childrens_sitecustomize(version, tmp_path):
 
 # -- python -m unittest ------------------------------------------------------------------------
 
-UNITTEST_TESTS = {"tests.test_notes.NotesTest.test_a_note_is_one_byte_per_letter": "passed",
+UNITTEST_TESTS = {"tests.test_notes.NotesTest.test_a_note_is_one_byte_per_letter": "failed",
                   "tests.test_notes.NotesTest.test_skipped": "skipped",
                   "tests.test_notes.NotesTest.test_the_cli_writes_a_note": "passed"}
 
@@ -299,12 +299,12 @@ def test_the_unittest_runner(tmp_path):
         [_python("3.13"), "-X", "warn_default_encoding", "-m", "utf8env.readiness._unittest_runner",
          "--utf8env-json=" + paths["record.json"], "--junitxml=" + paths["junit.xml"],
          "--utf8env-progress=" + paths["progress.jsonl"], "-v"],
-        cwd=project, env=_env(LANG="C.UTF-8"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.returncode == 0, proc.stderr.decode()
+        cwd=project, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.returncode == 1, proc.stderr.decode()      # C.UTF-8: é is two bytes
     assert proc.stdout == b""          # the tests' output is theirs, in the JUnit XML
     assert proc.stderr.decode().splitlines()[:3] == [
         "test_a_note_is_one_byte_per_letter (tests.test_notes.NotesTest."
-        "test_a_note_is_one_byte_per_letter) ... ok",
+        "test_a_note_is_one_byte_per_letter) ... FAIL",
         "test_skipped (tests.test_notes.NotesTest.test_skipped) ... skipped 'not today'",
         "test_the_cli_writes_a_note (tests.test_notes.NotesTest.test_the_cli_writes_a_note) ... ok"]
     with open(paths["record.json"], encoding="utf-8") as f:
@@ -318,11 +318,11 @@ def test_the_unittest_runner(tmp_path):
     outcomes = junit.outcomes(paths["junit.xml"])
     assert {k: (o.outcome, o.message, o.output) for k, o in outcomes.items()} == {
         junit.key("tests.test_notes.NotesTest.test_a_note_is_one_byte_per_letter"):
-            ("passed", None, "saved\n"),
+            ("failed", "AssertionError: 5 != 3", "saved\n"),
         junit.key("tests.test_notes.NotesTest.test_skipped"): ("skipped", "not today", ""),
         junit.key("tests.test_notes.NotesTest.test_the_cli_writes_a_note"): ("passed", None, "")}
     seen = progress.read(paths["progress.jsonl"])
-    assert (seen.collected, seen.finish["exit"], seen.started) == (3, 0, [])
+    assert (seen.collected, seen.finish["exit"], seen.started) == (3, 1, [])
     assert {t: o for t, (o, _) in seen.tests.items()} == UNITTEST_TESTS
 
 

@@ -5,6 +5,13 @@ installed, it only declares its options; `pytest --utf8env` (or --utf8env-json P
 registers the recorder (recorder.py), which records every EncodingWarning (PEP 597) with
 its call site, the tests that hit it and a count, and writes a summary at the end.
 
+The suite's own warning filters (`filterwarnings = error`, -W, filterwarnings marks) do
+not hide it: EncodingWarning is recorded, not raised, and the record says which tests
+those filters would have failed. The Python processes the tests start record theirs too
+(their call sites in the user's code: origin "child process"): while the run lasts, the
+environment holds PYTHONWARNDEFAULTENCODING=1, a record folder and utf8env's
+_childsite/ on PYTHONPATH (a sitecustomize that runs any it hides).
+
 EncodingWarning is only raised when the interpreter was started with
 `-X warn_default_encoding` or PYTHONWARNDEFAULTENCODING=1 (3.10+); otherwise the
 summary says how to turn it on. Imports nothing but the standard library at load time.
