@@ -5,6 +5,10 @@
     _recorder.py   what the plugin does once asked (imported only then)
     _junit.py      per-test outcomes read back from pytest's --junitxml
     _suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
+    _supervise.py  each run's keeper: output to files, its process tree (setsid daemons
+                  included, by a marker variable) killed at the end, timeout or Ctrl-C
+    _progress.py   a pytest plugin of the runs: one line per test phase, as it happens
+                  (what a run that did not finish still tells)
     _compare.py    what changes between them, per test and per call site, with the fixes
     _results.py    the records; as_json() at the JSON boundary
     _formats.py    text / markdown / github / junit / json pages of a result

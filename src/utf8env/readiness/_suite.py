@@ -2,7 +2,11 @@
 behaviour) and on (Python 3.15's, PEP 686), each interpreter started with
 `-X warn_default_encoding` and the plugin asked (`--utf8env-json`), each run in its own
 temporary folder holding a copy of the project, run in parallel when cores allow
-(utf8env._worlds: one runner per world, process groups killed at the end).
+(utf8env._worlds: one runner per world). Each run is supervised (_supervise.py): its
+output goes to files, its timeout holds, and what it leaves running (its process group,
+and every process carrying its marker variable, a setsid() daemon too) is killed at its
+end; a progress plugin (_progress.py) writes each test's outcome as it ends. The tests
+that changed are run again in the same copies (plan_rerun).
 
 The runs inherit this process's environment, less every locale and Python text
 variable, plus the environment set's. Each runs the interpreter's own pytest (the
