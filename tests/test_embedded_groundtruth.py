@@ -2,8 +2,10 @@
 machine has, linked from a small C program (tests/support/embedding.py) and initialized
 three ways (Py_Initialize(); PyConfig_InitPythonConfig and PyConfig_InitIsolatedConfig
 + Py_InitializeFromConfig, 3.8+), run under each environment of ENVS with the installed
-locales. EXPECTED is what those runs report, measured here and written down: the table
-IS the ground truth, and each test asserts that the real libpython still gives it.
+locales, and under WORLD_ENVS in the locale world WORLD (no compiled locale: nothing to
+coerce to). EXPECTED and WORLD_EXPECTED are what those runs report, measured here and
+written down: the tables ARE the ground truth, and each test asserts that the real
+libpython still gives them.
 
 Fields of a cell (a run that exits 0; the program never calls setlocale() itself):
     utf8      sys.flags.utf8_mode (None: 3.6 has no such flag)
@@ -14,10 +16,12 @@ Fields of a cell (a run that exits 0; the program never calls setlocale() itself
     open      io.TextIOWrapper(io.BytesIO()).encoding (open()'s default)
     devnull   open(os.devnull).encoding
     msgs      the program's stderr lines (coercion warnings), omitted when there are none
+    exit      the exit status, only when the run did not report (then the other fields
+              are missing)
 
 To re-measure (as root, for the chroot's 3.14 and 3.15):
     python3 tests/test_embedded_groundtruth.py > /tmp/table.py
-and replace EXPECTED's entries with what it prints.
+and replace EXPECTED and WORLD_EXPECTED with the two tables it prints (about 10 s).
 """
 import os
 import sys
@@ -131,6 +135,7 @@ def _params():
             yield pytest.param(version, kind, id="%s-%s" % (version, kind))
 
 
+@pytest.mark.fast
 def test_table_covers_every_cell():
     want = {key for version in VERSIONS for key in cells(version)}
     assert sorted(set(EXPECTED) ^ want) == []
@@ -163,7 +168,7 @@ def test_embedded_interpreter_in_world_matches_table(measured_in_world, version,
         version, kind, WORLD, "\n".join(failures))
 
 
-# Measured 2026 on Debian 12 (glibc 2.36): pyenv 3.6.15, 3.7.16, 3.8.18, 3.9.18, 3.10.13,
+# Measured December 2026 on Debian 12 (glibc 2.36): pyenv 3.6.15, 3.7.16, 3.8.18, 3.9.18, 3.10.13,
 # 3.11.7, 3.12.1, 3.13.0; Debian sid's libpython3.14 3.14.10-1 and experimental's
 # libpython3.15 3.15.2-1 (glibc 2.43) in the suite's chroot.
 EXPECTED = {
@@ -475,10 +480,13 @@ def _entries(table):
 
 
 def _record():
+    import shutil
     import tempfile
     os.environ.setdefault("UTF8ENV_DEBIAN_ROOT", machine.CHROOT)
-    os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="utf8env-cache-"))
-    made = embedding.Embedder(tempfile.mkdtemp(prefix="utf8env-embedding-"))
+    scratch = tempfile.mkdtemp(prefix="utf8env-embedding-")
+    # The world's compiled locales go to a cache of this run's own, like the suite's.
+    os.environ.setdefault("XDG_CACHE_HOME", os.path.join(scratch, "cache"))
+    made = embedding.Embedder(os.path.join(scratch, "programs"))
     available = []
     try:
         print("EXPECTED = {")
@@ -497,6 +505,7 @@ def _record():
         print("}")
     finally:
         made.close()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -16,8 +16,20 @@ add_venv() {
   chroot "$1" python3.15 -c 'import ensurepip'
   touch "$1/.utf8env-venv-ready"
 }
+# libpython + gcc in the chroot, for tests/test_embedded_groundtruth.py (C programs linked
+# to the chroot's libpython3.14/3.15, built by the chroot's own gcc).
+embed_stamp="$root/.utf8env-embed-ready"
+add_embed() {
+  chroot "$1" env DEBIAN_FRONTEND=noninteractive \
+    apt-get -o Acquire::Check-Valid-Until=false install -y -qq --no-install-recommends \
+    libpython3.14-dev libpython3.15-dev gcc libc6-dev
+  chroot "$1" apt-get clean
+  test -e "$1/usr/include/python3.15/Python.h" -a -e "$1/usr/bin/gcc"
+  touch "$1/.utf8env-embed-ready"
+}
 if [ -f "$stamp" ]; then
   [ -f "$venv_stamp" ] || { chroot "$root" apt-get -o Acquire::Check-Valid-Until=false update -qq; add_venv "$root"; }
+  [ -f "$embed_stamp" ] || { chroot "$root" apt-get -o Acquire::Check-Valid-Until=false update -qq; add_embed "$root"; }
   echo "debian pythons: cached in $root"
   exit 0
 fi
@@ -43,6 +55,7 @@ chroot "$root.partial" apt-get clean
 chroot "$root.partial" python3.14 -c pass
 chroot "$root.partial" python3.15 -c pass
 add_venv "$root.partial"
+add_embed "$root.partial"
 rm -rf "$root"
 mv "$root.partial" "$root"
 touch "$stamp"

@@ -49,6 +49,8 @@ class Recording(object):
             [CHILDSITE] + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
         environ[FLAG] = "1"
         self.environ = environ
+        import atexit
+        atexit.register(self.finish)        # also when the run ends without unconfigure
 
     def entries(self, but=None):
         """[entry] written by the processes, but the one of pid `but`; and its own."""
