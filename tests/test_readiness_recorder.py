@@ -338,6 +338,7 @@ def test_unittest_through_readiness_end_to_end(tmp_path):
                           cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
     assert (proc.returncode, proc.stderr) == (1, b"")
     data = json.loads(proc.stdout.decode())
+    assert (data["runner"], data["filtered"]) == ("unittest", [])
     test = "tests.test_notes.NotesTest.test_a_note_is_one_byte_per_letter"
     assert [(c["test"], c["today"]["outcome"], c["utf8_mode"]["outcome"], c["difference"],
              c["call_sites"]) for c in data["changed"]] == [
@@ -349,3 +350,27 @@ def test_unittest_through_readiness_end_to_end(tmp_path):
         ("app/notes.py", 2, "save", "user", 1, [test], [test])]
     assert [(r["mode"], r["counts"]) for r in data["runs"]] == [
         ("today", {"passed": 2, "skipped": 1}), ("3.15", {"failed": 1, "passed": 1, "skipped": 1})]
+
+
+def test_the_report_names_the_tests_a_filter_would_fail(tmp_path):
+    """readiness itself (not only the plugin's summary) says which tests the suite's own
+    filterwarnings = error would fail on an EncodingWarning, and which raised it."""
+    from utf8env import _worlds as worlds
+    from utf8env._own_command import own_command
+    ok, why = worlds.available()
+    if not ok:
+        pytest.skip(why)
+    project = _write(tmp_path / "p", FILES)
+    proc = subprocess.run(own_command() + ["readiness", "--python", sys.executable, "--",
+                                           "pytest", "-q", "-p", "no:cacheprovider"],
+                          cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    assert proc.stderr == b""
+    text = proc.stdout.decode()
+    start = text.index("EncodingWarning made an error")
+    assert text[start:].split("\n\n")[0].splitlines() == [
+        "EncodingWarning made an error by the suite's own warning filters (recorded here instead; "
+        "with those filters, these tests fail wherever the warning is raised: Python 3.10+ with "
+        "-X warn_default_encoding):",
+        "  test_app.py::test_raises_itself (the test itself turns it into an error, and failed)",
+        "  test_app.py::test_save",
+        "  test_app.py::test_save_marked"]

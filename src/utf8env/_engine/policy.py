@@ -21,7 +21,8 @@ from .._child.textnames import (codec_name as _codec_name, lookup as _lookup,
                                 split_pythonioencoding as _split_pythonioencoding)
 from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
 from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
-from .profiles import POLICIES, PLATFORMS, VERSIONS, profile as _profile
+from .profiles import EMBEDDED, POLICIES, PLATFORMS, VERSIONS, profile as _profile
+from .profiles import embedded_kinds as _embedded_kinds, embedding as _embedding
 
 # The names 3.7+ compare the locale with to pick surrogateescape for stdio
 # (Python/initconfig.c config_get_stdio_errors; pylifecycle.c _C_UTF8_LOCALES).
@@ -59,6 +60,8 @@ class Inputs(Record):
     argv0 = field("python3")            # names the program in usage errors
     windows_console = field(False)      # win32: stdio is a console, not a pipe or file
     ansi_code_page = field(1252)        # win32: GetACP()
+    embedded = field(None)              # None: the python command; else how a C program starts
+                                        # it: "initialize", "python-config", "isolated-config"
 
 
 class Reason(Record):
@@ -118,11 +121,20 @@ class _Context(Record):
     profile = field()
     line = field()                      # cmdline.CommandLine
     windows = field()                   # sys.platform == "win32"
+    embedding = field(None)             # profiles._Embedding, None for the python command
 
     @property
     def use_environment(self):
-        """PyConfig.use_environment: false under -E or -I."""
-        return not self.line.ignore_environment
+        """PyConfig.use_environment: false under -E or -I, and in the isolated
+        configuration of an embedded interpreter."""
+        return not self.line.ignore_environment and (
+            self.embedding is None or self.embedding.use_environment)
+
+    @property
+    def configures_locale(self):
+        """PyPreConfig.configure_locale: LC_CTYPE is set from the environment (and may be
+        coerced); false in the isolated configuration of an embedded interpreter."""
+        return self.embedding is None or self.embedding.configure_locale
 
 
 class _Preconfig(Record):
@@ -233,6 +245,16 @@ def _context(inputs):
         raise InvalidInput("policy %r: expected one of %s" % (inputs.policy, ", ".join(POLICIES)))
     if inputs.platform not in PLATFORMS:
         raise InvalidInput("platform %r: expected one of %s" % (inputs.platform, ", ".join(PLATFORMS)))
+    embedding = None
+    if inputs.embedded is not None:
+        if inputs.embedded not in EMBEDDED:
+            raise InvalidInput("embedded %r: expected one of %s"
+                               % (inputs.embedded, ", ".join(EMBEDDED)))
+        kinds = _embedded_kinds(inputs.version)
+        if inputs.embedded not in kinds:
+            raise InvalidInput("embedded %r: CPython %s has no PyConfig (PEP 587 is 3.8+): "
+                               "expected %s" % (inputs.embedded, inputs.version, " or ".join(kinds)))
+        embedding = _embedding(inputs.embedded, inputs.version)
     prof = _profile(inputs.policy or inputs.version, inputs.version)
     if inputs.coercion_switch is not None or inputs.warning_switch is not None:
         coercion, warn_by_default, legacy_warning = preconfig.built(
@@ -240,9 +262,11 @@ def _context(inputs):
             inputs.warning_switch, inputs.platform)
         prof = prof._replace(coercion=coercion, warn_by_default=warn_by_default,
                              legacy_warning=legacy_warning)
-    # The command line is parsed as the target version parses it, whatever the policy.
-    line = cmdline.parse(list(inputs.args), tuple(int(part) for part in inputs.version.split(".")))
-    return _Context(inputs, prof, line, inputs.platform == "win32")
+    # The command line is parsed as the target version parses it, whatever the policy; an
+    # embedded interpreter parses one only from the Python configuration (parse_argv=1).
+    args = inputs.args if embedding is None or embedding.parse_argv else ()
+    line = cmdline.parse(list(args), tuple(int(part) for part in inputs.version.split(".")))
+    return _Context(inputs, prof, line, inputs.platform == "win32", embedding)
 
 
 def _py_getenv(context, use_environment, name):

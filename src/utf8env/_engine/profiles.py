@@ -11,6 +11,9 @@ from .records import Record, field
 VERSIONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14", "3.15")
 _DRAFTS = ("pep538-draft", "pep540-draft")
 POLICIES = VERSIONS + _DRAFTS
+# How a C program starts an embedded interpreter (`explain --embedded KIND`): Py_Initialize()
+# (every version), and the PEP 587 configurations (3.8+) given to Py_InitializeFromConfig().
+EMBEDDED = ("initialize", "python-config", "isolated-config")
 PLATFORMS = ("linux", "android", "darwin", "freebsd", "openbsd", "netbsd", "sunos",
              "aix", "cygwin", "win32")
 
@@ -113,3 +116,52 @@ def profile(policy, version):
             utf8_error_function=("preconfig_init_utf8_mode" if base.version >= (3, 8)
                                  else "config_init_utf8_mode"))
     raise KeyError(policy)
+
+
+class _Embedding(Record):
+    """The pre-configuration an embedding application gets (Python/preconfig.c
+    _PyPreConfig_InitCompatConfig, _PyPreConfig_InitPythonConfig,
+    _PyPreConfig_InitIsolatedConfig; 3.6/3.7 Py_Initialize()): which of the python
+    command's inputs it reads. policy.py holds the rules; this says which apply."""
+    kind = field()                  # "initialize", "python-config", "isolated-config"
+    api = field()                   # the C call that names it ("Py_Initialize()")
+    config = field()                # "compat", "Python", "isolated"; None before PEP 587 (3.6/3.7)
+    configure_locale = field()      # setlocale(LC_CTYPE, "") from the environment
+    coerces = field()               # PEP 538 coercion possible (coerce_c_locale not forced to 0)
+    reads_coerce_variable = field()  # PYTHONCOERCECLOCALE read (its "warn" prints the warning)
+    utf8_mode = field()             # UTF-8 mode set by the configuration; None: decided as the command decides it
+    use_environment = field()       # PYTHON* variables read (PYTHONUTF8, PYTHONIOENCODING...)
+    parse_argv = field()            # PyConfig.argv parsed as the python command line
+
+
+_EMBEDDED_SINCE = {"initialize": (3, 6), "python-config": (3, 8), "isolated-config": (3, 8)}
+
+
+def embedded_kinds(version):
+    """The EMBEDDED kinds CPython `version` ("3.7") has."""
+    minor = (3, int(version.split(".")[1]))
+    return tuple(kind for kind in EMBEDDED if _EMBEDDED_SINCE[kind] <= minor)
+
+
+def embedding(kind, version):
+    """The _Embedding of `kind` on CPython `version`; KeyError for a kind it lacks."""
+    if kind not in embedded_kinds(version):
+        raise KeyError(kind)
+    minor = int(version.split(".")[1])
+    # PEP 686 (3.15): the compat and isolated configurations set UTF-8 mode on.
+    fixed_utf8 = 1 if minor >= 15 else 0
+    if kind == "python-config":
+        # The configuration of the python command itself: every rule as for `python3`.
+        return _Embedding(kind, "PyConfig_InitPythonConfig()", "Python", True, True, True,
+                          None, True, True)
+    if kind == "isolated-config":
+        return _Embedding(kind, "PyConfig_InitIsolatedConfig()", "isolated", False, False,
+                          False, fixed_utf8, False, False)
+    if minor < 8:
+        # 3.6/3.7: the locale is set from the environment; 3.7 reads PYTHONUTF8, and the C
+        # locale turns UTF-8 mode on, but only the command's main() coerces.
+        return _Embedding(kind, "Py_Initialize()", None, True, False, minor == 7, None, True,
+                          False)
+    # bpo-36443: the compat configuration disables coercion and UTF-8 mode's variable.
+    return _Embedding(kind, "Py_Initialize()", "compat", True, False, False, fixed_utf8, True,
+                      False)

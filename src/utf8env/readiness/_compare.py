@@ -7,6 +7,7 @@ import re
 from .._errors import UsageError
 from ..matrix._results import Timing
 from . import _junit as junit, _progress
+from . import _unittest_runner as unittest_runner
 from ._results import (PEP686, SCHEMA, TODAY, CallSite, Fix, Outcome, ReadinessResult, SuiteRun,
                        TestChange, UnstableTest)
 from ._suite import env_set, read_record
@@ -215,12 +216,16 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
     suites, rerun_suites = [], []
     changed, unstable, sites, tests = [], [], {}, set()
     only = {TODAY: 0, PEP686: 0}
+    filtered = {}
     by_run = {}
     for python, a, b in _pairs(first):
         out_a, out_b = _outcomes(a, b)
         by_run[id(a)], by_run[id(b)] = out_a, out_b
         rec_a = a.record or {"sites": [], "tests": {}}
         rec_b = b.record or {"sites": [], "tests": {}}
+        for rec in (rec_a, rec_b):
+            for test, how in sorted((rec.get("warning_errors") or {}).items()):
+                filtered.setdefault(test, how)
         nodeids = _nodeids(rec_a, rec_b)
         nodeids.update({junit.key(n): n for r in (a, b) for n in r.progress.tests})
         active = {}
@@ -297,7 +302,9 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
                       cell_seconds=round(sum(s.seconds for s in everything), 3),
                       workers=workers, jobs=len(everything)),
         reruns=rerun_suites, unstable=unstable, complete=complete, only_today=only[TODAY],
-        only_utf8_mode=only[PEP686], not_copied=["%s (%s)" % w for w in sorted(not_copied)])
+        only_utf8_mode=only[PEP686], not_copied=["%s (%s)" % w for w in sorted(not_copied)],
+        runner="unittest" if isinstance(command, unittest_runner.Args) else "pytest",
+        filtered=[[test, how] for test, how in sorted(filtered.items())])
 
 
 def _site_key(where):

@@ -98,8 +98,14 @@ def _variables(result):
     return " ".join("%s=%s" % kv for kv in sorted(result.variables.items())) or "nothing set"
 
 
+def _suite_command(result):
+    """The suite's command as the user gave it."""
+    runner = "python -m unittest" if result.runner == "unittest" else "pytest"
+    return " ".join([runner] + list(result.command))
+
+
 def _title(result):
-    return "utf8env readiness -- pytest %s" % " ".join(result.command)
+    return "utf8env readiness -- %s" % _suite_command(result)
 
 
 def text(result, columns=pages.WIDTH):
@@ -153,6 +159,14 @@ def text(result, columns=pages.WIDTH):
             out.append("  %s [%s]" % (u.test, u.python))
             out += pages.wrap(_unstable_line(u), columns, "    ", "      ")
         out.append("")
+    if result.filtered:
+        out.append("EncodingWarning made an error by the suite's own warning filters (recorded "
+                   "here instead; with those filters, these tests fail wherever the warning is "
+                   "raised: Python 3.10+ with -X warn_default_encoding):")
+        for test, how in result.filtered:
+            out.append("  %s%s" % (test, "" if how == "filter" else
+                                   " (the test itself turns it into an error, and failed)"))
+        out.append("")
     if result.hidden_sites:
         out.append("%s in the standard library and site-packages not shown (--all shows them)"
                    % pages.plural(result.hidden_sites, "more call site"))
@@ -167,7 +181,7 @@ def text(result, columns=pages.WIDTH):
 
 
 def markdown(result):
-    out = ["## utf8env readiness: `pytest %s`" % " ".join(result.command), "",
+    out = ["## utf8env readiness: `%s`" % _suite_command(result), "",
            "World `%s`: %s (`%s`). %s" % (result.world, result.environment, _variables(result),
                                          _verdict(result)), ""]
     out += [pages.markdown_table(

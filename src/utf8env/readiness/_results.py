@@ -93,6 +93,10 @@ class ReadinessResult(Record):
     only_today = field(0)      # tests that finished in the run with UTF-8 mode off only
     only_utf8_mode = field(0)  # ... in the run with UTF-8 mode on only
     not_copied = field(())     # the project's special files (FIFO, socket, device) left out
+    runner = field("pytest")   # "pytest", or "unittest" (python -m unittest ARGS)
+    filtered = field(())       # [[test, "filter" | "raised"]]: an EncodingWarning the suite's
+                               # own filters make an error ("filter": recorded instead) or
+                               # the test itself raised ("raised": the test failed on it)
 
     def _json(self):
         return self._asdict()
