@@ -78,8 +78,8 @@ def main(argv):
         found = re.search(r"^(\d+) call sites? in", fix_out, re.M)
         print("utf8env fix --check   %7.2f s  %s call sites (all kinds; open-likes: %d)" % (
             fix_s, found.group(1) if found else "?", _open_likes(fix_out)))
-        print("ruff PLW1514          %7.2f s  %d findings" % (ruff_s, ruff_out.count("PLW1514")))
-        print("pylint W1514          %7.2f s  %d findings" % (pylint_s, pylint_out.count("W1514")))
+        print("ruff PLW1514          %7.2f s  %d findings" % (ruff_s, ruff_out.count("unspecified-encoding")))
+        print("pylint W1514          %7.2f s  %d findings" % (pylint_s, pylint_out.count("unspecified-encoding")))
         print("fix vs pylint: %.1fx faster (goal >= 10x); fix vs ruff: %.1fx slower (goal <= 20x)"
               % (pylint_s / fix_s, fix_s / ruff_s))
     finally:

@@ -40,7 +40,7 @@ def _shared():
 
 def _explain_spec():
     from ._options import HELP, Command, Option
-    from ._engine.profiles import PLATFORMS, POLICIES, VERSIONS
+    from ._engine.profiles import EMBEDDED, PLATFORMS, POLICIES, VERSIONS
     shared = _shared()
     return Command(
         name="explain",
@@ -63,6 +63,12 @@ def _explain_spec():
             Option(("--locales",), "locales", "value", "model a libc that has exactly these locales "
                    "(codeset guessed from the name when not given)", metavar="NAME[=CODESET],...",
                    usage="[--locales NAME[=CODESET],...]"),
+            Option(("--embedded",), "embedded", "value", "predict for CPython embedded in a C "
+                   "program, started by Py_Initialize() (initialize) or, 3.8+, by "
+                   "Py_InitializeFromConfig() with PyConfig_InitPythonConfig (python-config) "
+                   "or PyConfig_InitIsolatedConfig (isolated-config)", metavar="KIND",
+                   usage="[--embedded KIND]", choices=EMBEDDED,
+                   expected=", ".join(EMBEDDED[:-1]) + " or " + EMBEDDED[-1]),
             shared["no_coercion"]._replace(usage="[--no-coercion]"), shared["no_warning"],
             shared["warning"], HELP),
         operands="[--] [PYTHON [PYTHON-OPTIONS...]]")

@@ -19,16 +19,18 @@ def _launcher(launched):
             "environ": dict(launched.set_environ), "notes": list(launched.notes)}
 
 
-def to_json_object(decision, launched=None, verdict=None):
+def to_json_object(decision, launched=None, verdict=None, embedded=None):
     """The documented "schema": 1 object (docs/json.md); `launched` is the
     launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add); `verdict`, the
-    "verdict", "problems" and "findings" keys of doctor's findings for the case."""
+    "verdict", "problems" and "findings" keys of doctor's findings for the case;
+    `embedded`, the Inputs' embedded kind (None: the python command)."""
     d = decision
     return dict({
         "schema": SCHEMA,
         "python": d.python,
         "platform": d.platform,
         "policy": d.policy,
+        "embedded": embedded,
         "startup_error": (None if d.startup_error is None else
                           {"message": d.startup_error.message, "exit_code": d.startup_error.exit_code}),
         "legacy_c_locale": d.legacy_c_locale,
@@ -55,9 +57,10 @@ def to_json_object(decision, launched=None, verdict=None):
     }, **(verdict or {}))
 
 
-def to_json(decision, launched=None, verdict=None):
+def to_json(decision, launched=None, verdict=None, embedded=None):
     import json
-    return json.dumps(to_json_object(decision, launched, verdict), indent=2, sort_keys=False)
+    return json.dumps(to_json_object(decision, launched, verdict, embedded), indent=2,
+                      sort_keys=False)
 
 
 _ROWS = (
@@ -94,9 +97,17 @@ def _value(decision, key):
     return value
 
 
-def to_text(decision, launched=None, verdict_lines=()):
+# How each embedded kind starts the interpreter, for the text's heading.
+_EMBEDDED_CALLS = {
+    "initialize": "Py_Initialize()",
+    "python-config": "PyConfig_InitPythonConfig() + Py_InitializeFromConfig()",
+    "isolated-config": "PyConfig_InitIsolatedConfig() + Py_InitializeFromConfig()"}
+
+
+def to_text(decision, launched=None, verdict_lines=(), embedded=None):
     """A table: setting, value, and the input that decided it with why; then
-    `verdict_lines` (doctor's verdict and fixes for the case, rendered by doctor)."""
+    `verdict_lines` (doctor's verdict and fixes for the case, rendered by doctor).
+    `embedded`: the Inputs' embedded kind, named in the heading."""
     d = decision
     rows = []
     for key, label in _ROWS:
@@ -107,6 +118,8 @@ def to_text(decision, launched=None, verdict_lines=()):
     width = max(len(label) for label, _, _ in rows)
     value_width = min(32, max(len(value) for _, value, _ in rows))
     lines = ["Python %s on %s, policy %s" % (d.python, d.platform, d.policy), ""]
+    if embedded is not None:
+        lines[0] += ", embedded: %s (%s)" % (embedded, _EMBEDDED_CALLS[embedded])
     for label, value, reason in rows:
         why = "" if reason is None else "%s: %s" % (reason.source, reason.detail)
         lines.append(("%-*s  %-*s  %s" % (width, label, value_width, value, why)).rstrip())
@@ -132,6 +145,7 @@ def run(args, command):
     """`utf8env explain`'s handler: the Decision for the described environment, as text or
     JSON, ending with the verdict doctor gives the same case."""
     from . import _plan as launch
+    _embedded_operands(args.embedded, command)
     environ = described(args)
     python = command[0] if command else None
     target = _target(python, args.version, args.platform)
@@ -148,18 +162,29 @@ def run(args, command):
     inputs = Inputs(environ=environ, args=tuple(command[1:]), version=target.version,
                     platform=target.platform, locales=facts, policy=args.policy,
                     coercion_switch=args.coercion, warning_switch=args.warning,
-                    argv0=python or "python%s" % target.version)
+                    argv0=python or "python%s" % target.version, embedded=args.embedded)
     decision = decide(inputs)
-    launched = launch.what_run_adds(inputs, args.policy)
+    # `utf8env run` starts a python command, not a program that embeds one.
+    launched = None if args.embedded else launch.what_run_adds(inputs, args.policy)
     # the verdict and fixes doctor gives the same case
     from .doctor import _findings as findings, _verdict as verdict
     found = findings.for_decision(inputs, decision,
                                   here=not args.empty_env and args.locales is None)
     if args.json:
-        write(to_json(decision, launched, verdict.verdict_object(found)) + "\n")
+        write(to_json(decision, launched, verdict.verdict_object(found), args.embedded) + "\n")
     else:
-        write(for_terminal(to_text(decision, launched, verdict.verdict_lines(found))))
+        write(for_terminal(to_text(decision, launched, verdict.verdict_lines(found),
+                                   args.embedded)))
     return 0
+
+
+def _embedded_operands(kind, command):
+    """--embedded KIND: only the Python configuration parses a command line (PyConfig.argv
+    with parse_argv=1); for another kind, PYTHON names the interpreter (its version) alone."""
+    if kind is not None and kind != "python-config" and len(command) > 1:
+        raise UsageError("--embedded %s parses no command line (parse_argv=0): got %r; give "
+                         "PYTHON alone, or --embedded python-config for PyConfig.argv"
+                         % (kind, command[1]))
 
 
 def _target(python, version, platform):

@@ -285,7 +285,11 @@ def _printed(*lines):
 
 def _setlocale(context, environ):
     """setlocale(LC_CTYPE, "") (preconfig.setlocale). Returns (locale name, the
-    "VAR=value" that decided it, or None)."""
+    "VAR=value" that decided it, or None). Without configure_locale (an embedded isolated
+    configuration) nothing is set: the program's own locale, C for one that never calls
+    setlocale() (the embedders modelled)."""
+    if not context.configures_locale:
+        return "C", None
     return preconfig.setlocale(environ, context.inputs.locales.accepts, context.inputs.platform)
 
 
@@ -306,10 +310,18 @@ def _coerce_c_locale(context):
     warnings printed)."""
     prof = context.profile
     # The PEP 538 draft reads it even under -E/-I (seed 002, "Specification").
-    value = _py_getenv(context, context.use_environment or prof.coercion_env_ignores_E,
+    embedding = context.embedding
+    read = embedding is None or embedding.reads_coerce_variable
+    value = _py_getenv(context, read and (context.use_environment or prof.coercion_env_ignores_E),
                        "PYTHONCOERCECLOCALE")
-    return preconfig.coerce_c_locale(value, prof.coercion, prof.warn_by_default,
-                                     prof.legacy_warning, context.inputs.warning_switch)
+    allowed, warn = preconfig.coerce_c_locale(value, prof.coercion, prof.warn_by_default,
+                                              prof.legacy_warning, context.inputs.warning_switch)
+    if embedding is not None:
+        # The compat and isolated configurations set coerce_c_locale=0 and
+        # coerce_c_locale_warn=0; 3.7's Py_Initialize() warns but never coerces.
+        allowed = allowed and embedding.coerces
+        warn = warn and read
+    return allowed, warn
 
 
 def _no_coercion_built(context):
@@ -322,7 +334,29 @@ def _no_coercion_built(context):
 def _legacy_c_locale(context, lc_ctype, source):
     """_Py_LegacyLocaleDetected (preconfig.legacy_c_locale)."""
     legacy, reason = preconfig.legacy_c_locale(lc_ctype, source, context.windows)
+    if legacy and not context.configures_locale:
+        return legacy, Reason(context.embedding.api, _LOCALE_NOT_CONFIGURED)
     return legacy, Reason(*reason)
+
+
+# Why an embedded interpreter's LC_CTYPE is C whatever the environment says.
+_LOCALE_NOT_CONFIGURED = ("the isolated configuration never sets LC_CTYPE from the "
+                          "environment (configure_locale=0): it keeps the program's own, C "
+                          "for a program that never calls setlocale()")
+
+
+def _embedded_coercion(embedding):
+    """Why an embedded interpreter is not coerced, or None where it may be."""
+    if embedding is None or embedding.coerces:
+        return None
+    if embedding.config is None:
+        return Reason(embedding.api, "an embedded interpreter is never coerced: CPython 3.7 "
+                                     "coerces the C locale only in the python command's main()")
+    if embedding.config == "compat":
+        return Reason(embedding.api, "the compat configuration: no coercion "
+                                     "(coerce_c_locale=0); PYTHONCOERCECLOCALE is not read")
+    return Reason(embedding.api, "the %s configuration: no coercion (configure_locale=0, "
+                                 "coerce_c_locale=0)" % embedding.config)
 
 
 def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
@@ -331,6 +365,9 @@ def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
     prof = context.profile
     if not prof.coercion:
         return (None, None), _no_coercion_built(context)
+    embedded = _embedded_coercion(context.embedding)
+    if embedded is not None:
+        return (None, None), embedded
     (coerced, warning), reason = preconfig.coercion(
         legacy, legacy_reason.source, allowed, warn, environ, prof.targets,
         prof.lc_all_blocks_coercion,
@@ -341,6 +378,8 @@ def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
 def _lc_ctype(context, environ, coercion):
     """LC_CTYPE once started: setlocale(LC_CTYPE, "") again, after any coercion."""
     name, source = _setlocale(context, environ)
+    if not context.configures_locale:
+        return name, Reason(context.embedding.api, _LOCALE_NOT_CONFIGURED)
     if coercion:
         return name, Reason("coercion", "the coercion set %s" % " ".join(
             "%s=%s" % item for item in sorted(coercion.environ.items())))
@@ -385,6 +424,13 @@ def _utf8_mode(context, lc_ctype, source):
     if _legacy_windows_fs_encoding(context):
         return 0, Reason("PYTHONLEGACYWINDOWSFSENCODING",
                          "the legacy Windows filesystem encoding beats UTF-8 mode")
+    embedding = context.embedding
+    if embedding is not None and embedding.utf8_mode is not None:
+        why = ("PEP 686" if embedding.utf8_mode else
+               "bpo-36443" if embedding.config == "compat" else None)
+        return embedding.utf8_mode, Reason(embedding.api, (
+            "the %s configuration sets utf8_mode=%d%s: PYTHONUTF8 is not read"
+            % (embedding.config, embedding.utf8_mode, " (%s)" % why if why else "")))
     valid = "(0 or 1%s)" % (" or strict" if prof.strict_mode else "")
     present, value = context.line.xoption("utf8")
     if present:
@@ -472,6 +518,9 @@ def _stdio(context, pre):
     if encoding or errors:              # ":" alone sets nothing
         source = "PYTHONIOENCODING=" + value
         detail.append("PYTHONIOENCODING comes first")
+    elif context.embedding is not None and not context.use_environment \
+            and context.inputs.environ.get("PYTHONIOENCODING"):
+        detail.append("PYTHONIOENCODING is not read (use_environment=0)")
     if pre.utf8_mode:
         if encoding is None:
             encoding = "utf-8"

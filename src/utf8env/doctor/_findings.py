@@ -482,8 +482,8 @@ def _wrapped(item, environ, facts, good, key):
     from .._engine.policy import Inputs, decide
     from ._outcome import outcome
     d = item.decision
-    if d.python != "3.6":
-        return ()
+    if d.python != "3.6" or getattr(item.inputs, "embedded", None):
+        return ()       # `utf8env run` starts a python command, not an embedding program
     inputs = (item.inputs._replace(version="3.7", policy=None) if item.inputs is not None else
               Inputs(environ=dict(environ), args=(), version="3.7", platform=d.platform,
                      locales=facts))

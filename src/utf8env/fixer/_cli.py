@@ -208,7 +208,7 @@ def _results(files, encoding, mode):
         context = multiprocessing.get_context()
     pool = context.Pool(workers)
     try:
-        return pool.map(_process_star, jobs, chunksize=max(1, len(jobs) // (workers * 8)))
+        return list(pool.imap(_process_star, jobs, chunksize=8))
     finally:
         pool.close()
         pool.join()
