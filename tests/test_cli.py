@@ -159,7 +159,7 @@ def test_interpreter_version_found_by_running_it():
     (["explain", "--locales", "C.UTF-8,"], "utf8env: error: --locales 'C.UTF-8,': expected "
                                           "NAME[=CODESET],... such as C.UTF-8,en_US.ISO-8859-1\n"),
     (["explain", "--frobnicate"], "utf8env: error: unrecognized arguments: --frobnicate\n"),
-    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of doctor, env, explain, matrix, readiness, run\n"),
+    (["frobnicate"], "utf8env: error: unknown command 'frobnicate': expected one of doctor, env, explain, fix, matrix, readiness, run\n"),
 ])
 @pytest.mark.fast
 def test_bad_input_is_one_line_exit_2(args, message):

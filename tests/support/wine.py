@@ -20,8 +20,10 @@ console emulation is not conhost, so nothing measured here speaks for a console.
 """
 import fcntl
 import os
+import selectors
 import signal
 import subprocess
+import time
 
 CACHE = os.environ.get("UTF8ENV_WINDOWS_CACHE", "/var/cache/utf8env/windows")
 WINE = "/usr/lib/wine/wine64"
@@ -103,8 +105,15 @@ class Session:
                                timeout=300)
             if not os.path.isfile(os.path.join(PREFIX, "system.reg")):
                 raise RuntimeError("Wine did not create its prefix in %s" % PREFIX)
-            # A persistent server: every run after this one skips the server's start.
+            # A persistent server, and Wine's own services (services.exe, winedevice.exe...)
+            # started now by a run whose stdio is /dev/null: started by a later run, they
+            # would inherit (and hold open) that run's pipes. Every run after this one
+            # skips the server's and the services' start.
             subprocess.run([WINESERVER, "-p"], env=_server_env(), timeout=60)
+            subprocess.run([WINE, python_exe(VERSIONS[-1]), "-c", "pass"],
+                           env=base_env(1252), stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=300)
         finally:
             fcntl.flock(self._lock, fcntl.LOCK_SH)
         return self
@@ -146,12 +155,49 @@ def run(version, code_page, args, env=None, stdin=None, layout="install", timeou
                             stderr=subprocess.PIPE, start_new_session=True,
                             cwd=os.path.dirname(python_exe(version, layout)))
     try:
-        out, err = proc.communicate(stdin or b"", timeout=timeout)
+        out, err = _communicate(proc, stdin or b"", timeout)
     except subprocess.TimeoutExpired:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             pass
-        proc.communicate()
+        proc.wait()
         raise
     return proc.returncode, out, err
+
+
+def _communicate(proc, data, timeout):
+    """proc.communicate(), except that it does not wait for end of file once the process
+    has exited: a Wine service started meanwhile may hold the pipes open for ever. All
+    the process wrote is in the pipe by then; what is readable is read."""
+    deadline = time.monotonic() + timeout
+    try:
+        proc.stdin.write(data)
+    except BrokenPipeError:
+        pass
+    proc.stdin.close()
+    chunks = {proc.stdout: [], proc.stderr: []}
+    sel = selectors.DefaultSelector()
+    for pipe in chunks:
+        sel.register(pipe, selectors.EVENT_READ)
+    try:
+        while sel.get_map():
+            exited = proc.poll() is not None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+            ready = sel.select(0.2 if exited else min(left, 0.5))
+            if not ready and exited:
+                break
+            for key, _ in ready:
+                block = os.read(key.fileobj.fileno(), 65536)
+                if block:
+                    chunks[key.fileobj].append(block)
+                else:
+                    sel.unregister(key.fileobj)
+        proc.wait(max(0.1, deadline - time.monotonic()))
+    finally:
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    return b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr])
