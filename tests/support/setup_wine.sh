@@ -8,7 +8,8 @@
 # metadata), and so is each python.exe inside (python.org's file, Authenticode-signed by the
 # Python Software Foundation). Each build is unpacked twice:
 #   embed/    exactly as shipped, with its python3X._pth (which makes CPython isolated:
-#             sys.flags.isolated=1, and from 3.11 on ignore_environment=1),
+#             sys.flags.isolated=1, and from 3.11 on ignore_environment=1; the encoding
+#             variables are read before that and still count: measured),
 #   install/  the same files (hard links) less the ._pth, so CPython starts as an installed
 #             python.exe does: the environment counts (the ground truth's main table).
 # Wine's ANSI code page follows the Unix locale; ja_JP/ru_RU/zh_CN.UTF-8 are compiled into

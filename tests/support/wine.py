@@ -4,7 +4,8 @@ Made by tests/support/setup_wine.sh in /var/cache/utf8env/windows (UTF8ENV_WINDO
 
     cpython-3.X/install/python.exe   the build less its ._pth: starts as an installed
                                      python.exe does (the environment counts)
-    cpython-3.X/embed/python.exe     exactly as shipped (._pth: isolated; 3.11+ also -E)
+    cpython-3.X/embed/python.exe     exactly as shipped (._pth: isolated; 3.11+ also -E, yet
+                                     PYTHONUTF8/IOENCODING/LEGACY... still count)
     locales/{ja_JP,ru_RU,zh_CN}.UTF-8   compiled locales (LOCPATH)
     wineprefix/                      the private Wine prefix (never a home folder's)
 
