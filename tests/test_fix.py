@@ -377,7 +377,8 @@ def test_the_mode_and_owner_are_kept(tmp_path, capsys):
     (["notes.txt"], "utf8env: error: fix: notes.txt: not a Python source file (*.py, *.pyw, "
                     "*.pyi, or a script starting with a python #! line)\n"),
     ([], "utf8env: error: fix: no PATH given (usage: utf8env fix [--check | --diff | --write] "
-         "[--encoding utf-8|locale] PATH...)\n"),
+         "[--encoding utf-8|locale] [--from REPORT.json] [--prove [--python PATH]... [--world "
+         "NAME] [--timeout SECONDS]] PATH... [-- pytest ARGS...])\n"),
     (["--encoding", "latin-1", "a.py"], "utf8env: error: --encoding 'latin-1': expected one of "
                                         "utf-8, locale\n"),
     (["--check", "--write", "a.py"], "utf8env: error: argument --write: not allowed with "
@@ -475,3 +476,52 @@ def test_after_the_fix_utf8_mode_off_and_on_write_the_same_bytes(tmp_path, capsy
     assert _fix(capsys, "--write", str(script))[0] == 0
     after = [_bytes_written(python, str(script), tmp_path, utf8) for utf8 in (0, 1)]
     assert after == [u"café".encode("utf-8")] * 2
+
+
+# -- --from REPORT.json: the encoding readiness measured, per call site ----------------------
+
+@pytest.mark.fast
+def test_from_a_report_gives_each_site_its_measured_encoding(tmp_path, monkeypatch, capsys):
+    """A handmade report (readiness --format json's keys): a group measured passing with
+    "locale", a site measured passing with both (utf-8: the 3.15 behaviour), a site no
+    changed test used (the default), one measured with neither passing, one not
+    measured (the fixer could not edit it), and a call the report never saw."""
+    import json
+    (tmp_path / "m.py").write_text(
+        'a = open("a")\nb = open("b", "w")\nc = open("c")\nd = open("d")\ne = open("e")\n'
+        'f = open("f")\n', encoding="utf-8")
+
+    def site(line, utf8, locale):
+        return {"file": "m.py", "line": line, "fixes": [
+            {"encoding": "utf-8", "means": "", "measured": utf8},
+            {"encoding": "locale", "means": "", "measured": locale}]}
+    report = {"call_sites": [site(1, "fails", "passes"), site(2, "passes", "passes"),
+                             site(3, None, None), site(4, "changes", "fails"),
+                             site(5, "not edited", "not edited")]}
+    (tmp_path / "r.json").write_text(json.dumps(report), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "--from", "r.json", "--write", "m.py"]) == 1
+    assert capsys.readouterr().out == (
+        'm.py:1:5: open: fixed: encoding="locale" (measured: the changed tests pass in both '
+        'modes with it)\n'
+        'm.py:2:5: open: fixed: encoding="utf-8" (measured: the changed tests pass in both modes '
+        'with it)\n'
+        'm.py:3:5: open: fixed: encoding="utf-8" (warned in the tests, none changed with it)\n'
+        'm.py:4:5: open: review: measured: neither fix makes the changed tests pass in both '
+        'modes: not the encoding of this call (see the report)\n'
+        'm.py:5:5: open: review: not measured (not edited)\n'
+        'm.py:6:5: open: review: no test exercised it (not in the report): not measured\n'
+        '3 call sites fixed (2 encoding="utf-8", 1 encoding="locale") in 1 file; 3 to review\n')
+    assert (tmp_path / "m.py").read_text(encoding="utf-8").splitlines()[:3] == [
+        'a = open("a", encoding="locale")', 'b = open("b", "w", encoding="utf-8")',
+        'c = open("c", encoding="utf-8")']
+
+
+@pytest.mark.fast
+def test_from_refuses_what_is_not_a_report(tmp_path, capsys):
+    (tmp_path / "m.py").write_text('open("a")\n', encoding="utf-8")
+    (tmp_path / "r.json").write_text('{"runs": []}', encoding="utf-8")
+    assert main(["fix", "--from", str(tmp_path / "r.json"), str(tmp_path / "m.py")]) == 2
+    assert capsys.readouterr().err == (
+        "utf8env: error: fix: --from %s: not a JSON report of `utf8env readiness --format "
+        "json` ('call_sites')\n" % (tmp_path / "r.json"))

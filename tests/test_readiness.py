@@ -285,7 +285,8 @@ def test_junit_xml_parses_back(sample):
 
 RESULT_KEYS = {"schema", "command", "world", "environment", "variables", "runs", "changed",
                "call_sites", "hidden_sites", "tests", "ready", "timing", "reruns", "unstable",
-               "complete", "only_today", "only_utf8_mode", "not_copied", "runner", "filtered"}
+               "complete", "only_today", "only_utf8_mode", "not_copied", "runner", "filtered",
+               "advice", "untested"}
 
 
 def test_json_keys(sample):
@@ -303,6 +304,7 @@ def test_json_keys(sample):
         assert set(s) == {"file", "line", "function", "origin", "message", "count", "tests",
                           "pythons", "changed_tests", "fixes"}
         assert [f["encoding"] for f in s["fixes"]] == ["utf-8", "locale"]
+        assert all(set(f) == {"encoding", "means", "measured"} for f in s["fixes"])
 
 
 def _page_block(title):
@@ -583,7 +585,8 @@ def test_an_ordinary_user_gets_the_same_findings_as_root(wheels):
             assert (proc.returncode, proc.stderr) == (1, b"")
             data = json.loads(proc.stdout.decode())
             del data["timing"]
-            for run in data["runs"] + data["reruns"]:
+            for run in data["runs"] + data["reruns"] + [
+                    r for trial in data["advice"] for r in trial["runs"]]:
                 del run["seconds"]
             seen.append(data)
         assert seen[0] == seen[1]

@@ -209,10 +209,8 @@ Runs that did not complete (only the tests both runs finished are compared):
     | E           ValueError: UTF-8 mode is on
     | test_a.py:4: ValueError
 
-Tests that change with UTF-8 mode (Python 3.15's default):
-  test_a.py::test_mode [{v}]
-    passed -> failed: ValueError: UTF-8 mode is on
-    call sites: none warned: the change comes from elsewhere (the filesystem encoding, stdio)
+Tests that change with no call site warned (from elsewhere: the filesystem encoding, stdio):
+  test_a.py::test_mode: passed -> failed: ValueError: UTF-8 mode is on
 
 5 tests finished in one run only (not compared): 5 with UTF-8 mode off only, 0 with it on only.
 The tests that changed ran again in both modes (2 runs): 1 changed again, 0 unstable.
@@ -251,9 +249,10 @@ def test_a_setsid_daemon_does_not_outlive_readiness(scenarios):
 {v}    today  off         iso8859-1   ISO-8859-1  1 passed  N
 {v}    3.15   on          utf-8       ISO-8859-1  1 passed  N
 
-Call sites that warned but changed nothing in these tests:
-  test_a.py:4 in test_daemon: 1 warning, 1 test
-    encoding="utf-8" or "locale": no test changes
+Call sites that use the locale encoding, and the tests each changes with UTF-8 mode:
+  test_a.py:4 in test_daemon [test code]: 1 warning, 1 test: changes no test
+  (encoding="utf-8": the 3.15 behaviour on every version; encoding="locale": today's kept on 3.15,
+  Python 3.10+; "with": the sites the same tests use, measured together: fix them together)
 
 Ready: no test changes with UTF-8 mode (1 test, 1 call site warned).
 2 runs on 2 workers, N (their own time N)
@@ -267,19 +266,17 @@ def test_a_flaky_test_is_unstable_not_changed(scenarios):
 {v}    today  off         iso8859-1   ISO-8859-1  2 passed  N
 {v}    3.15   on          utf-8       ISO-8859-1  2 failed  N
 
-Tests that change with UTF-8 mode (Python 3.15's default):
-  test_a.py::test_mode [{v}]
-    passed -> failed: ValueError: UTF-8 mode is on
-    call sites: none warned: the change comes from elsewhere (the filesystem encoding, stdio)
+Call sites that use the locale encoding, and the tests each changes with UTF-8 mode:
+  test_a.py:5 in test_flaky [test code]: 1 warning, 1 test: changes no test
+  (encoding="utf-8": the 3.15 behaviour on every version; encoding="locale": today's kept on 3.15,
+  Python 3.10+; "with": the sites the same tests use, measured together: fix them together)
 
-Call sites that warned but changed nothing in these tests:
-  test_a.py:5 in test_flaky: 1 warning, 1 test
-    encoding="utf-8" or "locale": no test changes
+Tests that change with no call site warned (from elsewhere: the filesystem encoding, stdio):
+  test_a.py::test_mode: passed -> failed: ValueError: UTF-8 mode is on
 
 Unstable tests (a different result in two runs of the same mode; not counted as changes):
-  test_a.py::test_flaky [{v}]
-    UTF-8 mode off: passed twice; on: failed (AssertionError: first run with UTF-8 mode), then
-      passed
+  test_a.py::test_flaky [{v}]: UTF-8 mode off: passed twice; on: failed (AssertionError: first run
+      with UTF-8 mode), then passed
 
 The tests that changed ran again in both modes (2 runs): 1 changed again, 1 unstable.
 Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test not counted

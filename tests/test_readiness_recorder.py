@@ -368,9 +368,9 @@ def test_the_report_names_the_tests_a_filter_would_fail(tmp_path):
     text = proc.stdout.decode()
     start = text.index("EncodingWarning made an error")
     assert text[start:].split("\n\n")[0].splitlines() == [
-        "EncodingWarning made an error by the suite's own warning filters (recorded here instead; "
-        "with those filters, these tests fail wherever the warning is raised: Python 3.10+ with "
-        "-X warn_default_encoding):",
+        "EncodingWarning made an error by the suite's own warning filters (recorded here instead; with those",
+        "  filters, these tests fail wherever the warning is raised: Python 3.10+ with -X",
+        "  warn_default_encoding):",
         "  test_app.py::test_raises_itself (the test itself turns it into an error, and failed)",
         "  test_app.py::test_save",
         "  test_app.py::test_save_marked"]

@@ -40,8 +40,10 @@ def _shared():
 
 def _explain_spec():
     from ._options import HELP, Command, Option
-    from ._engine.profiles import EMBEDDED, PLATFORMS, POLICIES, VERSIONS
+    from ._engine.profiles import CODE_PAGES, DEFAULT_CODE_PAGE, EMBEDDED, PLATFORMS, POLICIES
+    from ._engine.profiles import VERSIONS
     shared = _shared()
+    pages = tuple(str(page) for page in CODE_PAGES)
     return Command(
         name="explain",
         summary="Predict and explain the text encodings a CPython starts with in an environment.",
@@ -69,6 +71,13 @@ def _explain_spec():
                    "or PyConfig_InitIsolatedConfig (isolated-config)", metavar="KIND",
                    usage="[--embedded KIND]", choices=EMBEDDED,
                    expected=", ".join(EMBEDDED[:-1]) + " or " + EMBEDDED[-1]),
+            Option(("--code-page",), "code_page", "value", "with --platform win32: the ANSI "
+                   "code page, GetACP() (default %d; chcp's console code page is another)"
+                   % DEFAULT_CODE_PAGE, metavar="N", usage="[--code-page N]", choices=pages,
+                   expected="an ANSI code page of Windows: %s (OEM code pages such as 437 "
+                            "and 850 are the console's, never GetACP()'s)" % ", ".join(pages)),
+            Option(("--console",), "console", "flag", "with --platform win32: stdin and "
+                   "stdout are a console (default: pipes or files)", usage="[--console]"),
             shared["no_coercion"]._replace(usage="[--no-coercion]"), shared["no_warning"],
             shared["warning"], HELP),
         operands="[--] [PYTHON [PYTHON-OPTIONS...]]")
@@ -258,8 +267,26 @@ def _fix_spec():
                    "default: what 3.15 does) or locale (today's behaviour, said; Python "
                    "3.10+)", metavar="utf-8|locale", usage="[--encoding utf-8|locale]",
                    default="utf-8", choices=("utf-8", "locale")),
+            Option(("--from",), "report", "value", "each site's encoding as `utf8env "
+                   "readiness --format json` measured it in REPORT (the fix that made the "
+                   "changed tests pass in both modes; a site no test changed with: "
+                   "--encoding; a site measured with neither passing, or that no test "
+                   "exercised: review); run it from pytest's rootdir",
+                   metavar="REPORT.json", usage="[--from REPORT.json]"),
+            Option(("--prove",), "prove", "flag", "apply the fix in copies of the project "
+                   "(never your files) and run the suite (-- pytest ARGS...) in a non-UTF-8 "
+                   "locale world: unfixed with UTF-8 mode off, fixed with it off and on; exit "
+                   "0 no test changed, 1 the tests that changed, 3 a run did not complete",
+                   usage="[--prove [--python PATH]... [--world NAME] [--timeout SECONDS]]"),
+            Option(("--python",), "python", "append", "with --prove: a Python to run, with "
+                   "pytest of its own (repeatable; default: a Python 3.15, as readiness)",
+                   metavar="PATH", usage=None),
+            Option(("--world",), "world", "value", "with --prove: the locale world (default "
+                   "latin1; those of readiness)", metavar="NAME", usage=None),
+            Option(("--timeout",), "timeout", "value", "with --prove: the seconds each run "
+                   "may take (default 900)", metavar="SECONDS", usage=None),
             HELP),
-        operands="PATH...")
+        operands="PATH... [-- pytest ARGS...]")
 
 
 def _fix(args, paths):

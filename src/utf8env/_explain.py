@@ -19,11 +19,18 @@ def _launcher(launched):
             "environ": dict(launched.set_environ), "notes": list(launched.notes)}
 
 
-def to_json_object(decision, launched=None, verdict=None, embedded=None):
+def _code_page(windows):
+    """The code page a win32 prediction used: the one given, else the one assumed."""
+    from ._engine.profiles import DEFAULT_CODE_PAGE
+    return DEFAULT_CODE_PAGE if windows[0] is None else windows[0]
+
+
+def to_json_object(decision, launched=None, verdict=None, embedded=None, windows=None):
     """The documented "schema": 1 object (docs/json.md); `launched` is the
     launcher's Plan for a 3.6 ("launcher": what `utf8env run` would add); `verdict`, the
     "verdict", "problems" and "findings" keys of doctor's findings for the case;
-    `embedded`, the Inputs' embedded kind (None: the python command)."""
+    `embedded`, the Inputs' embedded kind (None: the python command); `windows`, for
+    win32, the Inputs' (ansi_code_page, windows_console)."""
     d = decision
     return dict({
         "schema": SCHEMA,
@@ -31,6 +38,8 @@ def to_json_object(decision, launched=None, verdict=None, embedded=None):
         "platform": d.platform,
         "policy": d.policy,
         "embedded": embedded,
+        "code_page": None if windows is None else _code_page(windows),
+        "console": None if windows is None else bool(windows[1]),
         "startup_error": (None if d.startup_error is None else
                           {"message": d.startup_error.message, "exit_code": d.startup_error.exit_code}),
         "legacy_c_locale": d.legacy_c_locale,
@@ -57,9 +66,9 @@ def to_json_object(decision, launched=None, verdict=None, embedded=None):
     }, **(verdict or {}))
 
 
-def to_json(decision, launched=None, verdict=None, embedded=None):
+def to_json(decision, launched=None, verdict=None, embedded=None, windows=None):
     import json
-    return json.dumps(to_json_object(decision, launched, verdict, embedded), indent=2,
+    return json.dumps(to_json_object(decision, launched, verdict, embedded, windows), indent=2,
                       sort_keys=False)
 
 
@@ -104,10 +113,11 @@ _EMBEDDED_CALLS = {
     "isolated-config": "PyConfig_InitIsolatedConfig() + Py_InitializeFromConfig()"}
 
 
-def to_text(decision, launched=None, verdict_lines=(), embedded=None):
+def to_text(decision, launched=None, verdict_lines=(), embedded=None, windows=None):
     """A table: setting, value, and the input that decided it with why; then
     `verdict_lines` (doctor's verdict and fixes for the case, rendered by doctor).
-    `embedded`: the Inputs' embedded kind, named in the heading."""
+    `embedded`: the Inputs' embedded kind, named in the heading; `windows`, for win32,
+    the Inputs' (ansi_code_page, windows_console), named there too."""
     d = decision
     rows = []
     for key, label in _ROWS:
@@ -120,6 +130,10 @@ def to_text(decision, launched=None, verdict_lines=(), embedded=None):
     lines = ["Python %s on %s, policy %s" % (d.python, d.platform, d.policy), ""]
     if embedded is not None:
         lines[0] += ", embedded: %s (%s)" % (embedded, _EMBEDDED_CALLS[embedded])
+    if windows is not None:
+        lines[0] += ", code page %d%s, stdio %s" % (
+            _code_page(windows), " (assumed)" if windows[0] is None else "",
+            "a console (modelled)" if windows[1] else "pipes or files")
     for label, value, reason in rows:
         why = "" if reason is None else "%s: %s" % (reason.source, reason.detail)
         lines.append(("%-*s  %-*s  %s" % (width, label, value_width, value, why)).rstrip())
@@ -149,7 +163,12 @@ def run(args, command):
     environ = described(args)
     python = command[0] if command else None
     target = _target(python, args.version, args.platform)
-    if args.locales is not None:
+    code_page, console = _windows(args, target.platform)
+    if target.platform == "win32":
+        # The C runtime's locale decides no encoding there: the code page does.
+        from ._engine.policy import LocaleFacts
+        facts = LocaleFacts({})
+    elif args.locales is not None:
         from ._engine import locale_model
         facts = locale_model.modelled(args.locales)
     elif target.platform == _this_platform():
@@ -162,7 +181,8 @@ def run(args, command):
     inputs = Inputs(environ=environ, args=tuple(command[1:]), version=target.version,
                     platform=target.platform, locales=facts, policy=args.policy,
                     coercion_switch=args.coercion, warning_switch=args.warning,
-                    argv0=python or "python%s" % target.version, embedded=args.embedded)
+                    argv0=python or "python%s" % target.version, embedded=args.embedded,
+                    ansi_code_page=code_page, windows_console=console)
     decision = decide(inputs)
     # `utf8env run` starts a python command, not a program that embeds one.
     launched = None if args.embedded else launch.what_run_adds(inputs, args.policy)
@@ -170,12 +190,36 @@ def run(args, command):
     from .doctor import _findings as findings, _verdict as verdict
     found = findings.for_decision(inputs, decision,
                                   here=not args.empty_env and args.locales is None)
+    windows = (code_page, console) if target.platform == "win32" else None
     if args.json:
-        write(to_json(decision, launched, verdict.verdict_object(found), args.embedded) + "\n")
+        write(to_json(decision, launched, verdict.verdict_object(found), args.embedded,
+                      windows) + "\n")
     else:
         write(for_terminal(to_text(decision, launched, verdict.verdict_lines(found),
-                                   args.embedded)))
+                                   args.embedded, windows)))
     return 0
+
+
+def _windows(args, platform):
+    """--code-page N and --console: (the code page given or None, console), for win32
+    only. On Windows itself, without --code-page, this machine's own GetACP()."""
+    if platform != "win32":
+        for given, option in ((args.code_page, "--code-page"), (args.console, "--console")):
+            if given:
+                raise UsageError("%s describes a Windows interpreter: give --platform win32 "
+                                 "(the target here is %s)" % (option, platform))
+        return None, False
+    if args.code_page is not None:
+        return int(args.code_page), bool(args.console)
+    here = None
+    if _this_platform() == "win32":
+        try:
+            import _winapi
+            here = _winapi.GetACP()         # 3.8+
+        except (ImportError, AttributeError):
+            pass
+    from ._engine.profiles import CODE_PAGES
+    return (here if here in CODE_PAGES else None), bool(args.console)
 
 
 def _embedded_operands(kind, command):

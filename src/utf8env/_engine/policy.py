@@ -22,6 +22,7 @@ from .._child.textnames import (codec_name as _codec_name, lookup as _lookup,
 from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
 from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
 from .profiles import EMBEDDED, POLICIES, PLATFORMS, VERSIONS, profile as _profile
+from .profiles import CODE_PAGES, DEFAULT_CODE_PAGE, OEM_CODE_PAGES
 from .profiles import embedded_kinds as _embedded_kinds, embedding as _embedding
 
 # The names 3.7+ compare the locale with to pick surrogateescape for stdio
@@ -59,7 +60,8 @@ class Inputs(Record):
     warning_switch = field(None)        # --with[out]-c-locale-warning; None: as built
     argv0 = field("python3")            # names the program in usage errors
     windows_console = field(False)      # win32: stdio is a console, not a pipe or file
-    ansi_code_page = field(1252)        # win32: GetACP()
+    ansi_code_page = field(None)        # win32: GetACP(), one of profiles.CODE_PAGES; None:
+                                        # not given, 1252 assumed (and said in the Reasons)
     embedded = field(None)              # None: the python command; else how a C program starts
                                         # it: "initialize", "python-config", "isolated-config"
 
@@ -129,6 +131,25 @@ class _Context(Record):
         configuration of an embedded interpreter."""
         return not self.line.ignore_environment and (
             self.embedding is None or self.embedding.use_environment)
+
+    @property
+    def code_page(self):
+        """GetACP() on the target: the ANSI code page given, else the one assumed."""
+        given = self.inputs.ansi_code_page
+        return DEFAULT_CODE_PAGE if given is None else given
+
+    @property
+    def code_page_source(self):
+        """The input that names the code page, for the Reasons it decides."""
+        return "code page %d" % self.code_page
+
+    @property
+    def code_page_detail(self):
+        """The ANSI code page in words, saying when it is assumed rather than given."""
+        if self.inputs.ansi_code_page is None:
+            return "the ANSI code page, GetACP() = %d (assumed: no code page was given)" % (
+                DEFAULT_CODE_PAGE)
+        return "the ANSI code page, GetACP() = %d" % self.code_page
 
     @property
     def configures_locale(self):
@@ -255,6 +276,9 @@ def _context(inputs):
             raise InvalidInput("embedded %r: CPython %s has no PyConfig (PEP 587 is 3.8+): "
                                "expected %s" % (inputs.embedded, inputs.version, " or ".join(kinds)))
         embedding = _embedding(inputs.embedded, inputs.version)
+    if inputs.ansi_code_page is not None and inputs.ansi_code_page not in CODE_PAGES:
+        raise InvalidInput("code page %r: not an ANSI code page of Windows: expected one of %s"
+                           % (inputs.ansi_code_page, ", ".join(str(cp) for cp in CODE_PAGES)))
     prof = _profile(inputs.policy or inputs.version, inputs.version)
     if inputs.coercion_switch is not None or inputs.warning_switch is not None:
         coercion, warn_by_default, legacy_warning = preconfig.built(
@@ -287,7 +311,12 @@ def _setlocale(context, environ):
     """setlocale(LC_CTYPE, "") (preconfig.setlocale). Returns (locale name, the
     "VAR=value" that decided it, or None). Without configure_locale (an embedded isolated
     configuration) nothing is set: the program's own locale, C for one that never calls
-    setlocale() (the embedders modelled)."""
+    setlocale() (the embedders modelled). On Windows the C runtime names the user's
+    locale from the Windows settings, never from LANG or LC_*: only its code page part is
+    modelled, and it decides no encoding there (the ANSI code page does)."""
+    if context.windows:
+        page = "utf8" if context.code_page == 65001 else str(context.code_page)
+        return "<user locale>.%s" % page, None
     if not context.configures_locale:
         return "C", None
     return preconfig.setlocale(environ, context.inputs.locales.accepts, context.inputs.platform)
@@ -339,6 +368,12 @@ def _legacy_c_locale(context, lc_ctype, source):
     return legacy, Reason(*reason)
 
 
+# Why explain shows no LC_CTYPE for Windows.
+_WINDOWS_LC_CTYPE = ("the C runtime names the user's Windows locale and its ANSI code page "
+                     "(such as English_United States.1252); the locale part, from the Windows "
+                     "settings and never from LANG or LC_*, is not modelled; no encoding "
+                     "depends on it (the ANSI code page decides)")
+
 # Why an embedded interpreter's LC_CTYPE is C whatever the environment says.
 _LOCALE_NOT_CONFIGURED = ("the isolated configuration never sets LC_CTYPE from the "
                           "environment (configure_locale=0): it keeps the program's own, C "
@@ -378,6 +413,8 @@ def _coercion(context, legacy, legacy_reason, allowed, warn, environ):
 def _lc_ctype(context, environ, coercion):
     """LC_CTYPE once started: setlocale(LC_CTYPE, "") again, after any coercion."""
     name, source = _setlocale(context, environ)
+    if context.windows:
+        return name, Reason("platform", _WINDOWS_LC_CTYPE)
     if not context.configures_locale:
         return name, Reason(context.embedding.api, _LOCALE_NOT_CONFIGURED)
     if coercion:
@@ -423,7 +460,8 @@ def _utf8_mode(context, lc_ctype, source):
         return 0, Reason("version", "CPython %d.%d has no UTF-8 mode (PEP 540 is 3.7+)" % prof.version)
     if _legacy_windows_fs_encoding(context):
         return 0, Reason("PYTHONLEGACYWINDOWSFSENCODING",
-                         "the legacy Windows filesystem encoding beats UTF-8 mode")
+                         "the legacy Windows filesystem encoding beats UTF-8 mode"
+                         + _pth_note(context))
     embedding = context.embedding
     if embedding is not None and embedding.utf8_mode is not None:
         why = ("PEP 686" if embedding.utf8_mode else
@@ -448,15 +486,29 @@ def _utf8_mode(context, lc_ctype, source):
         if mode is None:
             return (_refused(prof, variable, "invalid PYTHONUTF8 environment variable value"),
                     Reason(variable, "not a valid PYTHONUTF8 value " + valid))
-        return mode, Reason(variable, "PYTHONUTF8 decides when no -X utf8 is given")
+        return mode, Reason(variable, "PYTHONUTF8 decides when no -X utf8 is given"
+                            + _pth_note(context))
     note = "" if context.use_environment else " (-E/-I: PYTHONUTF8 is ignored)"
     if prof.utf8_by_default:
         return 1, Reason("default", "PEP 686: UTF-8 mode is on unless -X utf8=0 or "
                                     "PYTHONUTF8=0 turns it off" + note)
+    if context.windows:
+        return 0, Reason("platform", "off: on Windows no locale or code page turns UTF-8 mode "
+                                     "on, only -X utf8 or PYTHONUTF8=1%s" % note)
     if not context.windows and lc_ctype in _C_LOCALE_NAMES:
         return 1, Reason(source or "default", "the C/POSIX locale turns UTF-8 mode on" + note)
     return 0, Reason("locale", "off: the locale is %s, and no -X utf8 or PYTHONUTF8 asks "
                                "for it%s" % (lc_ctype, note))
+
+
+def _pth_note(context):
+    """On Windows, what a ._pth file (the embeddable distribution) does to a PYTHON*
+    variable read at start-up: nothing (tests/test_windows_groundtruth.py)."""
+    if not context.windows or context.embedding is not None:
+        return ""
+    return ("; read even beside a ._pth file (the embeddable distribution): it makes "
+            "the interpreter isolated only once the path configuration is computed, after "
+            "the encodings are decided (measured on 3.8-3.13)")
 
 
 def _mode_value(prof, value, bare):
@@ -488,8 +540,9 @@ def _filesystem(context, pre):
     platform = context.inputs.platform
     if context.windows:
         if _legacy_windows_fs_encoding(context):
-            return Stream("mbcs", "replace"), Reason("PYTHONLEGACYWINDOWSFSENCODING",
-                                                     "the legacy mbcs encoding (PEP 529)")
+            return Stream("mbcs", "replace"), Reason(
+                "PYTHONLEGACYWINDOWSFSENCODING",
+                "the legacy mbcs encoding (PEP 529)" + _pth_note(context))
         return Stream("utf-8", "surrogatepass"), Reason(
             "platform", "Windows uses UTF-8 for the filesystem (PEP 529)")
     if platform in _UTF8_FS_PLATFORMS:
@@ -517,7 +570,7 @@ def _stdio(context, pre):
     encoding, errors = _split_pythonioencoding(value)
     if encoding or errors:              # ":" alone sets nothing
         source = "PYTHONIOENCODING=" + value
-        detail.append("PYTHONIOENCODING comes first")
+        detail.append("PYTHONIOENCODING comes first" + _pth_note(context))
     elif context.embedding is not None and not context.use_environment \
             and context.inputs.environ.get("PYTHONIOENCODING"):
         detail.append("PYTHONIOENCODING is not read (use_environment=0)")
@@ -528,7 +581,12 @@ def _stdio(context, pre):
             errors = "strict" if pre.utf8_mode == "strict" else "surrogateescape"
         detail.append("UTF-8 mode fills in what PYTHONIOENCODING leaves" if source else "UTF-8 mode")
         source = source or pre.utf8_reason.source
-    if encoding is None:
+    from_locale = encoding is None
+    if from_locale and context.windows:
+        encoding = _locale_stdio_encoding(context, pre.codeset)
+        detail.append(context.code_page_detail)
+        source = source or context.code_page_source
+    elif from_locale:
         encoding = _locale_stdio_encoding(context, pre.codeset)
         detail.append("the encoding of the locale")
         source = source or "locale"
@@ -541,14 +599,52 @@ def _stdio(context, pre):
             shown = codec.name if prof.normalizes_stdio_names else encoding
             return _stdio_codec_failure(prof, _not_text_message(prof, shown), streams=True), None
     if context.windows and context.inputs.windows_console:
-        encoding = "utf-8"
-        detail.append("a Windows console is always UTF-8")
+        encoding, why, decided = _console_encoding(context, encoding, from_locale)
+        if decided and from_locale:
+            detail.pop()                # not the code page, then
+        detail.append(why)
+        source = "console" if decided else source
     if errors is None:
         errors, why = _default_stdio_errors(context, pre.lc_ctype)
         detail.append(why)
     if prof.normalizes_stdio_names:
         encoding = _codec_name(encoding)
     return Stream(encoding, errors), Reason(source or "locale", "; ".join(detail))
+
+
+def _legacy_windows_stdio(context):
+    """PYTHONLEGACYWINDOWSSTDIO (PEP 528): a console is read and written as bytes, as
+    before 3.6. Parsed as _Py_get_env_flag does (3.8+): "0" is off."""
+    value = _py_getenv(context, context.use_environment, "PYTHONLEGACYWINDOWSSTDIO")
+    if value is None:
+        return False
+    try:
+        return int(value) != 0
+    except ValueError:
+        return True
+
+
+# Console values are read from CPython's source (Wine has no real console to measure).
+_MODELLED = "modelled from CPython's source, not measured"
+
+
+def _console_encoding(context, encoding, from_locale):
+    """stdin and stdout on a Windows console (create_stdio, Modules/_io/_iomodule.c).
+    Returns (encoding, why, whether the console decided it)."""
+    if _legacy_windows_stdio(context):
+        if from_locale and context.profile.version < (3, 8):
+            # 3.6/3.7 give TextIOWrapper no encoding: it asks os.device_encoding(fd).
+            oem = OEM_CODE_PAGES[context.code_page]
+            return "cp%d" % oem, (
+                "PYTHONLEGACYWINDOWSSTDIO: the console as bytes (FileIO), and TextIOWrapper "
+                "takes the console's code page, GetConsoleOutputCP(): the OEM code page %d "
+                "that goes with code page %d unless chcp changed it (%s)"
+                % (oem, context.code_page, _MODELLED)), True
+        return encoding, ("PYTHONLEGACYWINDOWSSTDIO: the console as bytes (FileIO) with this "
+                          "encoding (%s)" % _MODELLED), False
+    return "utf-8", ("a console: stdio is _WindowsConsoleIO, which reports utf-8 and writes "
+                     "UTF-16 through WriteConsoleW whatever the code page (PEP 528; %s)"
+                     % _MODELLED), True
 
 
 def _stderr(context, stdout, stdout_reason):
@@ -559,7 +655,7 @@ def _stderr(context, stdout, stdout_reason):
 
 def _locale_stdio_encoding(context, codeset):
     if context.windows:
-        return "cp%d" % context.inputs.ansi_code_page
+        return "cp%d" % context.code_page
     if not codeset and context.profile.empty_codeset_is_utf8:
         return "utf-8"
     return codeset
@@ -567,7 +663,7 @@ def _locale_stdio_encoding(context, codeset):
 
 def _default_stdio_errors(context, lc_ctype):
     if context.windows:
-        return "surrogateescape", "Windows stdio uses surrogateescape"
+        return "surrogateescape", "Windows stdio uses surrogateescape whatever the locale"
     if context.profile.stdio_errors_rule == "3.6":
         # 3.6 initstdio: surrogateescape only in the C locale and only when
         # PYTHONIOENCODING names no encoding (bpo-19977).
@@ -607,6 +703,11 @@ def _open(context, pre):
     if pre.utf8_mode:
         errors = "strict" if pre.utf8_mode == "strict" else context.profile.open_errors_in_utf8_mode
         return Stream(context.profile.utf8_spelling, errors), Reason(pre.utf8_reason.source, "UTF-8 mode")
+    if context.windows:
+        return Stream(_locale_encoding_name(context, pre.codeset), "strict"), Reason(
+            context.code_page_source, context.code_page_detail + "; open() is always strict"
+            + ("" if not context.inputs.windows_console else
+               ", and a console changes nothing for files"))
     return Stream(_locale_encoding_name(context, pre.codeset), "strict"), Reason(
         "locale", "the locale encoding; open() is always strict")
 
@@ -615,6 +716,9 @@ def _preferred_encoding(context, pre):
     """locale.getpreferredencoding(False)."""
     if pre.utf8_mode:
         return context.profile.utf8_spelling, Reason(pre.utf8_reason.source, "UTF-8 mode")
+    if context.windows:
+        return _locale_encoding_name(context, pre.codeset), Reason(
+            context.code_page_source, context.code_page_detail)
     return _locale_encoding_name(context, pre.codeset), Reason(
         "locale", "nl_langinfo(CODESET) of LC_CTYPE")
 
@@ -623,13 +727,16 @@ def _locale_encoding(context, pre):
     """locale.getencoding() (3.11+): the locale encoding, whatever UTF-8 mode says."""
     if not context.profile.has_getencoding:
         return None, None
+    if context.windows:
+        return _locale_encoding_name(context, pre.codeset), Reason(
+            context.code_page_source, context.code_page_detail + ", ignoring UTF-8 mode")
     return _locale_encoding_name(context, pre.codeset), Reason(
         "locale", "nl_langinfo(CODESET), ignoring UTF-8 mode")
 
 
 def _locale_encoding_name(context, codeset):
     if context.windows:
-        return "cp%d" % context.inputs.ansi_code_page
+        return "cp%d" % context.code_page
     if context.inputs.platform in _UTF8_LOCALE_PLATFORMS:
         return "utf-8"
     if not codeset and context.profile.empty_codeset_is_utf8:

@@ -16,6 +16,18 @@ POLICIES = VERSIONS + _DRAFTS
 EMBEDDED = ("initialize", "python-config", "isolated-config")
 PLATFORMS = ("linux", "android", "darwin", "freebsd", "openbsd", "netbsd", "sunos",
              "aix", "cygwin", "win32")
+# The ANSI code pages GetACP() returns on Windows (a system locale's code page; 65001 with
+# "Beta: Use Unicode UTF-8 for worldwide language support"), and the one assumed when none
+# is given: 1252, Western Europe and the Americas. OEM code pages (437, 850...) are the
+# console's, never GetACP()'s.
+CODE_PAGES = (874, 932, 936, 949, 950, 1250, 1251, 1252, 1253, 1254, 1255, 1256, 1257,
+              1258, 65001)
+DEFAULT_CODE_PAGE = 1252
+# The console's code page (GetConsoleOutputCP()) a system locale of each ANSI code page
+# starts with: its OEM code page (the US one for 1252; Western Europe has 850).
+OEM_CODE_PAGES = {874: 874, 932: 932, 936: 936, 949: 949, 950: 950, 1250: 852, 1251: 866,
+                  1252: 437, 1253: 737, 1254: 857, 1255: 862, 1256: 720, 1257: 775,
+                  1258: 1258, 65001: 65001}
 
 # The legacy-locale warning as shipped: preconfig.py holds PEP 538's texts and targets.
 SHIPPED_LEGACY_WARNING = preconfig.SHIPPED_LEGACY_WARNING

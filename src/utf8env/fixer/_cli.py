@@ -24,12 +24,22 @@ PARALLEL_FROM = 64          # files: below, one process does it faster than a po
 
 def run(options, operands):
     from .._output import write, write_bytes
+    if getattr(options, "prove", None):
+        from . import _prove
+        return _prove.run(options, operands)
+    if "--" in operands:
+        raise UsageError("fix: `-- pytest ARGS...` goes with --prove only")
     mode = options.mode or "list"
     encoding = options.encoding or "utf-8"
     files = paths(operands)
-    results = _results(files, encoding, mode)
+    report = None
+    if getattr(options, "report", None):
+        from . import _measured
+        report = _measured.load(options.report)
+    results = _results(files, encoding, mode, report)
     errors = found = to_review = fixed = 0
     with_sites = 0
+    used = {}
     out = []
     for path, (error, sites, payload) in zip(files, results):
         if error is not None:
@@ -38,7 +48,7 @@ def run(options, operands):
             continue
         if sites:
             with_sites += 1
-        for line, col, call, verdict, message in sites:
+        for line, col, call, verdict, message, chosen, why in sites:
             found += 1
             if verdict == "review":
                 to_review += 1
@@ -48,7 +58,9 @@ def run(options, operands):
                     continue
             elif mode == "write":
                 fixed += 1
-                text = "%s:%d:%d: %s: fixed: encoding=\"%s\"\n" % (path, line, col, call, encoding)
+                used[chosen] = used.get(chosen, 0) + 1
+                text = "%s:%d:%d: %s: fixed: encoding=\"%s\"%s\n" % (
+                    path, line, col, call, chosen, " (%s)" % why if why else "")
             elif mode == "diff":
                 continue
             else:
@@ -60,7 +72,8 @@ def run(options, operands):
                 out = []
             write_bytes(payload)
     if mode != "diff":
-        out.append(_summary(mode, len(files), with_sites, found, to_review, fixed, encoding))
+        out.append(_summary(mode, len(files), with_sites, found, to_review, fixed,
+                            _encodings(used, encoding)))
         write("".join(out))
     if errors:
         return 1
@@ -75,12 +88,19 @@ def _plural(number, word):
     return "%d %s%s" % (number, word, "" if number == 1 else "s")
 
 
-def _summary(mode, files, with_sites, found, to_review, fixed, encoding):
+def _encodings(used, encoding):
+    """encoding="utf-8", or with --from the count of each: 2 encoding="utf-8", 1 ..."""
+    if len(used) <= 1:
+        return 'encoding="%s"' % (list(used)[0] if used else encoding)
+    return ", ".join('%d encoding="%s"' % (used[e], e) for e in sorted(used, reverse=True))
+
+
+def _summary(mode, files, with_sites, found, to_review, fixed, encodings):
     if not found:
         return "no call site opens text in the locale's encoding (%s)\n" % _plural(files, "file")
     if mode == "write":
-        return "%s fixed (encoding=\"%s\") in %s; %d to review\n" % (
-            _plural(fixed, "call site"), encoding, _plural(with_sites, "file"), to_review)
+        return "%s fixed (%s) in %s; %d to review\n" % (
+            _plural(fixed, "call site"), encodings, _plural(with_sites, "file"), to_review)
     return "%s in %s open text in the locale's encoding: %d to fix (--write), %d to review\n" % (
         _plural(found, "call site"), _plural(with_sites, "file"), found - to_review, to_review)
 
@@ -151,9 +171,10 @@ def _walk(top):
 
 # -- the work, one file at a time --------------------------------------------------------------
 
-def process(path, encoding, mode):
-    """(error or None, [(line, col, call, verdict, message)], the diff's bytes for
-    mode "diff"). Writes the file for mode "write"."""
+def process(path, encoding, mode, report=None):
+    """(error or None, [(line, col, call, verdict, message, encoding)], the diff's bytes
+    for mode "diff"). Writes the file for mode "write". `report`: --from's
+    (_measured.load), which chooses each site's encoding."""
     import warnings
     from . import _edit, _scan
     try:
@@ -165,11 +186,14 @@ def process(path, encoding, mode):
             warnings.simplefilter("ignore")         # SyntaxWarning: invalid escapes
             try:
                 sites = _scan.scan(source.text, encoding)
+                if report is not None:
+                    sites = _from_report(source.text, sites, path, report, encoding)
             except (SyntaxError, ValueError) as error:
                 return _syntax_error(error), [], None
             except (RecursionError, MemoryError):
                 return "too deeply nested to parse: left alone", [], None
-        rows = [(s.line, s.col, s.call, s.verdict, s.message) for s in sites]
+        rows = [(s.line, s.col, s.call, s.verdict, s.message, getattr(s, "chosen", encoding),
+                 getattr(s, "why", None)) for s in sites]
         payload = None
         if mode in ("diff", "write") and any(s.verdict == _scan.FIX for s in sites):
             fixed = _scan.apply(source.text, sites)
@@ -180,6 +204,42 @@ def process(path, encoding, mode):
         return None, rows, payload
     except _edit.Unreadable as error:
         return str(error), [], None
+
+
+def _from_report(text, sites, path, report, default):
+    """The sites with --from's choice: each FIX site rescanned with its measured encoding
+    (the same calls in the same order), or made REVIEW with why."""
+    from . import _measured, _scan
+    entries = _measured.for_file(report, path)
+    other = {}
+    out = []
+    for index, site in enumerate(sites):
+        encoding, why = _measured.pick(site, entries, default)
+        if site.verdict != _scan.FIX:
+            out.append(site)
+            continue
+        if encoding is None:
+            out.append(_scan.Site(site.line, site.col, site.call, _scan.REVIEW, why,
+                                  end=site.end))
+            continue
+        if encoding != default:
+            if encoding not in other:
+                other[encoding] = _scan.scan(text, encoding)
+            site = other[encoding][index]
+        chosen = _scan.Site(site.line, site.col, site.call, site.verdict,
+                            "%s (%s)" % (site.message, why), site.edits, site.end)
+        out.append(_Chosen(chosen, encoding, why))
+    return out
+
+
+class _Chosen(object):
+    """A scan Site with the encoding --from chose for it."""
+
+    def __init__(self, site, chosen, why):
+        self.site, self.chosen, self.why = site, chosen, why
+
+    def __getattr__(self, name):
+        return getattr(self.site, name)
 
 
 def _syntax_error(error):
@@ -196,8 +256,8 @@ def _process_star(job):
     return process(*job)
 
 
-def _results(files, encoding, mode):
-    jobs = [(path, encoding, mode) for path in files]
+def _results(files, encoding, mode, report=None):
+    jobs = [(path, encoding, mode, report) for path in files]
     workers = os.cpu_count() or 1
     if len(jobs) < PARALLEL_FROM or workers < 2:
         return [process(*job) for job in jobs]

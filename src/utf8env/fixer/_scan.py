@@ -83,11 +83,12 @@ FIX, REVIEW = "fix", "review"
 class Site(object):
     """One call: line and col (1-based; col in characters), call (its shown name),
     verdict FIX or REVIEW, message, edits [(line index, char column, text)] for FIX."""
-    __slots__ = ("line", "col", "call", "verdict", "message", "edits")
+    __slots__ = ("line", "col", "call", "verdict", "message", "edits", "end")
 
-    def __init__(self, line, col, call, verdict, message, edits=()):
+    def __init__(self, line, col, call, verdict, message, edits=(), end=None):
         self.line, self.col, self.call = line, col, call
         self.verdict, self.message, self.edits = verdict, message, list(edits)
+        self.end = end if end is not None else line     # the call's last line (1-based)
 
     def __repr__(self):
         return "Site(%d, %d, %r, %r, %r)" % (self.line, self.col, self.call, self.verdict,
@@ -607,7 +608,9 @@ def scan(text, encoding="utf-8"):
             message = _fix_message(spec, encoding)
         elif likely:
             message += " (likely a pathlib.Path)"
-        sites.append(Site(line, col, shown, verdict, message, edits or ()))
+        end = getattr(call, "end_lineno", None) or max(
+            [line] + [edit[0] + 1 for edit in (edits or ())])
+        sites.append(Site(line, col, shown, verdict, message, edits or (), end))
     sites.sort(key=lambda site: (site.line, site.col))
     return sites
 

@@ -152,6 +152,8 @@ def _run(options, args, world, timeout, project, guard):
         result = compare.compare(args, world, planned, runs, workers,
                                  time.monotonic() - started, show_all=options.all,
                                  reruns=reruns, not_copied=skipped)
+        result = _advise(result, planned, project, pythons, world, args, timeout, guard,
+                         started)
     finally:
         for folder in folders:
             folder.remove()
@@ -171,6 +173,22 @@ def _run(options, args, world, timeout, project, guard):
     from .. import _output as output
     output.write(page)
     return status(result)
+
+
+def _advise(result, planned, project, pythons, world, args, timeout, guard, started):
+    """The result with the fixes of the changed tests' call sites measured (_advice.py:
+    tried in copies, in both modes) and the calls no test exercised."""
+    from . import _advice as advice
+    offset = advice.project_offset(planned)
+    trials = advice.plan(project, offset, result, pythons, world, args, dict(os.environ),
+                         timeout)
+    try:
+        if trials.planned:
+            result = advice.measure(trials, guard.execute(trials.planned, world)[0], result,
+                                    started)
+    finally:
+        advice.remove(trials)
+    return result._replace(untested=advice.untested(project, offset, result))
 
 
 def status(result):

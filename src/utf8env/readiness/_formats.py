@@ -3,6 +3,7 @@ summary), GitHub workflow annotations, JUnit XML, JSON. Renders only; shares pag
 with the matrix's reports."""
 import json
 import os
+import re
 import xml.etree.ElementTree as ElementTree
 
 from .. import _pages as pages
@@ -109,6 +110,10 @@ def _title(result):
 
 
 def text(result, columns=pages.WIDTH):
+    """The compact page: the runs, one line per call site with the tests it changes
+    (product code before test code), how those tests change, the changed tests no site
+    warned in, then what was not compared and the verdict. Every line fits `columns`;
+    the full detail (each fix's words, every test's outcomes) is --format json/markdown's."""
     out = [_title(result)]
     out += pages.wrap("world %s: %s (%s)" % (result.world, result.environment, _variables(result)),
                       columns, "", "  ")
@@ -126,58 +131,141 @@ def text(result, columns=pages.WIDTH):
                 line = "    | " + line
                 out.append(line if len(line) <= columns else line[:columns - 3] + "...")
         out.append("")
-    if result.changed:
-        out.append("Tests that change with UTF-8 mode (Python 3.15's default):")
-        for c in result.changed:
-            out.append("  %s [%s]" % (c.test, c.python))
-            out += pages.wrap(c.difference, columns, "    ", "      ")
-            sites = ", ".join(c.call_sites) or "none warned: the change comes from elsewhere " \
-                                                "(the filesystem encoding, stdio)"
-            out += pages.wrap("call sites: " + sites, columns, "    ", "      ")
+    if result.call_sites:
+        out.append("Call sites that use the locale encoding, and the tests each changes with "
+                   "UTF-8 mode:")
+        for s in _sites_in_order(result):
+            out += pages.wrap(_compact_site(s, result), columns, "  ", "      ")
+        out += pages.wrap(_SITES_KEY, columns, "  ", "  ")
         out.append("")
-    active = [s for s in result.call_sites if s.changed_tests]
-    quiet = [s for s in result.call_sites if not s.changed_tests]
-    if active:
-        out.append("Call sites active in the tests that change, and the two fixes:")
-        for s in active:
-            out.append("  " + _site_line(s))
-            for f in s.fixes:
-                out += pages.wrap('encoding="%s": %s' % (f.encoding, f.means), columns,
-                                  "    ", "      ")
+    pythons = sorted({r.python for r in result.runs}, key=_version_key)
+    warned = [(t, cs) for t, cs in _changes_by_test(result.changed)
+              if any(c.call_sites for c in cs)]
+    quiet = [(t, cs) for t, cs in _changes_by_test(result.changed)
+             if not any(c.call_sites for c in cs)]
+    if warned:
+        out.append("How they change (the first difference%s):" % (
+            ", on %s unless named" % ", ".join(pythons) if len(pythons) > 1 else ""))
+        for test, changes in warned:
+            out += _compact_change(test, changes, pythons, columns)
         out.append("")
     if quiet:
-        out.append("Call sites that warned but changed nothing in these tests:")
-        for s in quiet:
-            out.append("  " + _site_line(s))
-            out += pages.wrap('encoding="utf-8" or "locale": %s' % s.fixes[1].means.partition(
-                "; ")[2], columns, "    ", "      ")
+        out += pages.wrap("Tests that change with no call site warned (from elsewhere: the "
+                          "filesystem encoding, stdio)%s:" % (
+                              ", on %s unless named" % ", ".join(pythons)
+                              if len(pythons) > 1 else ""), columns, "", "  ")
+        for test, changes in quiet:
+            out += _compact_change(test, changes, pythons, columns)
         out.append("")
     if result.unstable:
         out.append("Unstable tests (a different result in two runs of the same mode; not "
                    "counted as changes):")
         for u in result.unstable:
-            out.append("  %s [%s]" % (u.test, u.python))
-            out += pages.wrap(_unstable_line(u), columns, "    ", "      ")
+            out += pages.wrap("%s [%s]: %s" % (u.test, u.python, _unstable_line(u)), columns,
+                              "  ", "      ")
         out.append("")
     if result.filtered:
-        out.append("EncodingWarning made an error by the suite's own warning filters (recorded "
-                   "here instead; with those filters, these tests fail wherever the warning is "
-                   "raised: Python 3.10+ with -X warn_default_encoding):")
+        out += pages.wrap("EncodingWarning made an error by the suite's own warning filters "
+                          "(recorded here instead; with those filters, these tests fail wherever "
+                          "the warning is raised: Python 3.10+ with -X warn_default_encoding):",
+                          columns, "", "  ")
         for test, how in result.filtered:
-            out.append("  %s%s" % (test, "" if how == "filter" else
-                                   " (the test itself turns it into an error, and failed)"))
+            out += pages.wrap("%s%s" % (test, "" if how == "filter" else
+                                        " (the test itself turns it into an error, and failed)"),
+                              columns, "  ", "      ")
         out.append("")
     if result.hidden_sites:
-        out.append("%s in the standard library and site-packages not shown (--all shows them)"
-                   % pages.plural(result.hidden_sites, "more call site"))
+        out += pages.wrap("%s in the standard library and site-packages not shown (--all shows "
+                          "them)" % pages.plural(result.hidden_sites, "more call site"),
+                          columns, "", "  ")
         out.append("")
     for line in _notes(result) + [_verdict(result)]:
         out += pages.wrap(line, columns, "", "  ")
     t = result.timing
-    out.append("%s on %s, %.1f s (their own time %.1f s)" % (
+    out += _untested_lines(result, columns)
+    out += pages.wrap("%s on %s, %.1f s (their own time %.1f s)%s" % (
         pages.plural(t.jobs, "run"), pages.plural(t.workers, "worker"), t.wall_seconds,
-        t.cell_seconds))
+        t.cell_seconds, _advice_runs(result)), columns, "", "  ")
     return "\n".join(out) + "\n"
+
+
+_SITES_KEY = ('(encoding="utf-8": the 3.15 behaviour on every version; encoding="locale": '
+              "today's kept on 3.15, Python 3.10+; \"with\": the sites the same tests use, "
+              "measured together: fix them together)")
+_TEST_FILE = re.compile(r"(^|/)(tests/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
+
+
+def _is_test_code(s):
+    """A site in the suite's own code: under a tests/ folder, in a test_*.py, *_test.py or
+    conftest.py file, or in the file of one of the tests that hit it."""
+    file = s.file.replace(os.sep, "/")
+    return bool(_TEST_FILE.search(file)) or any(t.split("::")[0] == file for t in s.tests)
+
+
+def _sites_in_order(result):
+    """The call sites, product code before test code, those that change a test first in
+    each, else in the result's (file) order."""
+    sites = list(result.call_sites)
+    return [sites[i] for i in sorted(range(len(sites)), key=lambda i: (
+        _is_test_code(sites[i]), not sites[i].changed_tests, i))]
+
+
+def _partners(s, result):
+    """The other sites the same tests use (measured together with this one): compare.py's
+    words when it says them (hidden sites included), else from the sites shown."""
+    for f in s.fixes or ():
+        said = f.means.partition("measured together with ")[2]
+        if said:
+            return said.partition(", which the same tests use")[0].split(", ")
+    mine = set(s.tests)
+    return [o.where for o in result.call_sites if o is not s and mine & set(o.tests)]
+
+
+_TRIED = {"passes": "passes in both modes", "fails": "fails in both modes",
+          "changes": "still changes", "not run": "not run", "not edited": "not edited"}
+
+
+def _tried(s):
+    """What trying the two fixes gave (_advice.py), when they were tried."""
+    measured = [(f.encoding, f.measured) for f in s.fixes or () if f.measured]
+    if not measured:
+        return ""
+    said = "; tried: " + ", ".join('"%s" %s' % (e, _TRIED.get(m, m)) for e, m in measured)
+    if all(m in ("fails", "changes") for _, m in measured) and len(measured) > 1:
+        said += " (not the encoding of these call sites)"
+    return said
+
+
+def _compact_site(s, result):
+    tags = [s.origin] if s.origin != "user" else []
+    if _is_test_code(s):
+        tags.append("test code")
+    partners = _partners(s, result)
+    changes = ("changes " + ", ".join(s.changed_tests)) if s.changed_tests else "changes no test"
+    return "%s in %s%s: %s, %s%s: %s%s" % (
+        s.where, s.function or "?", "".join(" [%s]" % t for t in tags),
+        pages.plural(s.count, "warning"), pages.plural(len(s.tests), "test"),
+        ", with " + ", ".join(partners) if partners else "", changes, _tried(s))
+
+
+def _compact_change(test, changes, pythons, columns):
+    """A changed test once, its Pythons merged: "T: difference", or one line per
+    difference with the Pythons named when they differ or are not all of the runs'."""
+    by = {}
+    for c in changes:
+        by.setdefault(c.difference, []).append(c.python)
+    out = []
+    for difference, where in by.items():
+        named = "" if sorted(where) == sorted(pythons) else " [%s]" % ", ".join(where)
+        out += pages.wrap("%s%s: %s" % (test, named, difference), columns, "  ", "      ")
+    return out
+
+
+def _version_key(version):
+    try:
+        return tuple(int(x) for x in version.split("."))
+    except ValueError:
+        return (version,)
 
 
 def markdown(result):
@@ -422,3 +510,24 @@ def junit(result):
     root.append(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(
         root, encoding="unicode") + "\n"
+
+
+# -- measured advice and untested calls (readiness/_advice.py) ------------------------------
+
+def _untested_lines(result, columns):
+    """One line: the calls the fixer's scan finds that no test exercised, when any."""
+    if not result.untested:
+        return []
+    where = ", ".join("%s:%d" % (u.file, u.line) for u in result.untested)
+    return pages.wrap("Untested: %s the fixer's scan finds that no test exercised (no "
+                      "EncodingWarning in either run), the 3.15 risk no test measures: %s"
+                      % (pages.plural(len(result.untested), "call"), where),
+                      columns, "", "  ")
+
+
+def _advice_runs(result):
+    """The timing line's part about the runs that tried the fixes, when any."""
+    runs = sum(len(t.runs) for t in result.advice)
+    if not runs:
+        return ""
+    return "; %d of them tried the two fixes in copies of the project" % runs

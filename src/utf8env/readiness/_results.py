@@ -53,7 +53,13 @@ class UnstableTest(Record):
 
 class Fix(Record):
     encoding = field()         # "utf-8" or "locale"
-    means = field()            # what it would mean for the tests that changed, in words
+    means = field()            # what it means for the tests that changed, in words
+    measured = field(None)     # None: not tried (no changed test uses the site); else what
+                               # trying it in copies gave (_advice.py): "passes" (every
+                               # changed test of the site's group passes in both modes),
+                               # "fails" (the same failure in both), "changes" (a test still
+                               # changes), "not run" (a trial run did not complete, or a
+                               # test did not run), "not edited" (the fixer cannot edit it)
 
 
 class CallSite(Record):
@@ -72,6 +78,26 @@ class CallSite(Record):
     @property
     def where(self):
         return "%s:%d" % (self.file, self.line)
+
+
+class Trial(Record):
+    """A fix tried (_advice.py): encoding= added by the fixer at the call sites of the
+    changed tests in fresh copies, and those tests run again in both modes."""
+    python = field()
+    encoding = field()         # "utf-8" or "locale"
+    sites = field()            # ["file:line"] edited
+    not_edited = field()       # [["file:line", why]]
+    tests = field()            # [[node id, Outcome mode off, Outcome mode on]]
+    runs = field()             # [SuiteRun]: the two runs (their output when incomplete)
+
+
+class UntestedSite(Record):
+    """A call the fixer's static scan finds in the project that no test exercised: no
+    EncodingWarning from it in either run (the 3.15 risk no test measures)."""
+    file = field()             # relative to the project (pytest's rootdir)
+    line = field()
+    call = field()             # "open", "subprocess.run", ...
+    verdict = field()          # "fix" (the fixer can add encoding=) or "review"
 
 
 class ReadinessResult(Record):
@@ -97,6 +123,9 @@ class ReadinessResult(Record):
     filtered = field(())       # [[test, "filter" | "raised"]]: an EncodingWarning the suite's
                                # own filters make an error ("filter": recorded instead) or
                                # the test itself raised ("raised": the test failed on it)
+    advice = field(())         # [Trial]: the fixes tried for the changed tests (_advice.py)
+    untested = field(None)     # [UntestedSite]: calls the scan finds that no test exercised;
+                               # None when not looked for
 
     def _json(self):
         return self._asdict()

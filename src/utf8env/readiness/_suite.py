@@ -324,7 +324,8 @@ class Stage(object):
         self.folder.remove()
 
 
-def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, extra=()):
+def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, extra=(),
+         pycache=None):
     env = environments.program_environment(interp, es, utf8)
     inside = stage.inside
     argv = cells.python_command(env, stage) + [
@@ -343,7 +344,10 @@ def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, ext
     run_env["PYTHONUTF8"] = utf8          # the suite's own Python children too
     run_env["PYTHONPATH"] = os.pathsep.join(
         [lent] + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
-    run_env["PYTHONPYCACHEPREFIX"] = inside(stage.folder.path("pycache"))
+    # One bytecode cache for every run of this root (the standard library, pytest and the
+    # suite compiled once, not once a run: measured, a second or more a run); each write
+    # is atomic, so runs side by side share it safely.
+    run_env["PYTHONPYCACHEPREFIX"] = pycache or inside(stage.folder.path("pycache"))
     if env.launcher:
         run_env["XDG_CACHE_HOME"] = inside(stage.folder.path("cache"))
     supervised = [sys.executable, "-I", _SUPERVISOR, stage.path("status.json"),
@@ -363,12 +367,13 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None):
     planned, folders = [], []
     skipped = [] if skipped is None else skipped
     try:
-        lent = {}
+        lent, pycache = {}, {}
         for interp in pythons:
             if interp.root not in lent:
                 holder = Folder(interp.root, "site")
                 folders.append(holder)
                 lent[interp.root] = _lend(holder)
+                pycache[interp.root] = holder.inside(holder.path("pycache"))
             for mode, utf8 in ((TODAY, "0"), (PEP686, "1")):
                 folder = Folder(interp.root, mode)
                 folders.append(folder)
@@ -377,7 +382,7 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None):
                 folder.make = functools.partial(_job, interp, es, utf8,
                                                 pytest_args=pytest_args, base=base,
                                                 environ=environ, lent=lent[interp.root],
-                                                timeout=timeout)
+                                                timeout=timeout, pycache=pycache[interp.root])
                 stage = Stage(folder, "")
                 planned.append((interp, mode, stage, folder.make(stage)))
     except BaseException:

@@ -1,0 +1,201 @@
+"""`utf8env fix --prove [--encoding E | --from REPORT.json] PATH... -- pytest ARGS...`:
+the fix applied in copies of the project (never the user's files), the suite run through
+readiness's machinery (utf8env.readiness._suite: a copy per run, a locale world, the
+runs at once, each supervised) three times per Python:
+
+    unfixed, UTF-8 mode off     today's behaviour: the reference
+    fixed,   UTF-8 mode off     the fix on today's Pythons
+    fixed,   UTF-8 mode on      the fix on 3.15
+
+A test whose outcome or output in a fixed run differs from the reference is a change
+the fix makes (or does not prevent). Exit 0: no test changed; 1: the tests that changed
+(each with the first difference); 2: bad input; 3: a run did not complete; 130:
+interrupted. The project is the current folder; every PATH must be inside it."""
+import os
+import time
+
+from .._errors import UsageError
+
+UNFIXED, FIXED = "unfixed", "fixed"
+INCOMPLETE, INTERRUPTED = 3, 130
+
+
+def _split(operands):
+    if "--" not in operands:
+        raise UsageError("fix --prove: no suite given: expected PATH... -- pytest ARGS...")
+    at = operands.index("--")
+    paths, command = operands[:at], operands[at + 1:]
+    if not command:
+        raise UsageError("fix --prove: no COMMAND after --: expected pytest ARGS...")
+    return paths, command
+
+
+def run(options, operands):
+    from ..readiness import _cli as readiness
+    from ..readiness import _suite as suite
+    paths, command = _split(operands)
+    if (options.mode or "list") != "list":
+        raise UsageError("fix --prove changes copies only: --check, --diff and --write do "
+                         "not go with it")
+    from ._cli import paths as source_files
+    source_files(paths)                      # the usage errors of a bad PATH
+    project = os.path.realpath(os.getcwd())
+    for path in paths:
+        real = os.path.realpath(path)
+        if real != project and not real.startswith(project + os.sep):
+            raise UsageError("fix --prove: %s is not inside the project (the current "
+                             "folder, which is copied)" % path)
+    args = readiness.pytest_args(command)
+    world = options.world or suite.DEFAULT_WORLD
+    suite.env_set(world)
+    timeout = readiness._timeout(options.timeout)
+    try:
+        with readiness._Guard() as guard:
+            return _prove(options, paths, args, world, timeout, project, guard)
+    except (readiness._Interrupted, KeyboardInterrupt):
+        from ._cli import _stderr
+        _stderr("utf8env: fix --prove: interrupted; the runs were stopped\n")
+        return INTERRUPTED
+
+
+def _prove(options, paths, args, world, timeout, project, guard):
+    from ..readiness import _cli as readiness, _suite as suite
+    from ..readiness._unittest_runner import Args
+    from ..readiness._results import TODAY
+    pythons = readiness._pythons(options.python, dict(os.environ), not isinstance(args, Args))
+    problem = suite.world_problem(world, pythons)
+    if problem:
+        raise UsageError("fix --prove: " + problem)
+    encoding = options.encoding or "utf-8"
+    report = None
+    if options.report:
+        from . import _measured
+        report = _measured.load(options.report)
+    started = time.monotonic()
+    environ = dict(os.environ)
+    reference, folders = suite.plan(project, pythons, world, args, environ, timeout, [])
+    try:
+        fixed, more = suite.plan(project, pythons, world, args, environ, timeout, [])
+        folders += more
+        reference = [p for p in reference if p[1] == TODAY]
+        tally = None
+        for _, _, stage, _ in fixed:
+            counted = _fix_copy(stage.work, project, paths, encoding, report)
+            tally = tally or counted
+        planned = reference + fixed
+        kinds = [UNFIXED] * len(reference) + [FIXED] * len(fixed)
+        runs, workers = guard.execute(planned, world)
+        page, status = _report(planned, kinds, runs, workers, time.monotonic() - started,
+                               args, world, tally, encoding, report is not None)
+    finally:
+        for folder in folders:
+            folder.remove()
+    from .._output import write
+    write(page)
+    return status
+
+
+def _fix_copy(work, project, paths, encoding, report):
+    """Fix the PATHs in the copy `work` (as --write would); (sites fixed, to review,
+    files with sites, {encoding: sites fixed})."""
+    from ._cli import paths as source_files, process
+    copies = [os.path.join(work, os.path.relpath(os.path.realpath(p), project)) for p in paths]
+    fixed = review = files = 0
+    used = {}
+    here = os.getcwd()
+    os.chdir(work)                  # --from names files relative to the project
+    try:
+        for path in source_files(copies):
+            error, rows, _ = process(path, encoding, "write", report)
+            if rows:
+                files += 1
+            for row in rows:
+                if row[3] == "review":
+                    review += 1
+                else:
+                    fixed += 1
+                    used[row[5]] = used.get(row[5], 0) + 1
+    finally:
+        os.chdir(here)
+    return fixed, review, files, used
+
+
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, measured):
+    """(the page, the exit status)."""
+    from .. import _pages as pages
+    from ..readiness import _compare as compare, _formats as formats, _suite as suite
+    from ..readiness._results import PEP686
+    from ._cli import _encodings
+    read = compare._read(planned, runs)
+    es = suite.env_set(world)
+    fixed, review, files, used = tally or (0, 0, 0, {})
+    runner = "python -m unittest" if type(args).__name__ == "Args" else "pytest"
+    out = ["utf8env fix --prove -- %s" % " ".join([runner] + list(args))]
+    out += pages.wrap("fixed in copies: %s (%s%s) in %s; %d to review, left as they are" % (
+        _plural(fixed, "call site"), _encodings(used, encoding),
+        ", as the report measured" if measured else "", _plural(files, "file"), review),
+        pages.WIDTH, "", "  ")
+    out += pages.wrap("world %s: %s (%s)" % (es.name, es.description, ", ".join(
+        "%s=%s" % kv for kv in sorted(dict(es.variables).items()))), pages.WIDTH, "", "  ")
+    out.append("")
+    by = {}
+    for r, kind in zip(read, kinds):
+        by.setdefault(r.interp.version, {})[(kind, r.mode)] = r
+    names = {(UNFIXED, "today"): "unfixed, UTF-8 mode off", (FIXED, "today"):
+             "fixed, UTF-8 mode off", (FIXED, PEP686): "fixed, UTF-8 mode on"}
+    order = [(UNFIXED, "today"), (FIXED, "today"), (FIXED, PEP686)]
+    body, changed, bad, tests = [], [], [], set()
+    for python, runs_of in sorted(by.items()):
+        got = [runs_of.get(key) for key in order]
+        if any(r is None for r in got):
+            continue
+        if all(r.junit is not None for r in got):
+            outcomes = [r.junit for r in got]
+        else:
+            outcomes = [r.by_progress() for r in got]
+        for key, r, o in zip(order, got, outcomes):
+            counts = {}
+            for x in o.values():
+                counts[x.outcome] = counts.get(x.outcome, 0) + 1
+            counts = {k: counts[k] for k in compare._ORDER if k in counts}
+            body.append([python, names[key], r.ran.returncode if r.ran.returncode is not None
+                         else "-", formats._counts(counts), "%.1f" % r.ran.seconds])
+            if r.problem:
+                bad.append("%s, %s: %s" % (python, names[key], r.problem))
+        base = outcomes[0]
+        for k in sorted(set().union(*outcomes)):
+            tests.add(k)
+            was = base.get(k, compare.ABSENT)
+            diffs = []
+            for key, o in zip(order[1:], outcomes[1:]):
+                now = o.get(k, compare.ABSENT)
+                if now != was:
+                    diffs.append("%s: %s" % (names[key], compare._first_difference(was, now)))
+            if diffs:
+                changed.append(("%s [%s]" % (compare._nodeid(k, got[1], got[2]), python), diffs))
+    out += [pages.table(["python", "run", "exit", "tests", "seconds"], body, pages.WIDTH), ""]
+    if bad:
+        out.append("Runs that did not complete:")
+        for line in bad:
+            out += pages.wrap(line, pages.WIDTH, "  ", "    ")
+        out.append("")
+    if changed:
+        out.append("Tests that change with the fix (against the unfixed code, UTF-8 mode off):")
+        for name, diffs in changed:
+            out.append("  " + name)
+            for line in diffs:
+                out += pages.wrap(line, pages.WIDTH, "    ", "      ")
+        out.append("")
+        out.append("The fix changes %d of %s." % (len(changed), _plural(len(tests), "test")))
+    else:
+        out += pages.wrap("No test changed: the fixed code gives every test (%d) the unfixed "
+                          "code's outcome and output, with UTF-8 mode off and on." % len(tests),
+                          pages.WIDTH, "", "")
+    out.append("%s on %s, %.1f s" % (_plural(len(read), "run"), _plural(workers, "worker"),
+                                     wall))
+    status = INCOMPLETE if bad else (1 if changed else 0)
+    return "\n".join(out) + "\n", status
