@@ -35,7 +35,7 @@ import sys
 
 import pytest
 
-from support import crond, machine
+from support import crond, machine, printed
 
 PRINT_E_ACUTE = "-c 'print(\"\\u00e9\")'"       # the shell gives python: print("\u00e9")
 E_ACUTE = b"\xc3\xa9\n"
@@ -47,7 +47,7 @@ OPENED_E_ACUTE = b"b'\\xc3\\xa9'\n"
 ASCII_ERROR = (b"Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
                b"UnicodeEncodeError: 'ascii' codec can't encode character '\\xe9' in position "
                b"0: ordinal not in range(128)\n")
-LOCALE_GEN = "/etc/locale.gen"
+LOCALE_GEN = printed.LOCALE_GEN
 
 # The "where" of each fix doctor prints in a cron job, whole.
 CRONTAB = "the crontab (crontab -e), above the job's line"
@@ -304,23 +304,6 @@ def _ok(jobs, pythons=False):
     return data
 
 
-def _install_option(name, number):
-    """The install option of locale `name` (Debian 12), as doctor must print it: a
-    commented line in /etc/locale.gen is uncommented, else the line is added."""
-    assert name == "de_DE.UTF-8"
-    line = "de_DE.UTF-8 UTF-8"
-    try:
-        with open(LOCALE_GEN) as f:
-            present = "# de_DE.UTF-8 UTF-8" in f.read().splitlines()
-    except OSError:
-        present = False
-    edit = ("sed -i 's/^# *de_DE\\.UTF-8 UTF-8$/de_DE.UTF-8 UTF-8/' /etc/locale.gen" if present
-            else "echo '%s' >> /etc/locale.gen" % line)
-    return {"option": number, "where": "as root, install %s on this system (debian)" % name,
-            "context": "install",
-            "lines": ["apt-get update", "apt-get install -y locales", edit, "locale-gen"]}
-
-
 # No locale at all: LANG=C.UTF-8 in the crontab.
 
 def test_no_locale_finding_and_fix(ticks):
@@ -368,7 +351,7 @@ def test_missing_locale_finding_and_fixes(ticks):
     assert (finding["code"], finding["title"]) == ("locale-missing", TITLES["locale-missing"])
     assert finding["fixes"] == [
         {"option": 1, "where": CRONTAB, "context": "cron", "lines": ["LANG=C.UTF-8"]},
-        _install_option("de_DE.UTF-8", 2)]
+        printed.install_option("de_DE.UTF-8", 2)]
     _py36_fails(ticks, "missing")
 
 

@@ -31,11 +31,11 @@ import pytest
 
 from utf8env._own_command import own_command
 
-from support import machine, sshd
+from support import machine, printed, sshd
 
 SEND_ENV = re.compile(r"^\s*SendEnv\s+LANG\s+LC_\*\s*$", re.M)
 SKEL_BASHRC = "/etc/skel/.bashrc"
-LOCALE_GEN = "/etc/locale.gen"
+LOCALE_GEN = printed.LOCALE_GEN
 BACKUP = ".bashrc.utf8env-backup"
 MARK = "# utf8env doctor --fix: a UTF-8 locale for every program"
 
@@ -166,23 +166,6 @@ def _sshd_where(server):
     return "as root on this server, %s:12 (sshd_config(5); then reload sshd)" % server.config
 
 
-def _install_option(name, number):
-    """The install option of locale `name` (Debian 12), as doctor must print it: a
-    commented line in /etc/locale.gen is uncommented, else the line is added."""
-    assert name == "de_DE.UTF-8"
-    line = "de_DE.UTF-8 UTF-8"
-    try:
-        with open(LOCALE_GEN) as f:
-            present = "# de_DE.UTF-8 UTF-8" in f.read().splitlines()
-    except OSError:
-        present = False
-    edit = ("sed -i 's/^# *de_DE\\.UTF-8 UTF-8$/de_DE.UTF-8 UTF-8/' /etc/locale.gen" if present
-            else "echo '%s' >> /etc/locale.gen" % line)
-    return {"option": number, "where": "as root, install %s on this system (debian)" % name,
-            "context": "install",
-            "lines": ["apt-get update", "apt-get install -y locales", edit, "locale-gen"]}
-
-
 def _client_sent_fixes(server, name, value):
     """Every fix doctor prints for `name` sent by the client with the bad `value`: the
     client's SetEnv; with PAM, the server's /etc/default/locale alone (its value wins over
@@ -196,7 +179,7 @@ def _client_sent_fixes(server, name, value):
     fixes.append({"option": len(fixes) + 1, "where": SERVER_BASHRC, "context": "ssh",
                   "lines": ["export %s=C.UTF-8" % name]})
     if value != "UTF-8":
-        fixes.append(_install_option(value, len(fixes) + 1))
+        fixes.append(printed.install_option(value, len(fixes) + 1))
     return fixes
 
 
@@ -339,7 +322,7 @@ def test_the_install_option_is_exact_and_its_sed_line_works(server, tmp_path):
         pytest.skip("no %s (Debian's locales package)" % LOCALE_GEN)
     code, data = _json(server, _client(LC_CTYPE="de_DE.UTF-8"))
     install = data["findings"][0]["fixes"][-1]
-    assert install == _install_option("de_DE.UTF-8", len(_options(server)) + 1)
+    assert install == printed.install_option("de_DE.UTF-8", len(_options(server)) + 1)
     edit = install["lines"][2]
     if not edit.startswith("sed -i "):
         pytest.skip("%s has no commented de_DE.UTF-8 line: doctor appends it" % LOCALE_GEN)
@@ -377,7 +360,7 @@ def test_a_pam_set_lang_is_found_with_its_fixes(server):
         {"option": 1, "where": DEFAULT_LOCALE_OVER, "context": "ssh", "lines": ["LANG=C.UTF-8"]},
         {"option": 2, "where": SERVER_BASHRC, "context": "ssh",
          "lines": ["export LANG=C.UTF-8"]},
-        _install_option("de_DE.UTF-8", 3)]
+        printed.install_option("de_DE.UTF-8", 3)]
 
 
 @pytest.mark.parametrize("option", [1, 2])

@@ -441,10 +441,15 @@ def _legacy_windows_fs_encoding(context):
     only where a UTF-8 mode exists."""
     if not context.windows or not context.profile.utf8_mode:
         return False
-    value = _py_getenv(context, context.use_environment, "PYTHONLEGACYWINDOWSFSENCODING")
+    return _env_flag(_py_getenv(context, context.use_environment,
+                                "PYTHONLEGACYWINDOWSFSENCODING"))
+
+
+def _env_flag(value):
+    """A flag variable as _Py_get_env_flag reads it: unset is off, "0" is off; any other
+    integer, or a non-integer, is on."""
     if value is None:
         return False
-    # _Py_get_env_flag: "0" is off; any other integer > 0, or a non-integer, is on.
     try:
         return int(value) != 0
     except ValueError:
@@ -615,13 +620,7 @@ def _stdio(context, pre):
 def _legacy_windows_stdio(context):
     """PYTHONLEGACYWINDOWSSTDIO (PEP 528): a console is read and written as bytes, as
     before 3.6. Parsed as _Py_get_env_flag does (3.8+): "0" is off."""
-    value = _py_getenv(context, context.use_environment, "PYTHONLEGACYWINDOWSSTDIO")
-    if value is None:
-        return False
-    try:
-        return int(value) != 0
-    except ValueError:
-        return True
+    return _env_flag(_py_getenv(context, context.use_environment, "PYTHONLEGACYWINDOWSSTDIO"))
 
 
 # Console values are read from CPython's source (Wine has no real console to measure).

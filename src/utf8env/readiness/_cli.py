@@ -188,7 +188,10 @@ def _advise(result, planned, project, pythons, world, args, timeout, guard, star
                                     started)
     finally:
         advice.remove(trials)
-    return result._replace(untested=advice.untested(project, offset, result))
+    # A run that did not complete leaves calls unreached that a test would reach: the
+    # untested calls are said only when every run completed.
+    return result._replace(untested=advice.untested(project, offset, result)
+                           if result.complete else None)
 
 
 def status(result):
