@@ -281,6 +281,8 @@ Unstable tests (a different result in two runs of the same mode; not counted as 
 The tests that changed ran again in both modes (2 runs): 1 changed again, 1 unstable.
 Not ready: 1 of 2 tests change with UTF-8 mode; 0 of 1 call site active in them. 1 test not counted
   (unstable).
+Untested: 1 call the fixer's scan finds that no test exercised (no EncodingWarning in either run),
+  the 3.15 risk no test measures: test_a.py:4
 4 runs on 2 workers, N (their own time N)
 """)
 
