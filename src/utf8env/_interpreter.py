@@ -269,7 +269,7 @@ def remember(identities, environ, silent=()):
     TIMEOUT, now), in one write (answers asked at the same time would otherwise each
     overwrite the others')."""
     import time
-    now = "%.0f" % time.time()
+    now = "%d" % int(time.time())       # floor: a check right after must not see the future
     keys = [(_cache_key(path), identity) for path, identity in identities.items()]
     keys += [(_cache_key(path), (_SILENT, now)) for path in silent]
     keys = [(key, identity) for key, identity in keys if key is not None]
