@@ -138,14 +138,12 @@ def ansible(decision, environ, facts):
 
 
 def _parsed_encoding(name):
-    """locale.getlocale()'s encoding for a LC_CTYPE named `name`: this interpreter's own
-    Lib/locale.py _parse_localename (3.6-3.13 alike for the UTF-8 question; the alias
-    table's "c.utf8" changed from en_US.UTF-8 to C.UTF-8 in 3.10, the encoding did not)."""
+    """locale.getlocale()'s encoding for a LC_CTYPE named `name`: Lib/locale.py's rule
+    (getlocale parses normalize(name); 3.6-3.13 alike for the UTF-8 question; the alias
+    table's "c.utf8" changed from en_US.UTF-8 to C.UTF-8 in 3.10, the encoding did not),
+    spelled out over the public locale.normalize(): its private parser is not called."""
     import locale
-    parse = getattr(locale, "_parse_localename", None)
-    if parse is not None:
-        return parse(name)[1]
-    code = locale.normalize(name).partition("@")[0]     # the same rule, spelled out
+    code = locale.normalize(name).partition("@")[0]
     if "." in code:
         return code.split(".")[1]
     if code == "C":
