@@ -214,9 +214,9 @@ def _windows(args, platform):
     here = None
     if _this_platform() == "win32":
         try:
-            import _winapi
-            here = _winapi.GetACP()         # 3.8+
-        except (ImportError, AttributeError):
+            import ctypes                   # the Win32 API's GetACP(), by the public ctypes
+            here = ctypes.windll.kernel32.GetACP()
+        except (ImportError, AttributeError, OSError):
             pass
     from ._engine.profiles import CODE_PAGES
     return (here if here in CODE_PAGES else None), bool(args.console)
