@@ -7,6 +7,9 @@ ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
                byte for byte in the file's encoding and newlines, the atomic write, the diff
     _cli.py    run(options, operands) -> exit status: the paths walked, the report,
                --check / --diff / --write (utf8env/_commands.py declares the options)
+    _apply.py  the edit at chosen sites by file:line (readiness's trials, --from)
+    _measured.py  --from REPORT.json: each site's encoding as readiness measured it
+    _prove.py  --prove -- pytest ARGS: the fix in copies, the suite run in both modes
 
 Standard library only, CPython 3.6-3.15. Not on the launcher's path: `utf8env run`
 imports nothing of this.
