@@ -30,11 +30,6 @@ PASSES, FAILS, CHANGES, NOT_RUN, NOT_EDITED = "passes", "fails", "changes", "not
 _WORST = (CHANGES, NOT_RUN, FAILS, PASSES)
 
 
-def _site_key(where):
-    file, _, line = where.rpartition(":")
-    return file, int(line)
-
-
 def groups(result):
     """[(["file:line"], {changed test})]: the call sites shown, joined when a test uses
     both (transitively), each group that a changed test uses."""
@@ -60,7 +55,7 @@ def groups(result):
         tests = set().union(*(tests_of[w] for w in sites)) & changed
         if tests:
             out.append((sorted(sites, key=_site_key), tests))
-    return sorted(out, key=lambda g: _site_key(g[0][0]))
+    return sorted(out, key=lambda g: compare._site_key(g[0][0]))
 
 
 def project_offset(planned):
