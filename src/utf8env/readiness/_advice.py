@@ -54,7 +54,7 @@ def groups(result):
     for sites in members.values():
         tests = set().union(*(tests_of[w] for w in sites)) & changed
         if tests:
-            out.append((sorted(sites, key=_site_key), tests))
+            out.append((sorted(sites, key=compare._site_key), tests))
     return sorted(out, key=lambda g: compare._site_key(g[0][0]))
 
 
@@ -88,7 +88,7 @@ def plan(project, offset, result, pythons, world, args, environ, timeout):
     for c in result.changed:
         if c.test in in_groups and c.test not in out.wanted.get(c.python, []):
             out.wanted.setdefault(c.python, []).append(c.test)
-    sites = sorted({w for ws, _ in out.groups for w in ws}, key=_site_key)
+    sites = sorted({w for ws, _ in out.groups for w in ws}, key=compare._site_key)
     chosen = [p for p in pythons if p.version in out.wanted]
     if not chosen or not sites or offset is None:
         return out
@@ -153,8 +153,8 @@ def measure(trials, runs, result, started):
             rows.append([test, x, y])
         edited, refused = trials.edits.get(encoding, ({}, {}))
         made.append(Trial(
-            python=python, encoding=encoding, sites=sorted(edited, key=_site_key),
-            not_edited=[[w, refused[w]] for w in sorted(refused, key=_site_key)], tests=rows,
+            python=python, encoding=encoding, sites=sorted(edited, key=compare._site_key),
+            not_edited=[[w, refused[w]] for w in sorted(refused, key=compare._site_key)], tests=rows,
             runs=[r.suite(compare._outcomes(a, b)[i]) for i, r in enumerate((a, b))]))
     fixes = {}
     for sites, tests in trials.groups:
