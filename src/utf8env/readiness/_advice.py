@@ -154,7 +154,8 @@ def measure(trials, runs, result, started):
         edited, refused = trials.edits.get(encoding, ({}, {}))
         made.append(Trial(
             python=python, encoding=encoding, sites=sorted(edited, key=compare._site_key),
-            not_edited=[[w, refused[w]] for w in sorted(refused, key=compare._site_key)], tests=rows,
+            not_edited=[[w, refused[w]] for w in sorted(refused, key=compare._site_key)],
+            tests=rows,
             runs=[r.suite(compare._outcomes(a, b)[i]) for i, r in enumerate((a, b))]))
     fixes = {}
     for sites, tests in trials.groups:
