@@ -386,11 +386,16 @@ def test_kill_marked_finds_a_setsid_daemon_by_its_variable():
     token = "test-%d" % os.getpid()
     env = dict(os.environ, **{_supervise.MARKER: token})
     starter = subprocess.Popen(["setsid", "sleep", "1000"], env=env)
-    deadline = time.monotonic() + 10
-    while not _supervise.marked([token]) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _supervise.marked([token]) == [starter.pid]
-    assert _supervise.kill_marked([token]) == 1
-    starter.wait(timeout=10)
-    assert _supervise.marked([token]) == []
+    try:
+        deadline = time.monotonic() + 10
+        while not _supervise.marked([token]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _supervise.marked([token]) == [starter.pid]
+        assert _supervise.kill_marked([token]) == 1
+        starter.wait(timeout=10)
+        assert _supervise.marked([token]) == []
+    finally:
+        if starter.poll() is None:      # a failure above leaves no daemon behind
+            starter.kill()
+            starter.wait()
 
