@@ -140,3 +140,19 @@ def test_crontab_lines_go_just_above_the_first_job():
         + b"* * * * * job\nX=1\n@daily two\n")
     assert repair._above_first_job(b"", block) == block
     assert repair._above_first_job(b"A=1", block) == b"A=1\n" + block
+
+
+def test_another_users_start_up_file_is_not_written(tmp_path):
+    """root with another user's HOME (sudo without -H): that user's ~/.bashrc would end
+    up owned by root. Refused in one line, the file untouched."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can make a file of another user's here")
+    (tmp_path / ".bashrc").write_bytes(STOCK)
+    os.chown(str(tmp_path / ".bashrc"), 65534, 65534)
+    with pytest.raises(UsageError) as raised:
+        repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(tmp_path)}, False)
+    assert str(raised.value) == ("--fix: %s/.bashrc belongs to uid 65534, not to this user "
+                                 "(uid 0): run doctor --fix as its owner; nothing was changed"
+                                 % tmp_path)
+    assert (tmp_path / ".bashrc").read_bytes() == STOCK
+    assert os.listdir(str(tmp_path)) == [".bashrc"]

@@ -80,8 +80,10 @@ def _home(environ):
 
 def _start_up_file(target, lines, environ, dry_run):
     where, name = target
-    path = os.path.join(_home(environ), name[2:])
+    home = _home(environ)
+    path = os.path.join(home, name[2:])
     real = os.path.realpath(path)
+    _refuse_another_users(path, real, home)
     try:
         with open(real, "rb") as f:
             old = f.read()
@@ -108,6 +110,23 @@ def _start_up_file(target, lines, environ, dry_run):
         _write(real, content, real)
     return Applied("%s (%s)" % (path, "at its top" if where == "top" else "at its end"),
                    new_lines, backup)
+
+
+def _refuse_another_users(path, real, home):
+    """A file (or, where it does not exist yet, its nearest folder) that is not this
+    user's is not written: root running with another user's HOME (sudo without -H) would
+    leave that user a start-up file owned by root."""
+    probe = real
+    while not os.path.lexists(probe) and probe not in ("/", home):
+        probe = os.path.dirname(probe)
+    try:
+        owner = os.stat(probe).st_uid
+    except OSError:
+        return
+    if owner != os.geteuid():
+        raise UsageError("--fix: %s belongs to uid %d, not to this user (uid %d): run "
+                         "doctor --fix as its owner; nothing was changed"
+                         % (path, owner, os.geteuid()))
 
 
 def _backup_name(path):
