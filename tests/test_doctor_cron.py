@@ -30,6 +30,7 @@ the job's line, works (crontab-lc-all-c)."""
 import collections
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -70,13 +71,20 @@ TITLES = {
 # A place: its /etc/default/locale, the crontab's own lines above the job, and whether
 # doctor looks for the Pythons (where a Python finding is the point).
 Case = collections.namedtuple("Case", "default_locale lines pythons")
+# The folder of a Python 3.6 link whose name has a blank and a % (cron's own stdin mark).
+ODD_FOLDER = "pythons 100% odd"
 
 
 def _py36_path(py36):
     return "PATH=%s:/usr/bin:/bin" % os.path.dirname(py36)
 
 
-def _cases(py36):
+def _cron_word(path):
+    """`path` as one word of a crontab command: sh-quoted, each % escaped (crontab(5))."""
+    return shlex.quote(path).replace("%", "\\%")
+
+
+def _cases(py36, odd36):
     return {
         "no-locale": Case(None, [], False),
         "lc-all-c": Case("LC_ALL=C\nLANG=C.UTF-8\n", [], False),
@@ -87,7 +95,14 @@ def _cases(py36):
         # A UTF-8 locale, and a PYTHONIOENCODING that breaks print("é") for every Python.
         "py36-ioencoding": Case(None, [_py36_path(py36), "LANG=C.UTF-8",
                                        "PYTHONIOENCODING=ascii"], True),
+        # The same in a folder whose name has a blank and a %: the job line printed must
+        # quote both for cron and its shell.
+        "py36-odd": Case(None, [_py36_path(odd36)], True),
     }
+
+
+def _python_of(case, py36, odd36):
+    return odd36 if case.lines[:1] == [_py36_path(odd36)] else py36
 
 
 # doctor --fix: the crontab's own lines above its job (MAILTO="": an old crontab to keep).
@@ -151,7 +166,7 @@ def _apply(steps, lines, utf8env, py36, case):
     """{job: crontab text} with the option's steps applied as printed: the doctor job (not
     for a job-line fix: doctor is not that program) and Python 3.6's print("é")."""
     lines = list(lines)
-    program = py36
+    program = _cron_word(py36)
     for step in steps:
         assert step["context"] == "cron", step
         if step["where"] == CRONTAB:
@@ -162,7 +177,7 @@ def _apply(steps, lines, utf8env, py36, case):
         else:
             raise AssertionError("no test here knows how to apply a fix at %r" % step["where"])
     jobs = _py36_jobs(lines, program)
-    if program == py36:
+    if program == _cron_word(py36):
         jobs["doctor"] = _crontab(lines, "%s %s" % (utf8env, _doctor_args(case)))
     return jobs
 
@@ -193,11 +208,14 @@ def ticks(tmp_path_factory):
     py36 = machine.python("3.6")
     utf8env = _utf8env_script()
     folder = str(tmp_path_factory.mktemp("doctor-cron"))
-    cases = _cases(py36)
+    odd36 = os.path.join(folder, ODD_FOLDER, "python3.6")
+    os.makedirs(os.path.dirname(odd36))
+    os.symlink(os.path.realpath(py36), odd36)
+    cases = _cases(py36, odd36)
 
     places, names, crontabs = [], [], {}
     for name, case in sorted(cases.items()):
-        jobs = _py36_jobs(case.lines, py36)
+        jobs = _py36_jobs(case.lines, _cron_word(_python_of(case, py36, odd36)))
         jobs["doctor"] = _crontab(case.lines, "%s %s" % (utf8env, _doctor_args(case)))
         if name == "py36-ioencoding":
             # What `utf8env run` in front of 3.6 would give there: not a fix (not printed).
@@ -226,7 +244,8 @@ def ticks(tmp_path_factory):
                     continue            # not run: it would change this machine
                 key = (name, finding["code"], option)
                 try:
-                    jobs = _apply(steps, case.lines, utf8env, py36, case)
+                    jobs = _apply(steps, case.lines, utf8env, _python_of(case, py36, odd36),
+                                  case)
                 except AssertionError as error:
                     errors[key] = str(error)
                     continue
@@ -245,7 +264,7 @@ def ticks(tmp_path_factory):
         keys.append((name, "--fix", 0))
     tick2 = dict(zip(keys, crond.run_together(places, timeout=150)))
     return {"tick1": tick1, "tick2": tick2, "crontabs": crontabs, "fix2": fix2,
-            "errors": errors, "py36": py36, "utf8env": utf8env}
+            "errors": errors, "py36": py36, "odd36": odd36, "utf8env": utf8env}
 
 
 def _data(job):
@@ -397,6 +416,24 @@ def test_python36_with_no_locale_through_utf8env_run(ticks, code):
     _py36_ok(jobs)
 
 
+def test_python36_in_a_folder_with_a_blank_and_a_percent_job_line_as_printed(ticks):
+    """The job line printed for a Python 3.6 whose folder has a blank and a %: quoted for
+    the shell, the % escaped for cron; applied, it prints and writes é."""
+    odd36 = ticks["odd36"]
+    data = _data(ticks["tick1"]["py36-odd"]["doctor"])
+    by_code = {f["code"]: f for f in _problems(data)}
+    assert sorted(by_code) == ["c-locale", "open-fails", "print-fails"], data["findings"]
+    quoted = "'%s'" % odd36.replace("%", "\\%")
+    for code in ("print-fails", "open-fails"):
+        assert by_code[code]["fixes"] == [
+            {"option": 1, "where": JOB_LINE, "context": "cron",
+             "lines": ["%s run -- %s" % (ticks["utf8env"], quoted)]}], by_code[code]
+    _py36_fails(ticks, "py36-odd")
+    for code in ("print-fails", "open-fails"):
+        _py36_ok(_applied(ticks, "py36-odd", code, 1))
+    _ok(_applied(ticks, "py36-odd", "c-locale", 1), pythons=True)
+
+
 # Python 3.6 with PYTHONIOENCODING=ascii: PYTHONIOENCODING emptied (utf8env run is no fix:
 # PYTHONIOENCODING wins there too).
 
@@ -477,7 +514,8 @@ def test_every_printed_option_was_applied_and_two_ticks_were_enough(ticks):
         ("crontab-lc-all-c", "lc-all-overrides", 1), ("lc-all-c", "lc-all-overrides", 1),
         ("missing", "locale-missing", 1), ("no-locale", "c-locale", 1), ("py36", "c-locale", 1),
         ("py36", "open-fails", 1), ("py36", "print-fails", 1),
-        ("py36-ioencoding", "print-fails", 1)]
+        ("py36-ioencoding", "print-fails", 1), ("py36-odd", "c-locale", 1),
+        ("py36-odd", "open-fails", 1), ("py36-odd", "print-fails", 1)]
     for tick in ("tick1", "tick2"):
         started = [job.started for place in ticks[tick].values() for job in place.values()]
         assert len({int(t // 60) for t in started}) == 1, sorted(started)

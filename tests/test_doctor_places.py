@@ -46,6 +46,7 @@ import pytest
 from utf8env._own_command import own_command
 
 from support import machine
+from support.systemd_dump import command_line_words
 
 INVOCATION_ID = "0123456789abcdef0123456789abcdef"
 E_ACUTE = 'print("\\u00e9")\n'          # ASCII source; prints U+00E9
@@ -129,11 +130,11 @@ def _systemd_reading(analyze, unit):
              if l.startswith("\t\tUnsetEnvironment: ")]
     start = lines.index("\t\t-> ExecStart:")
     assert lines[start + 1].startswith("\t\t\tCommand Line: ")
-    command = lines[start + 1][len("\t\t\tCommand Line: "):]
-    assert not set(command) & set("\"'\\$`"), command      # plain words only
+    command = command_line_words(os.fsencode(lines[start + 1][len("\t\t\tCommand Line: "):]))
+    assert all(b"$" not in word for word in command), command     # nothing left to expand
     read_drop_in = any(l.startswith("\t\tDropIn Path: ") for l in lines)
     assert read_drop_in == (unit.parent / (UNIT + ".d")).is_dir(), section
-    return environment, unset, command.split(" ")
+    return environment, unset, [os.fsdecode(word) for word in command]
 
 
 def _service_environment(manager, environment, unset):
@@ -252,6 +253,34 @@ def test_systemd_python36_execstart_and_drop_in_as_printed(tmp_path):
     code, data = doctor(env)
     assert python36 in [p["path"] for p in data["pythons"]]
     assert_ok(code, data)
+
+
+def test_systemd_execstart_as_printed_for_a_python_in_a_folder_with_a_blank_and_a_percent(tmp_path):
+    """A Python 3.6 on the unit's PATH in a folder whose name has a blank and a %: the
+    ExecStart= printed is systemd's quoting ("" for the blank, %% for the specifier
+    character), which systemd-analyze passes and reads back as the real path."""
+    analyze, systemd_path = _systemd_tools()
+    manager = _manager_environment(systemd_path)
+    odd = tmp_path / "pythons 100% odd"
+    odd.mkdir()
+    python36 = odd / "python3.6"
+    python36.symlink_to(os.path.realpath(machine.python("3.6")))
+    script = tmp_path / "e_acute.py"
+    script.write_text(E_ACUTE)
+    env = dict(manager, PATH="%s:%s" % (odd, manager["PATH"]))
+    if any(n in env for n in LOCALE_NAMES):
+        pytest.skip("this system's locale file gives every service a locale: %s" % env)
+    code, data = doctor(env)
+    [line] = {l for code_ in ("print-fails", "open-fails")
+              for f in dict(fixes_of(data))[code_] for l in f["lines"]}
+    assert line.endswith(' run -- "%s"' % str(python36).replace("%", "%%")), line
+    unit = _write_unit(tmp_path / "wrapped", ["Environment=PATH=%s" % manager["PATH"],
+                                              "%s %s" % (line, script)])
+    environment, unset, argv = _systemd_reading(analyze, unit)
+    assert argv[-2:] == [str(python36), str(script)]
+    ran = subprocess.run(argv, env=_service_environment(manager, environment, unset), cwd="/",
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "\u00e9\n".encode("utf-8"), b"")
 
 
 # -- CI ------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from utf8env._env import Advice, entry_words, render
 from utf8env._plan import Switches
 from utf8env._own_command import own_command
 from support import machine
+from support.systemd_dump import command_line_words
 
 # The comment before a `utf8env run` line whose utf8env is a bare name (a described target).
 DOCKER_PATH = (b"# utf8env: the image's PATH must find utf8env (a venv's bin/ is on no default "
@@ -358,42 +359,6 @@ def _systemd_dump(unit, tmp_path):
     return quiet, dump.stdout
 
 
-def _systemd_words(line):
-    """The argv in a dump's "Command Line:" (systemd's quote_command_line: words quoted
-    with "" where needed, \\ before \\ " ` $, C escapes and \\ooo octal for other bytes)."""
-    words, i = [], 0
-    while i < len(line):
-        if line[i:i + 1] == b" ":
-            i += 1
-            continue
-        word = bytearray()
-        if line[i:i + 1] == b'"':
-            i += 1
-            while line[i:i + 1] != b'"':
-                if line[i:i + 1] == b"\\":
-                    nxt = line[i + 1:i + 2]
-                    if nxt in (b"\\", b'"', b"`", b"$"):
-                        word += nxt
-                        i += 2
-                    elif nxt in b"ntrabfv" and nxt:
-                        word += {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"a": b"\a", b"b": b"\b",
-                                 b"f": b"\f", b"v": b"\v"}[nxt]
-                        i += 2
-                    else:
-                        word.append(int(line[i + 1:i + 4], 8))
-                        i += 4
-                else:
-                    word += line[i:i + 1]
-                    i += 1
-            i += 1
-        else:
-            while i < len(line) and line[i:i + 1] != b" ":
-                word += line[i:i + 1]
-                i += 1
-        words.append(bytes(word))
-    return words
-
-
 @pytest.mark.fast
 def test_systemd_round_trips_every_value_through_systemd_analyze(tmp_path, fake_launcher, monkeypatch):
     _, _, launcher = fake_launcher
@@ -409,7 +374,7 @@ def test_systemd_round_trips_every_value_through_systemd_analyze(tmp_path, fake_
     quiet, dump = _systemd_dump(render("systemd", Advice(entry=_entry(words))), tmp_path)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, b"", b"")
     [line] = [line for line in dump.split(b"\n") if line.startswith(b"\t\t\tCommand Line: ")]
-    argv = _systemd_words(line[len(b"\t\t\tCommand Line: "):])
+    argv = command_line_words(line[len(b"\t\t\tCommand Line: "):])
     # systemd.service(5): at exec, "$$" becomes "$" (and $NAME, ${NAME} are expanded: none is left).
     assert all(b"$" not in word.replace(b"$$", b"") for word in argv)
     assert [word.replace(b"$$", b"$") for word in argv] == [os.fsencode(str(launcher))] + \

@@ -569,11 +569,21 @@ def _systemd_word(word):
     return _systemd_quoted(text, True)
 
 
+def systemd_exec_start(words):
+    """The ExecStart= line (str) that runs `words` as they are; UsageError for a program
+    path holding $ (systemd expands $$ in the arguments, argv[0] too, but not in the
+    path it executes: no spelling gives both the same $)."""
+    if b"$" in fsencode(words[0]):
+        raise UsageError("--format systemd: the program path %r holds $, which no ExecStart= "
+                         "can run as it is (systemd expands $ in argv[0], not in the path)"
+                         % _printable(words[0]))
+    return "ExecStart=" + " ".join(_systemd_word(word) for word in words)
+
+
 def _systemd_entry(words):
     # The empty ExecStart= first resets the list, so the output also works as a drop-in
     # for a unit that has an ExecStart= of its own (systemd.unit(5), "drop-in").
-    line = "ExecStart=" + " ".join(_systemd_word(word) for word in words)
-    return [b"ExecStart=", line.encode("utf-8", "surrogateescape")]
+    return [b"ExecStart=", systemd_exec_start(words).encode("utf-8", "surrogateescape")]
 
 
 # crontab: crontab(5) and cron's env.c (load_env): NAME=VALUE, the value whole between
@@ -619,10 +629,16 @@ def _cron_word(word):
     return _sh_word(word).replace(b"\\", b"\\''").replace(b"%", b"\\%")
 
 
+def cron_command(words):
+    """The command part (bytes) of a crontab job line that runs `words` as they are;
+    UsageError for a word no crontab line can hold."""
+    return b" ".join(_cron_word(word) for word in words)
+
+
 def _cron_entry(words):
     return [_comment("replace @daily by the job's schedule; cron's PATH is /usr/bin:/bin: "
                      "write utf8env's full path (command -v utf8env) if it is elsewhere"),
-            _cron_short(b"@daily " + b" ".join(_cron_word(word) for word in words))]
+            _cron_short(b"@daily " + cron_command(words))]
 
 
 # GitHub Actions: a YAML double-quoted scalar (YAML 1.2 "Double-Quoted Style", and 1.1

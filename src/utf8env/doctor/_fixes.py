@@ -8,7 +8,10 @@ here is one that a test has applied, as printed, in a real place of its kind and
 the problem go (tests/test_places_*.py); a value that cannot be written safely into a
 line (a newline, a quote, bytes that are not ASCII) is refused, never written approximately.
 """
+import os
+
 from .._engine.records import Record, field
+from .._errors import UsageError
 
 
 class Remedy(Record):
@@ -312,16 +315,27 @@ def _wrap(python, main, info):
         return []       # a server's own program line: no test has applied one yet
     words = list(info.get("utf8env") or ("utf8env",)) + ["run", "--", python]
     line = " ".join(_quote(w) for w in words)
+    # Each place's own quoting, written once in _env.py (a path's %, $ or blank means
+    # something else to systemd and to cron than to a shell).
+    from .. import _env
     if main is not None and main.name == "systemd":
+        try:
+            start = _env.systemd_exec_start(words)
+        except UsageError:          # a $ in utf8env's path: no ExecStart= runs it as it is
+            return []
         return [Fix("the unit's ExecStart=, the program's arguments after it (no variable gives "
-                    "Python 3.6 a UTF-8 mode)", ("ExecStart=" + line,), "systemd")]
+                    "Python 3.6 a UTF-8 mode)", (start,), "systemd")]
     if main is not None and main.name == "container":
         import json
         return [Fix("the Dockerfile's ENTRYPOINT, the program's arguments in CMD (no variable "
                     "gives Python 3.6 a UTF-8 mode)", ("ENTRYPOINT %s" % json.dumps(words),),
                     "container")]
     if main is not None and main.name == "cron":
+        try:
+            job = os.fsdecode(_env.cron_command(words))
+        except UsageError:          # a newline in a path: no crontab line can hold it
+            return []
         return [Fix("the crontab's job line, between its schedule and the program's arguments",
-                    (line,), "cron")]
+                    (job,), "cron")]
     return [Fix("the command line, in front of the program's arguments (no variable gives "
                 "Python 3.6 a UTF-8 mode)", (line,), main.name if main else "shell")]
