@@ -820,3 +820,14 @@ def test_the_examples_of_a_described_target_are_byte_exact():
     for args, expected in examples:
         out = env_command(shlex.split(args.decode()))
         assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")
+
+
+@pytest.mark.fast
+def test_systemd_refuses_a_program_path_holding_a_dollar():
+    # systemd expands $$ and ${NAME} in argv[0] but executes the path as written: no
+    # spelling of a $ in the program's path gives both the same path.
+    with pytest.raises(envformat.UsageError) as raised:
+        render("systemd", Advice(entry=["/opt/a$b/utf8env", "run", "--", "cmd"]))
+    assert str(raised.value) == ("--format systemd: the program path '/opt/a$b/utf8env' holds "
+                                 "$, which no ExecStart= can run as it is (systemd expands $ in "
+                                 "argv[0], not in the path)")
