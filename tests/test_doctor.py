@@ -506,7 +506,7 @@ def test_json_keys_exactly():
     assert predicted
     for python in data["pythons"]:
         assert set(python) == {"path", "version", "sources", "commands", "identified", "error",
-                               "prediction"}
+                               "prediction", "embedded"}
     for python in predicted:
         assert set(python["prediction"]) == {
             "startup_error", "utf8_mode", "lc_ctype", "filesystem", "stdin", "stdout", "stderr",

@@ -5,10 +5,13 @@ then seeing UTF-8 and doctor finding nothing.
 
 Each server is started for real from no locale variable at all (env -i PATH=...; a
 case may add LC_ALL=C): the WSGI app runs `utf8env doctor --json --no-pythons` as a
-subprocess with its own os.environ and returns that JSON with the encodings its own
-Python uses (sys.getfilesystemencoding(), sys.stdout.encoding,
-locale.getpreferredencoding(False)); supervisor's program runs doctor and Python 3.6's
-print("\\u00e9"). src/utf8env/doctor/_servers.py says what was measured."""
+subprocess with its own os.environ and returns that JSON with what its own Python gets
+(its version, UTF-8 mode, LC_CTYPE, the file system encoding, sys.stdout and sys.stderr,
+open()'s default, locale.getpreferredencoding(False), and whether print("\\u00e9")
+raises); doctor's prediction for the app's Python (the "embedded" one of its pythons,
+issue 21) must be all of that, before the fix and after it. supervisor's program runs
+doctor and Python 3.6's print("\\u00e9"). src/utf8env/doctor/_servers.py says what was
+measured."""
 import json
 import os
 import shlex
@@ -31,11 +34,27 @@ E_ACUTE = b"\xc3\xa9\n"
 
 APP = r'''import json, locale, os, subprocess, sys
 DOCTOR = %s
+def pair(stream):
+    return [getattr(stream, "encoding", None), getattr(stream, "errors", None)]
 def application(environ, start_response):
     doctor = subprocess.run(DOCTOR, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=dict(os.environ))
+    try:
+        print("\u00e9")
+        sys.stdout.flush()
+        printed = "ok"
+    except UnicodeEncodeError:
+        printed = "fails"
+    with open(os.devnull) as null:
+        opened = pair(null)
     body = json.dumps({"fs": sys.getfilesystemencoding(),
+                       "fs_errors": sys.getfilesystemencodeerrors(),
                        "stdout": getattr(sys.stdout, "encoding", None),
+                       "stdout_pair": pair(sys.stdout), "stderr_pair": pair(sys.stderr),
+                       "open": opened, "print": printed,
+                       "version": "%%d.%%d" %% sys.version_info[:2],
+                       "utf8_mode": sys.flags.utf8_mode,
+                       "lc_ctype": locale.setlocale(locale.LC_CTYPE),
                        "preferred": locale.getpreferredencoding(False),
                        "doctor": doctor.stdout.decode("utf-8", "replace"),
                        "doctor_stderr": doctor.stderr.decode("utf-8", "replace")})
@@ -104,6 +123,46 @@ def _only_finding(report, code):
     return report["findings"][0]
 
 
+def _findings(report, *codes):
+    """The findings of `report`, which must be those of `codes`, in that order."""
+    assert [f["code"] for f in report["findings"]] == list(codes), report["findings"]
+    return report["findings"]
+
+
+def _codec(name):
+    import codecs
+    return codecs.lookup(name).name if name else name
+
+
+def _embedded(answer, host, binary):
+    """doctor's prediction for the app's Python, checked against what the app reported
+    (codec names normalised: uWSGI's stdout says ANSI_X3.4-1968 where the engine's
+    Py_Initialize() stdio says ascii, one codec). Returns doctor's entry for it."""
+    report = answer["doctor"]
+    [python] = [p for p in report["pythons"] if p["embedded"]]
+    assert python["embedded"]["host"] == host and python["embedded"]["kind"] == "initialize", \
+        python
+    assert python["embedded"]["binary"] == binary or (
+        binary is None and python["embedded"]["binary"].endswith("_plugin.so")), python
+    assert python["version"] == answer["version"], (python, answer)
+    got = python["prediction"]
+
+    def pair(stream):
+        return [_codec(stream["encoding"]), stream["errors"]]
+    predicted = {"utf8_mode": got["utf8_mode"], "lc_ctype": got["lc_ctype"],
+                 "fs": pair(got["filesystem"]), "stdout": pair(got["stdout"]),
+                 "stderr": pair(got["stderr"]), "open": pair(got["open"]),
+                 "preferred": _codec(got["preferred_encoding"]), "print": got["print"]}
+    seen = {"utf8_mode": answer["utf8_mode"], "lc_ctype": answer["lc_ctype"],
+            "fs": [_codec(answer["fs"]), answer["fs_errors"]],
+            "stdout": [_codec(answer["stdout_pair"][0]), answer["stdout_pair"][1]],
+            "stderr": [_codec(answer["stderr_pair"][0]), answer["stderr_pair"][1]],
+            "open": [_codec(answer["open"][0]), answer["open"][1]],
+            "preferred": _codec(answer["preferred"]), "print": answer["print"]}
+    assert predicted == seen
+    return python
+
+
 def _fixes(finding):
     return [{k: fix[k] for k in ("option", "where", "context", "lines")}
             for fix in finding["fixes"]]
@@ -160,8 +219,20 @@ def test_uwsgi(case):
         assert (server["name"], server["summary"]) == ("server", "uWSGI"), report["contexts"]
         assert server["evidence"][0].startswith("process "), server
         assert "UWSGI_RELOADS=0" in server["evidence"], server
+        # The app's Python: Py_Initialize() of Debian's libpython3.11 (read from the
+        # worker's memory map), ASCII everywhere, stdout uWSGI's own (strict): all of it
+        # what the app reports, and the locale finding's fix said to remove it.
+        python = _embedded(before, "uWSGI", None)
+        assert "/maps" in python["identified"], python
+        assert (python["prediction"]["print"], python["prediction"]["open_write"]) == (
+            "fails", "fails")
+        locale_code = "c-locale" if case == "ini" else "lc-all-overrides"
+        embedded, finding = _findings(report, "embedded-python", locale_code)
+        assert embedded["fixes"] == [] and embedded["evidence"][-1].startswith(
+            "the locale finding's fix makes it go away"), embedded
+        assert any(line.startswith("PYTHONUTF8=1 changes nothing here")
+                   for line in embedded["evidence"]), embedded
         if case == "ini":
-            finding = _only_finding(report, "c-locale")
             assert _fixes(finding) == [{
                 "option": 1, "context": "server", "lines": ["env = LANG=C.UTF-8"],
                 "where": "the [uwsgi] section of %s (uWSGI applies env before it starts "
@@ -169,13 +240,14 @@ def test_uwsgi(case):
             with open(ini, "a") as f:
                 f.write("".join(line + "\n" for line in finding["fixes"][0]["lines"]))
         else:
-            finding = _only_finding(report, "lc-all-overrides")
             assert _fixes(finding) == [{
                 "option": 1, "context": "server", "lines": ["--unenv LC_ALL"],
                 "where": "uWSGI's command line, with its other options (applied before it "
                          "starts Python; then restart uWSGI)"}]
             argv += shlex.split(finding["fixes"][0]["lines"][0])
-        _assert_gone(_serve(argv, port, env, log, stop=signal.SIGINT))
+        after = _serve(argv, port, env, log, stop=signal.SIGINT)
+        _assert_gone(after)
+        assert _embedded(after, "uWSGI", None)["prediction"]["print"] == "ok"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -246,7 +318,16 @@ def test_mod_wsgi(mode):
         server = report["contexts"][0]
         assert (server["name"], server["summary"]) == ("server", "Apache mod_wsgi"), \
             report["contexts"]
-        finding = _only_finding(report, "c-locale")
+        # The app's Python: Py_Initialize() of libpython3.11, read from the LoadModule line
+        # (Apache's user cannot read its process's memory map); sys.stdout is mod_wsgi's
+        # log (utf-8/replace: print() works), open() ASCII.
+        python = _embedded(before, "mod_wsgi", MOD_WSGI)
+        assert "maps is not readable" in python["identified"], python
+        assert (python["prediction"]["print"], python["prediction"]["open_write"]) == (
+            "ok", "fails")
+        embedded, finding = _findings(report, "embedded-python", "c-locale")
+        assert embedded["title"].endswith(
+            ': open(path, "w").write("\u00e9") raises UnicodeEncodeError'), embedded
         assert _fixes(finding) == [{
             "option": 1, "context": "server",
             "lines": ["WSGIDaemonProcess utf8env lang=C.UTF-8 locale=C.UTF-8",
@@ -256,7 +337,9 @@ def test_mod_wsgi(mode):
                      "Apache)" % conf}]
         with open(conf, "a") as f:
             f.write("".join(line + "\n" for line in finding["fixes"][0]["lines"]))
-        _assert_gone(_serve(argv, port, {"PATH": PATH}, log))
+        after = _serve(argv, port, {"PATH": PATH}, log)
+        _assert_gone(after)
+        _embedded(after, "mod_wsgi", MOD_WSGI)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

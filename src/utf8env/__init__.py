@@ -43,7 +43,16 @@ def enable(mode=1, open_errors="strict"):
 
 
 def initialize(environ=None):
-    """Print the C locale warning if LC_CTYPE is still C (see utf8env._runtime.initialize)."""
+    """Print the C locale warning if LC_CTYPE is still C (see utf8env._runtime.initialize).
+
+    For a program that embeds CPython, once Py_Initialize() has returned: writes CPython
+    3.7+'s legacy-locale warning to file descriptor 2 and returns it when LC_CTYPE is C
+    and PYTHONCOERCECLOCALE=warn (in `environ`, default os.environ), else returns None.
+    It changes nothing: Py_Initialize() never coerces the locale (only 3.7's prints this
+    warning itself), and the file system encoding is fixed by then. Under LANG=C an
+    embedded 3.6 and 3.8-3.14 get ASCII throughout, 3.7 and 3.15 UTF-8 (UTF-8 mode);
+    enable() then makes stdio and open() UTF-8, never the file system encoding
+    (docs/api.md; measured in tests/test_embedded_runtime.py)."""
     from . import _runtime as runtime
     return runtime.initialize(environ)
 

@@ -36,6 +36,7 @@ class Predicted(Record):
     decision = field()          # its Decision, or None (not identified or not modelled)
     outcome = field()           # pythons.Outcome, or None
     inputs = field(None)        # the Inputs of the decision (explain's command line, policy...)
+    host = field(None)          # servers.Embedding: the Python a uWSGI or mod_wsgi ancestor started
 
 
 class Tool(Record):
@@ -80,11 +81,17 @@ def diagnose(place):
             outcome = predicting.outcome(decision, later)
         label = "Python %s (%s)" % (found.version or "?", found.path)
         predicted.append(Predicted(label, found, decision, outcome))
+    # The app's Python where the server context is the host read (not a CGI script's).
+    if place.embedding is not None and any(c.name == "server" and c.details.get("kind") ==
+                                           place.embedding.kind for c in found_contexts):
+        predicted.insert(0, _embedded(place, platform))
     info = _info(place, found_contexts)
     tools = _tools(state, environ)
     findings = _findings(state, found_contexts, predicted, environ, place.facts, info, tools)
     from ._programs import tools as program_tools   # click 7's and ansible's start-up checks
-    tools += program_tools(predicted, environ, place.facts, state, findings)
+    # (their start-up checks were measured with the python command, not in a host)
+    tools += program_tools([p for p in predicted if p.host is None], environ, place.facts,
+                           state, findings)
     if not place.proc:
         # environment.inherited() falls back to os.environ, which a CPython 3.7+ running
         # doctor has already changed by its own coercion (PEP 538: LC_CTYPE exported).
@@ -96,6 +103,20 @@ def diagnose(place):
                                    for n in coerced), ()),)
     return Diagnosis(state=state, contexts=found_contexts, pythons=tuple(predicted), tools=tools,
                      findings=findings, distribution=info["distribution"])
+
+
+def _embedded(place, platform):
+    """The Predicted of the app's Python that a uWSGI or mod_wsgi ancestor started: the
+    engine's Decision for the embedding read from the host's binary (servers.py)."""
+    from . import _servers as servers
+    from ._outcome import outcome
+    host = place.embedding._replace(stdin_tty=bool(place.ttys and place.ttys[0]))
+    found, decision, inputs = servers.embedded_python(host, place.environ, place.facts, platform)
+    label = "the app's Python %s (%s in %s)" % (
+        found.version, servers.call_name(inputs.embedded), servers.host_name(host)) \
+        if inputs is not None else "the app's Python (in %s)" % servers.host_name(host)
+    return Predicted(label, found, decision, outcome(decision) if decision else None, inputs,
+                     host)
 
 
 def for_decision(inputs, decision, here=False):
@@ -378,6 +399,10 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
     for item in predicted:
         if item.decision is None:
             continue
+        if item.host is not None:
+            out += _embedded_findings(item, state, environ, facts, found_contexts, info,
+                                      remedies)
+            continue
         d, o = item.decision, item.outcome
         if d.startup_error is not None:
             out.append(_finding("python-startup", "error", "%s refuses to start here: %s"
@@ -410,7 +435,8 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
                            "Python 3.15 turns UTF-8 mode on by default (PEP 686); here that changes "
                            + ", ".join("%s %s -> %s" % c for c in changes),
                            tuple("for %s" % i.label for i in later), ()))
-    names = [i for i in predicted if i.outcome is not None and i.outcome.names != "round-trip"
+    names = [i for i in predicted if i.host is None and i.outcome is not None
+             and i.outcome.names != "round-trip"
              and i.decision.startup_error is None]
     if names:
         out.append(Finding("names", "note",
@@ -438,6 +464,67 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
                            tuple("%s: %s (%s)" % (i.found.path, without_advice(i.found.error),
                                                   i.found.how) for i in unknown), ()))
     return out
+
+
+def _embedded_findings(item, state, environ, facts, found_contexts, info, remedies=()):
+    """The app's Python of an embedding host: one error where print("\u00e9") or
+    open(path, "w").write("\u00e9") raises there, saying what it gets and why, and the
+    first locale change that decide() says makes both work (servers.py writes it in the
+    host's config). PYTHONUTF8 is named where it changes nothing (Py_Initialize()
+    3.8-3.14 does not read it)."""
+    from .._child.textnames import codec_name
+    from .._engine.policy import decide
+    from . import _servers as servers
+    from ._outcome import outcome
+    d, o = item.decision, item.outcome
+    if d.startup_error is not None:
+        return [Finding("python-startup", "error", "%s refuses to start here: %s" % (
+            item.label, d.startup_error.message.split("\n")[0]), (item.found.how,), ())]
+    failing = [action for action, result in (('print("\u00e9")', o.print_text),
+                                             ('open(path, "w").write("\u00e9")', o.open_text))
+               if result == "fails"]
+    if not failing:
+        return []
+    title = "%s: file system %s, sys.stdout %s/%s, open() %s: %s raise%s UnicodeEncodeError" % (
+        item.label, codec_name(d.filesystem.encoding), codec_name(d.stdout.encoding),
+        d.stdout.errors, codec_name(d.open.encoding), " and ".join(failing),
+        "" if len(failing) > 1 else "s")
+    evidence = ["%s (%s)" % (item.found.path, item.found.how)]
+    for key, name in (("utf8_mode", "UTF-8 mode"), ("coercion", "locale coercion"),
+                      ("lc_ctype", "LC_CTYPE"), ("filesystem", "the file system encoding"), ("stdout", "sys.stdout"),
+                      ("open", "open()'s default")):
+        value = getattr(d, key)
+        shown = ("on" if value else "off") if key == "utf8_mode" else \
+            "%s/%s" % (value.encoding, value.errors) if hasattr(value, "errors") else \
+            (value.target if value else "none") if key == "coercion" else value
+        reason = d.reasons.get(key)
+        evidence.append("%s %s%s" % (name, shown, ": %s: %s" % (reason.source, reason.detail)
+                                     if reason else ""))
+    host = servers.host_name(item.host)
+    if not d.utf8_mode and "PYTHONUTF8" not in environ:
+        again = decide(item.inputs._replace(environ=dict(environ, PYTHONUTF8="1")))
+        if not again.utf8_mode:
+            evidence.append("PYTHONUTF8=1 changes nothing here (decide() with it: UTF-8 mode "
+                            "still off): only the locale %s gives its process before it "
+                            "starts Python does" % host)
+    candidates = [fixing.Remedy(changes=changes) for changes in remedies]
+    good = state.utf8_locale if state is not None else None
+    if good:
+        candidates.append(fixing.Remedy(changes=_c_locale_changes(state, environ, facts, good)))
+    chosen = ()
+    for remedy in candidates:
+        env = dict(environ)
+        for name, value in remedy.changes:
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
+        again = servers.host_stdio(decide(item.inputs._replace(environ=env)), item.host)
+        result = outcome(again)
+        if again.startup_error is None and result.print_text == result.open_text == "ok":
+            chosen = (remedy,)
+            break
+    return [_finding("embedded-python", "error", title, evidence, chosen, found_contexts, info)]
 
 
 def without_advice(error):

@@ -8,8 +8,6 @@ here is one that a test has applied, as printed, in a real place of its kind and
 the problem go (tests/test_places_*.py); a value that cannot be written safely into a
 line (a newline, a quote, bytes that are not ASCII) is refused, never written approximately.
 """
-import os
-
 from .._engine.records import Record, field
 from .._errors import UsageError
 
@@ -331,6 +329,7 @@ def _wrap(python, main, info):
                     "gives Python 3.6 a UTF-8 mode)", ("ENTRYPOINT %s" % json.dumps(words),),
                     "container")]
     if main is not None and main.name == "cron":
+        import os
         try:
             job = os.fsdecode(_env.cron_command(words))
         except UsageError:          # a newline in a path: no crontab line can hold it

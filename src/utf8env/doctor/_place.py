@@ -49,6 +49,7 @@ class Place(Record):
     sshd_configs = field()      # ((path, text), ...): the sshd_config in effect and its Includes
     facts = field()             # LocaleFacts of the real libc for the names in play
     pythons = field()           # pythons.Found, in discovery order
+    embedding = field(None)     # servers.Embedding: what a uWSGI or Apache ancestor embeds
 
 
 def gather(environ=None, root="/", pythons=True):
@@ -73,14 +74,15 @@ def gather(environ=None, root="/", pythons=True):
             if text is not None:
                 files[path] = text
     ancestors = reader.ancestors()
-    from . import _sshd as sshd
+    from . import _servers as servers, _sshd as sshd
     configs = sshd.read_configs(sshd.config_path(ancestors) or _SSHD_CONFIG, reader)
     facts = _probe(environ, locale_state.names_to_ask(environ))
     found = python_search.find(environ, reader) if pythons else ()
     return Place(environ=environ, files=files,
                  markers=tuple(m for m in _MARKERS if reader.exists(m)),
                  ancestors=ancestors, ttys=_ttys(), proc=reader.exists("/proc/self/stat"),
-                 sshd_configs=configs, facts=facts, pythons=tuple(found))
+                 sshd_configs=configs, facts=facts, pythons=tuple(found),
+                 embedding=servers.read_embedding(ancestors, reader))
 
 
 def _probe(environ, names):

@@ -51,6 +51,11 @@ def _python_line(item):
     head = "%-5s %s" % (found.version or "?", text(found.path))
     if found.commands:
         head += " (%s on PATH)" % ", ".join(found.commands)
+    if item.host is not None:
+        from ._servers import call_name, host_name
+        head += ", %sin %s process %d" % (
+            "%s " % call_name(item.inputs.embedded) if item.inputs is not None else "",
+            host_name(item.host), item.host.pid)
     if dec is None:
         from ._findings import without_advice
         return "%s: %s" % (head, text(without_advice(found.error) or found.how))
@@ -90,7 +95,12 @@ def _python_object(item):
     found, dec, out = item.found, item.decision, item.outcome
     data = {"path": found.path, "version": found.version, "sources": list(found.sources),
             "commands": list(found.commands), "identified": found.how, "error": found.error,
-            "prediction": None}
+            "prediction": None, "embedded": None}
+    if item.host is not None:
+        from ._servers import host_name
+        data["embedded"] = {"host": host_name(item.host), "process": item.host.pid,
+                            "kind": item.inputs.embedded if item.inputs is not None else None,
+                            "binary": item.host.binary, "library": item.host.library}
     if dec is not None:
         data["prediction"] = {
             "startup_error": (None if dec.startup_error is None else
