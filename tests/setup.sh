@@ -21,6 +21,8 @@ command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=nonint
 [ -x /usr/sbin/sshd ] && command -v ssh >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssh-server openssh-client >/dev/null; }
 # tests/test_envformat.py runs what `utf8env env` prints through fish and systemd-analyze.
 command -v fish >/dev/null && command -v systemd-analyze >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fish systemd >/dev/null; }
+# tests/test_doctor_places.py applies doctor's ~/.zshenv fix in zsh -c, -i and -l.
+command -v zsh >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends zsh >/dev/null; }
 bash tests/support/build_debian_pythons.sh
 # doctor's cron fixes are applied under Debian's real cron daemon (tests/support/crond.py);
 # no service is started: the tests run their own daemons in private mount namespaces.

@@ -1,9 +1,10 @@
 """`utf8env doctor --fix`'s writing, on start-up files in a private HOME: the lines at the
 top of ~/.bashrc (or the end of another file), the backup byte-identical to the old file,
 a symlinked file changed where it points, nothing written twice, --dry-run writing
-nothing, and a file that cannot be written left whole with one line said. The fixes
-themselves are applied in real places by tests/test_doctor_ssh.py and
-tests/test_places_cron.py."""
+nothing, a file that cannot be written left whole with one line said, and $ZDOTDIR/.zshenv
+written beside ~/.zshenv where ZDOTDIR is set. The fixes themselves are applied in real
+places by tests/test_doctor_ssh.py, tests/test_places_cron.py and
+tests/test_doctor_places.py (which starts every shell a fix is written for)."""
 import os
 
 import pytest
@@ -156,3 +157,49 @@ def test_another_users_start_up_file_is_not_written(tmp_path):
                                  % tmp_path)
     assert (tmp_path / ".bashrc").read_bytes() == STOCK
     assert os.listdir(str(tmp_path)) == [".bashrc"]
+
+
+ZSHENV = Fix("~/.zshenv", ("unset LC_ALL",), "shell", 1, ("end", "~/.zshenv"),
+             (("LC_ALL", None),))
+
+
+def test_zshenv_and_zdotdirs_where_zdotdir_is_set(tmp_path):
+    """zsh started with ZDOTDIR reads $ZDOTDIR/.zshenv instead of ~/.zshenv; where
+    ~/.zshenv sets it, a new session reads only ~/.zshenv: both are written (measured
+    with zsh in tests/test_doctor_places.py). ZDOTDIR unset, empty, relative or HOME: one."""
+    zdotdir = tmp_path / ".config" / "zsh"
+    env = {"HOME": str(tmp_path), "ZDOTDIR": str(zdotdir)}
+    done = repair.apply(repair.plan([_finding(ZSHENV)]), env, dry_run=False)
+    assert [(d.target, d.lines, d.backup) for d in done] == [
+        ("%s/.zshenv (at its end)" % tmp_path, ["unset LC_ALL"], None),
+        ("%s/.zshenv (at its end)" % zdotdir, ["unset LC_ALL"], None)]
+    assert (tmp_path / ".zshenv").read_bytes() == (zdotdir / ".zshenv").read_bytes() == (
+        MARK + b"unset LC_ALL\n")
+    for value in ("", "rel/zsh", str(tmp_path), str(tmp_path) + "/"):
+        home = tmp_path / ("home-%d" % len(value))
+        home.mkdir()
+        env = {"HOME": str(home), "ZDOTDIR": value.replace(str(tmp_path), str(home))}
+        [done] = repair.apply(repair.plan([_finding(ZSHENV)]), env, dry_run=False)
+        assert done.target == "%s/.zshenv (at its end)" % home, value
+    # Another start-up file is the one file, ZDOTDIR or not.
+    [done] = repair.apply(repair.plan([_finding(PROFILE)]), dict(env, ZDOTDIR=str(zdotdir)),
+                          dry_run=False)
+    assert done.target.endswith("/.profile (at its end)")
+
+
+@pytest.mark.parametrize("shell", ["/bin/ksh", "/usr/bin/mksh", "/bin/tcsh", "/bin/csh",
+                                   "/usr/bin/xonsh", "/usr/sbin/nologin"])
+def test_no_shell_fix_for_a_shell_no_test_started(shell):
+    """Only bash, sh, dash, zsh and fish were started by a test with their fix applied
+    (tests/test_doctor_places.py): another SHELL gets no start-up file line (csh and tcsh
+    read no ~/.profile and have no `export`), here and in an ssh session."""
+    from utf8env.doctor._contexts import Context
+    from utf8env.doctor._fixes import Remedy, for_remedies
+    remedy = Remedy(changes=(("LANG", "C.UTF-8"),))
+    assert for_remedies([remedy], (), {"shell": shell}) == ()
+    context = Context("shell", "not a terminal", (), {"shell": shell, "interactive": False})
+    assert for_remedies([remedy], (context,), {}) == ()
+    ssh = Context("ssh", "ssh session", (), {"forwarded": {}, "from_pam": (), "shell": shell})
+    assert for_remedies([remedy], (ssh,), {}) == ()
+    for known in ("/bin/sh", "/bin/dash", "/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"):
+        assert [f.context for f in for_remedies([remedy], (), {"shell": known})] == ["shell"]

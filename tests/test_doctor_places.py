@@ -30,11 +30,14 @@ namespace (unshare --mount) chrooted into a root made of this one's top-level en
 every one bind-mounted (rbind) except /.dockerenv: the same files, processes and paths,
 without the marker. A private HOME holds Debian's stock /etc/skel/.bashrc and .profile
 (checked against dpkg's md5sums of bash's conffiles); the printed lines go where doctor
-says (the top of ~/.bashrc, the end of ~/.profile, the end of config.fish), and real
-shells of each kind started with `env -i` (bash -i, bash -l, sh -l, dash -l, fish, fish
--l) see LANG=C.UTF-8 and a UTF-8 charmap where they did not before; doctor started by
-that shell says "ok"; `explain` prints the same fix for the same environment; and
-`doctor --fix` writes the same file (its one comment line aside)."""
+says (the top of ~/.bashrc, the end of ~/.profile, the end of config.fish, the end of
+~/.zshenv), and real shells of each kind started with `env -i` (bash -i, bash -l, sh -l,
+dash -l, fish, fish -l, zsh -c, zsh -i, zsh -l, under Debian's stock /etc/zsh files) see
+LANG=C.UTF-8 and a UTF-8 charmap where they did not before; doctor started by that shell
+says "ok"; `explain` prints the same fix for the same environment; and `doctor --fix`
+writes the same file (its one comment line aside). zsh with ZDOTDIR set (in the
+environment it starts with, or by ~/.zshenv itself) needs the lines in both ~/.zshenv and
+$ZDOTDIR/.zshenv: each alone is shown not to be enough."""
 import hashlib
 import json
 import os
@@ -413,7 +416,12 @@ _SHELLS = {
                   [["dash", "-l", "-c"], ["sh", "-l", "-c"]]),
     "/usr/bin/fish": ("~/.config/fish/config.fish", ".config/fish/config.fish", False,
                       [["fish", "-c"], ["fish", "-l", "-c"]]),
+    # zsh -c (`ssh host cmd`, a program's shell) reads only /etc/zsh/zshenv and ~/.zshenv.
+    "/usr/bin/zsh": ("~/.zshenv (and, where ZDOTDIR is set, $ZDOTDIR/.zshenv too: zsh started "
+                     "with ZDOTDIR reads that one instead)", ".zshenv", False,
+                     [["zsh", "-c"], ["zsh", "-i", "-c"], ["zsh", "-l", "-c"]]),
 }
+_PACKAGES = {"fish": "fish", "zsh": "zsh", "bash": "bash", "sh": "dash", "dash": "dash"}
 # fish: started with no locale variable it exports LC_CTYPE=en_US.UTF-8 of its own
 # (__fish_set_locale), which a LANG alone would not beat: the line that removes it first.
 _SHELL_PROBLEMS = {"no-locale": ({}, ["export LANG=C.UTF-8"],
@@ -441,7 +449,7 @@ def _apply(home, relative, top, lines):
 
 def _shell_words(words):
     """`words` (["fish", "-c"], ["bash", "-i", "-c"]...) with the program's path."""
-    return [machine.command(words[0], "fish" if words[0] == "fish" else "bash")] + words[1:]
+    return [machine.command(words[0], _PACKAGES[words[0]])] + words[1:]
 
 
 def _through(words):
@@ -508,6 +516,27 @@ def _fix_writes_the_same(tmp_path, shell, variables, no_container, fixed_home, t
 def _skip_without(shell):
     if shell.endswith("fish"):
         machine.command("fish", "fish")
+    if shell.endswith("zsh"):
+        machine.command("zsh", "zsh")
+        _stock_zsh_files()
+
+
+def _stock_zsh_files():
+    """Debian's /etc/zsh start-up files as zsh-common installed them (dpkg's md5sums of
+    its conffiles): bookworm's zshenv sets only PATH, its zprofile (no /etc/profile read),
+    zshrc and zlogin no locale variable; the tests show what they do to LANG and LC_ALL."""
+    recorded = subprocess.run(["dpkg-query", "-W", "-f=${Conffiles}", "zsh-common"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    sums = {line.split()[0]: line.split()[1] for line in recorded.stdout.decode().splitlines()
+            if len(line.split()) >= 2}
+    for name in ("zshenv", "zprofile", "zshrc", "zlogin"):
+        path = "/etc/zsh/" + name
+        if not os.path.isfile(path):
+            pytest.skip("no %s: apt-get install zsh (Debian's stock start-up files)" % path)
+        with open(path, "rb") as f:
+            if sums.get(path) != hashlib.md5(f.read()).hexdigest():
+                pytest.skip("%s is not Debian's stock file (dpkg's md5sum differs, or no dpkg)"
+                            % path)
 
 
 @pytest.mark.parametrize("problem", sorted(_SHELL_PROBLEMS))
@@ -568,3 +597,67 @@ def test_shell_fix_printed_when_that_shell_starts_doctor(shell, problem, tmp_pat
     for through in kinds:
         assert_ok(*_doctor_started(env, no_container, "--no-pythons", through=through))
     _fix_writes_the_same(tmp_path, shell, variables, no_container, home, through=kinds[0])
+
+
+_ZSH = "/usr/bin/zsh"
+# ZDOTDIR's origin -> (~/.zshenv before any fix, ZDOTDIR in the environment zsh starts with?)
+_ZDOTDIR_ORIGINS = {"environment": (None, True),
+                    "zshenv": ('export ZDOTDIR="$HOME/.config/zsh"\n', False)}
+
+
+def _zdotdir_home(folder, origin):
+    """A stock HOME with a ZDOTDIR folder (~/.config/zsh), ZDOTDIR set as `origin` says;
+    (home, the variables zsh starts with: the problem, LC_ALL=C, and ZDOTDIR or not)."""
+    zshenv, exported = _ZDOTDIR_ORIGINS[origin]
+    home = _stock_home(folder)
+    (home / ".config" / "zsh").mkdir(parents=True)
+    if zshenv:
+        (home / ".zshenv").write_text(zshenv)
+    variables = {"LC_ALL": "C", "LANG": "C.UTF-8"}
+    if exported:
+        variables["ZDOTDIR"] = str(home / ".config" / "zsh")
+    return home, variables
+
+
+@pytest.mark.parametrize("origin", sorted(_ZDOTDIR_ORIGINS))
+def test_zsh_fix_where_zdotdir_is_set(origin, tmp_path, no_container):
+    """ZDOTDIR set in the environment zsh starts with: zsh reads $ZDOTDIR/.zshenv, not
+    ~/.zshenv; set by ~/.zshenv: a new zsh reads ~/.zshenv only, one started from it (ZDOTDIR
+    inherited) $ZDOTDIR/.zshenv only. The lines where doctor says, the end of both files,
+    hold in every zsh start; either file alone does not; doctor --fix writes both."""
+    _skip_without(_ZSH)
+    where, relative, _, kinds = _SHELLS[_ZSH]
+    home, variables = _zdotdir_home(tmp_path / "home", origin)
+    zdotdir = home / ".config" / "zsh"
+    env = _shell_env(home, _ZSH, variables)
+    # doctor started by zsh -c: in the session, ZDOTDIR is set either way.
+    code, data = _doctor_started(env, no_container, "--no-pythons", through=kinds[0])
+    assert [c["name"] for c in data["contexts"]] == ["shell"] and code != 0, data
+    assert _only_fix(data, "shell") == (where, ["unset LC_ALL"])
+    inherited = dict(variables, ZDOTDIR=str(zdotdir))
+    # The file zsh does not read, alone: no better.
+    alone = relative if origin == "environment" else ".config/zsh/.zshenv"
+    _apply(home, alone, False, ["unset LC_ALL"])
+    _shells_see(home, _ZSH, variables, fixed=False)
+    # Both, as printed: fixed for a new zsh and for one started with ZDOTDIR inherited.
+    _apply(home, ".config/zsh/.zshenv" if alone == relative else relative, False,
+           ["unset LC_ALL"])
+    _shells_see(home, _ZSH, variables, fixed=True, values=[("LANG", "C.UTF-8")])
+    if inherited != variables:
+        _shells_see(home, _ZSH, inherited, fixed=True, values=[("LANG", "C.UTF-8")])
+    for through in kinds:
+        assert_ok(*_doctor_started(env, no_container, "--no-pythons", through=through))
+    # doctor --fix, in a new such HOME, started by zsh -c: both files, as applied by hand.
+    fresh, fresh_variables = _zdotdir_home(tmp_path / "fix-home", origin)
+    result = subprocess.run(list(no_container) + _through(kinds[0]) + own_command() +
+                            ["doctor", "--fix", "--no-pythons"],
+                            env=_shell_env(fresh, _ZSH, fresh_variables), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=str(fresh))
+    assert result.returncode == 0, result
+    assert result.stdout.decode().rstrip().endswith("after, in a new session: ok"), result.stdout
+    for name in (relative, ".config/zsh/.zshenv"):
+        written = (fresh / name).read_text().split("\n")
+        assert written.count(FIX_MARK) == 1, (name, written)
+        written.remove(FIX_MARK)
+        assert "\n".join(written) == (home / name).read_text(), name
+    _shells_see(fresh, _ZSH, fresh_variables, fixed=True)

@@ -118,7 +118,8 @@ def _for_context(context, changes, info):
     if name == "shell":
         shell = (context.details.get("shell") if context is not None else None) \
             or info.get("shell") or "/bin/sh"
-        return [[_for_shell(shell, changes)]]
+        fix = _for_shell(shell, changes)
+        return [[fix]] if fix is not None else []
     if name == "server":
         from ._servers import fixes
         return fixes(context, changes)
@@ -186,22 +187,32 @@ def _shell_lines(changes, shell):
 # don't do anything"): a line below that guard never reaches `ssh host command`, which
 # bash runs non-interactively after reading ~/.bashrc; at its top it does, and login
 # shells get it too (Debian's ~/.profile reads ~/.bashrc). zsh reads ~/.zshenv at every
-# start; sh and dash only ~/.profile, and only as login shells.
+# start (zsh -c too), but $ZDOTDIR/.zshenv instead where ZDOTDIR is set when it starts,
+# and not that one where ~/.zshenv sets ZDOTDIR: both, where it is set (measured,
+# tests/test_doctor_places.py; --fix writes both, _repair.py). sh and dash read only
+# ~/.profile, and only as login shells. Only the shells a test started get a line: not
+# ksh, mksh, tcsh, csh (which reads no ~/.profile and has no `export`) or any other.
 _RC_FILES = {"bash": ("the top of ~/.bashrc (above its \"If not running interactively\" "
                       "line)", ("top", "~/.bashrc")),
-             "zsh": ("~/.zshenv", ("end", "~/.zshenv")),
-             "fish": ("~/.config/fish/config.fish", ("end", "~/.config/fish/config.fish"))}
-_PROFILE = ("~/.profile (login shells)", ("end", "~/.profile"))
+             "zsh": ("~/.zshenv (and, where ZDOTDIR is set, $ZDOTDIR/.zshenv too: zsh started "
+                     "with ZDOTDIR reads that one instead)", ("end", "~/.zshenv")),
+             "fish": ("~/.config/fish/config.fish", ("end", "~/.config/fish/config.fish")),
+             "sh": ("~/.profile (login shells)", ("end", "~/.profile")),
+             "dash": ("~/.profile (login shells)", ("end", "~/.profile"))}
 
 
 def rc_file(shell):
-    """(where, target) of the start-up file of `shell` (a path or a name)."""
-    return _RC_FILES.get(shell.rpartition("/")[2], _PROFILE)
+    """(where, target) of the start-up file of `shell` (a path or a name), or None for a
+    shell no test has started."""
+    return _RC_FILES.get(shell.rpartition("/")[2])
 
 
 def _for_shell(shell, changes):
-    where, target = rc_file(shell)
-    return Fix(where, _shell_lines(changes, shell), "shell", target=target)
+    """The Fix for `shell`'s start-up file, or None (rc_file)."""
+    found = rc_file(shell)
+    if found is None:
+        return None
+    return Fix(found[0], _shell_lines(changes, shell), "shell", target=found[1])
 
 
 def _yaml(value):
@@ -249,7 +260,8 @@ def _ssh(context, changes, info):
                             tuple("%s=%s" % nv for nv in values), "ssh")])
     shell = context.details.get("shell") or "/bin/bash"
     fix = _for_shell(shell, changes)
-    options.append([fix._replace(where="on this server, " + fix.where, context="ssh")])
+    if fix is not None:
+        options.append([fix._replace(where="on this server, " + fix.where, context="ssh")])
     return options
 
 

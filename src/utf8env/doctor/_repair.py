@@ -66,8 +66,20 @@ def apply(findings_plan, environ, dry_run):
         if target[0] == "crontab":
             done.append(_crontab(lines, environ, dry_run))
         else:
-            done.append(_start_up_file(target, lines, environ, dry_run))
+            done += [_start_up_file(each, lines, environ, dry_run)
+                     for each in _with_zdotdir(target, environ)]
     return [d for d in done if d is not None]
+
+
+def _with_zdotdir(target, environ):
+    """[target], and $ZDOTDIR/.zshenv after ~/.zshenv where ZDOTDIR is set: zsh started
+    with ZDOTDIR reads that one instead, and where ~/.zshenv sets ZDOTDIR a new session
+    reads only ~/.zshenv (measured: tests/test_doctor_places.py)."""
+    zdotdir = environ.get("ZDOTDIR") or ""
+    if target[1] != "~/.zshenv" or not zdotdir.startswith("/") or \
+            os.path.realpath(zdotdir) == os.path.realpath(_home(environ)):
+        return [target]
+    return [target, (target[0], os.path.join(zdotdir, ".zshenv"))]
 
 
 def _home(environ):
@@ -81,7 +93,7 @@ def _home(environ):
 def _start_up_file(target, lines, environ, dry_run):
     where, name = target
     home = _home(environ)
-    path = os.path.join(home, name[2:])
+    path = name if name.startswith("/") else os.path.join(home, name[2:])
     real = os.path.realpath(path)
     _refuse_another_users(path, real, home)
     try:
