@@ -1,13 +1,12 @@
 """A libc described by the user (`explain --locales NAME[=CODESET],...`) rather than
 asked: the locales of another machine or image, for a prediction made here."""
 from .._errors import UsageError
+from .codecs_by_version import glibc_spelling
 from .policy import LocaleFacts
 
 # nl_langinfo(CODESET) as glibc spells it for the codeset part of a locale name
 # (en_US.ISO-8859-1, zh_CN.gb18030): a name's spelling varies, the codeset's does not.
-_CODESETS = {"utf8": "UTF-8", "iso88591": "ISO-8859-1", "iso885915": "ISO-8859-15",
-             "gb18030": "GB18030", "gbk": "GBK", "gb2312": "GB2312", "eucjp": "EUC-JP",
-             "euckr": "EUC-KR", "big5": "BIG5", "koi8r": "KOI8-R", "cp1251": "CP1251"}
+# codecs_by_version.glibc_spelling knows every codeset glibc lists.
 
 
 def _guess_codeset(name):
@@ -17,8 +16,7 @@ def _guess_codeset(name):
     base, dot, codeset = name.partition("@")[0].partition(".")
     if not dot:
         return "ANSI_X3.4-1968" if base in ("C", "POSIX") else "ISO-8859-1"
-    key = codeset.lower().replace("-", "").replace("_", "")
-    return _CODESETS.get(key, codeset.upper())
+    return glibc_spelling(codeset) or codeset.upper()
 
 
 def modelled(text):

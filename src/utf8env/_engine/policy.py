@@ -17,8 +17,10 @@ from .records import Record, field
 from .._errors import UsageError
 
 from . import cmdline, preconfig
-from .._child.textnames import (codec_name as _codec_name, lookup as _lookup,
-                                split_pythonioencoding as _split_pythonioencoding)
+from .._child.textnames import lookup as _lookup, split_pythonioencoding as _split_pythonioencoding
+from .codecs_by_version import SITE_FAILURE as _SITE_FAILURE
+from .codecs_by_version import codec_name as _version_codec, no_codec as _no_codec
+from .codecs_by_version import startup_failure as _codec_failure
 from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
 from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
 from .profiles import EMBEDDED, POLICIES, PLATFORMS, VERSIONS, profile as _profile
@@ -64,6 +66,9 @@ class Inputs(Record):
                                         # not given, 1252 assumed (and said in the Reasons)
     embedded = field(None)              # None: the python command; else how a C program starts
                                         # it: "initialize", "python-config", "isolated-config"
+    pth_files = field(None)             # the site module finds a .pth file in a site-packages
+                                        # folder it reads: True, False; None: not known, True
+                                        # assumed (and said in the Reasons)
 
 
 class Reason(Record):
@@ -173,6 +178,7 @@ class _Failure(Record):
     exit_code = field()
     reason = field()                    # the Reason of Decision.startup_error
     complete = field(True)              # False: a traceback follows the message
+    before = field(())                  # lines printed before the message (stderr_messages only)
 
 
 def decide(inputs):
@@ -210,17 +216,26 @@ def decide(inputs):
     printed += _printed(c_warning)
     pre = _Preconfig(mode, reasons["utf8_mode"], lc_ctype, _codeset(context, lc_ctype))
 
-    # Python/initconfig.c: the encodings, from what preconfig left.
+    # Python/initconfig.c: the encodings, from what preconfig left; their codecs are
+    # looked up filesystem first, then stdio (pylifecycle.c, _PyUnicode_InitEncodings).
+    filesystem, reasons["filesystem"] = _filesystem(context, pre)
+    if isinstance(filesystem, _Failure):
+        return _decision(context, reasons, filesystem, utf8_mode=mode, coercion=coercion,
+                         stderr_messages=printed)
     stdout, reasons["stdout"] = _stdio(context, pre)
     if isinstance(stdout, _Failure):
         return _decision(context, reasons, stdout, utf8_mode=mode, coercion=coercion,
                          stderr_messages=printed)
     reasons["stdin"] = reasons["stdout"]
     stderr, reasons["stderr"] = _stderr(context, stdout, reasons["stdout"])
-    filesystem, reasons["filesystem"] = _filesystem(context, pre)
     open_default, reasons["open"] = _open(context, pre)
     preferred, reasons["preferred_encoding"] = _preferred_encoding(context, pre)
     locale_encoding, reasons["locale_encoding"] = _locale_encoding(context, pre)
+    # Python/pylifecycle.c init_import_site, the last step of start-up.
+    site = _site_import(context, pre)
+    if site is not None:
+        return _decision(context, reasons, site, utf8_mode=mode, coercion=coercion,
+                         stderr_messages=printed)
     child, reasons["child_environ"] = _child_environ(context, environ)
     printed, reasons["stderr_messages"] = _stderr_messages(context, printed)
     return _decision(
@@ -240,6 +255,10 @@ _NOT_STARTED = {
     "preferred_encoding": None, "locale_encoding": None, "stderr_messages": ()}
 
 
+_ENCODINGS = ("filesystem", "stdin", "stdout", "stderr", "open", "preferred_encoding",
+              "locale_encoding")
+
+
 def _decision(context, reasons, failure, **fields):
     """The one place a Decision is made. With a `failure`, `fields` holds only what
     preconfig did before it (UTF-8 mode, the coercion a child would see, the lines
@@ -247,10 +266,12 @@ def _decision(context, reasons, failure, **fields):
     reasons = {key: reason for key, reason in reasons.items() if reason is not None}
     startup_error = None
     if failure is not None:
+        # Start-up stopped before any encoding was reported: none has a reason.
+        reasons = {key: reason for key, reason in reasons.items() if key not in _ENCODINGS}
         startup_error = StartupError(failure.message, failure.exit_code)
         reasons["startup_error"] = failure.reason
         fields = dict(_NOT_STARTED, child_environ={}, **fields)
-        fields["stderr_messages"] += tuple(failure.message.split("\n"))
+        fields["stderr_messages"] += failure.before + tuple(failure.message.split("\n"))
     fields.update(python=context.inputs.version, platform=context.inputs.platform,
                   policy=context.profile.policy, startup_error=startup_error,
                   stderr_complete=failure is None or failure.complete, reasons=reasons)
@@ -561,8 +582,39 @@ def _filesystem(context, pre):
             "platform", "the libc claims ASCII but decodes Latin-1: CPython forces ASCII")
     if not pre.codeset and context.profile.empty_codeset_is_utf8:
         return Stream("utf-8", "surrogateescape"), Reason("locale", "the locale has no codeset: UTF-8")
-    return Stream(_codec_name(pre.codeset), "surrogateescape"), Reason(
+    codec = _version_codec(pre.codeset, context.profile.version) if pre.codeset else pre.codeset
+    if codec is None:
+        return _locale_codec_failure(context, pre), None
+    return Stream(codec, "surrogateescape"), Reason(
         "locale", "the locale encoding of LC_CTYPE %s" % pre.lc_ctype)
+
+
+def _locale_codec_failure(context, pre):
+    """The locale's codeset has no codec in this version (measured: codecs_by_version)."""
+    before, lines, exit_code = _codec_failure(pre.codeset, context.profile.version)
+    why = ("%s, the codeset of LC_CTYPE %s: the filesystem encoding comes from the locale "
+           "when UTF-8 mode is off" % (_no_codec(pre.codeset, context.inputs.version),
+                                      pre.lc_ctype))
+    return _Failure("\n".join(lines), exit_code, Reason("locale", why), complete=False,
+                    before=before)
+
+
+def _site_import(context, pre):
+    """init_import_site: 3.11 and 3.12 read every .pth file of site-packages with the locale
+    encoding even in UTF-8 mode (Lib/site.py addpackage: encoding="locale"; 3.13 tries
+    UTF-8 first), so a codeset without a codec stops them there. None where it starts."""
+    version = context.profile.version
+    if not (3, 11) <= version < (3, 13) or not pre.utf8_mode or context.windows \
+            or context.line.no_site or not pre.codeset or context.inputs.pth_files is False \
+            or _version_codec(pre.codeset, version) is not None:
+        return None
+    why = ("%s, the codeset of LC_CTYPE %s, and 3.11 and 3.12 read the .pth files of "
+           "site-packages with it even in UTF-8 mode: the traceback ends in LookupError: "
+           "unknown encoding: %s (-S avoids it)%s" % (
+               _no_codec(pre.codeset, context.inputs.version), pre.lc_ctype, pre.codeset,
+               "" if context.inputs.pth_files else
+               "; assumed: a .pth file is there (whether one is was not given)"))
+    return _Failure("\n".join(_SITE_FAILURE), 1, Reason("site", why), complete=False)
 
 
 def _stdio(context, pre):
@@ -596,10 +648,11 @@ def _stdio(context, pre):
         detail.append("the encoding of the locale")
         source = source or "locale"
     else:
-        codec = _lookup(encoding)
-        if codec is None:
+        if _version_codec(encoding, prof.version, context.inputs.platform) is None:
             return _stdio_codec_failure(prof, "LookupError: unknown encoding: %s" % encoding), None
-        if not getattr(codec, "_is_text_encoding", True):
+        # Whether a codec is a text encoding is the same in every version 3.6-3.15.
+        codec = _lookup(encoding)
+        if codec is not None and not getattr(codec, "_is_text_encoding", True):
             # 3.6/3.7 name the codec as typed, 3.8+ by its codec name.
             shown = codec.name if prof.normalizes_stdio_names else encoding
             return _stdio_codec_failure(prof, _not_text_message(prof, shown), streams=True), None
@@ -613,7 +666,7 @@ def _stdio(context, pre):
         errors, why = _default_stdio_errors(context, pre.lc_ctype)
         detail.append(why)
     if prof.normalizes_stdio_names:
-        encoding = _codec_name(encoding)
+        encoding = _version_codec(encoding, prof.version, context.inputs.platform) or encoding
     return Stream(encoding, errors), Reason(source or "locale", "; ".join(detail))
 
 
