@@ -210,15 +210,91 @@ def test_the_same_findings_as_in_roots_mount_namespace(sample):
 @pytest.mark.fast
 def test_only_utf8env_is_lent(tmp_path):
     """The target's own pytest runs; utf8env alone goes on PYTHONPATH, for its plugin
-    (standard library only, loaded by module name)."""
+    (standard library only, loaded by module name), under a private name: a project's own
+    `utf8env` (this one, another version) is never shadowed, and the plugin's entry point
+    of an installed utf8env is blocked (it would add the same options twice)."""
     holder = suite.Folder("/", "site")
     try:
         site = suite._lend(holder)
-        assert os.listdir(site) == ["utf8env"]
-        assert os.path.realpath(os.path.join(site, "utf8env")) == os.path.dirname(
+        assert os.listdir(site) == [suite.LENT] and suite.LENT != "utf8env"
+        assert os.path.realpath(os.path.join(site, suite.LENT)) == os.path.dirname(
             os.path.dirname(os.path.abspath(suite.__file__)))
     finally:
         holder.remove()
+    assert suite.PLUGIN == suite.LENT + ".readiness.plugin"
+    assert suite.PROGRESS == suite.LENT + ".readiness._progress"
+
+
+@pytest.mark.fast
+def test_the_lent_package_imports_only_itself(tmp_path):
+    """Every module the runs load from the lent package (the plugins, the recorder, the
+    unittest runner, the child site) imports relatively or by path, never `utf8env`: under
+    the lent name, with a `utf8env` of the project's own first on sys.path, they load."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / suite.LENT).symlink_to(os.path.dirname(os.path.dirname(
+        os.path.abspath(suite.__file__))))
+    own = tmp_path / "own" / "utf8env"
+    own.mkdir(parents=True)
+    (own / "__init__.py").write_text("raise ImportError('the project\\'s own utf8env')\n",
+                                     encoding="utf-8")
+    script = ("import sys\n"
+              "for name in sys.argv[1:]:\n"
+              "    __import__(name)\n"
+              "assert 'utf8env' not in sys.modules, sorted(sys.modules)\n")
+    names = [suite.PLUGIN, suite.PROGRESS, suite.LENT + ".readiness._recorder",
+             suite.LENT + ".readiness._unittest_runner"]
+    proc = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path[:0] = %r; exec(%r)"
+                           % ([str(tmp_path / "own"), str(site)], script)] + names,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.returncode == 0, proc.stdout.decode(errors="replace")
+
+
+@pytest.mark.fast
+def test_a_run_blocks_the_entry_point_and_keeps_the_bytecode_caches(tmp_path):
+    """A run loads the lent plugins, blocks an installed utf8env's (the same options), sets
+    no PYTHONPYCACHEPREFIX (the interpreter's own caches, as a plain run: a prefix of its
+    own recompiled the standard library and pytest each time, 1.5 s of a 0.6 s suite)."""
+    interp = discovery.Interpreter("3.13", ["/usr/bin/python3.13"], "/")
+    folder = suite.Folder("/", "today")
+    try:
+        stage = suite.Stage(folder, "")
+        job = suite._job(interp, suite.env_set("latin1"), "0", stage, ["-q"],
+                         {"PYTHONPATH": "/x"}, {"PYTHONPATH": "/x"}, "/lent", 60)
+        src_job = suite._job(interp, suite.env_set("latin1"), "0", stage, ["-q"], {}, {},
+                             "/lent", 60, src=True)
+    finally:
+        folder.remove()
+    argv = job.argv[job.argv.index("--") + 1:]
+    at = argv.index("pytest")
+    assert argv[at + 1:at + 7] == ["-p", "no:utf8env.readiness.plugin", "-p", suite.PLUGIN,
+                                   "-p", suite.PROGRESS]
+    assert "PYTHONPYCACHEPREFIX" not in job.env
+    assert job.env["PYTHONPATH"] == "/lent:/x"
+    # a src layout imported from the project itself: the copy's src/ first
+    assert src_job.env["PYTHONPATH"] == os.path.join(folder.work, "src") + ":/lent"
+
+
+@pytest.mark.fast
+def test_src_first_asks_where_the_package_is_imported_from(tmp_path):
+    """The copy's src/ goes first only when the Python imports the project's src-layout
+    package from the project itself (an editable install; here PYTHONPATH), not when it
+    is found elsewhere or not at all, nor for a project without src/."""
+    project = tmp_path / "p"
+    (project / "src" / "pkg_of_tmp").mkdir(parents=True)
+    (project / "src" / "pkg_of_tmp" / "__init__.py").write_text("", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "pkg_of_tmp").mkdir(parents=True)
+    (elsewhere / "pkg_of_tmp" / "__init__.py").write_text("", encoding="utf-8")
+    interp = discovery.Interpreter("%d.%d" % sys.version_info[:2], [sys.executable], "/")
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    assert suite.src_first(str(project), interp, env) is False
+    assert suite.src_first(str(project), interp, dict(env, PYTHONPATH=str(elsewhere))) is False
+    assert suite.src_first(str(project), interp,
+                           dict(env, PYTHONPATH=str(project / "src"))) is True
+    assert suite.src_first(str(tmp_path / "elsewhere"), interp,
+                           dict(env, PYTHONPATH=str(project / "src"))) is False
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "github", "junit", "json"])

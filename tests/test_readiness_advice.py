@@ -194,6 +194,29 @@ def test_the_trials_and_their_cost(advised):
     assert " ".join(" ".join(last).split()).endswith("; 4 of them tried the two fixes in copies of the project")
 
 
+def test_readiness_runs_two_trials_as_the_reruns_in_one_batch(advised):
+    """The command line reruns the changed tests and tries the fixes in one batch after
+    the first runs: encoding="locale" with UTF-8 mode off and encoding="utf-8" with it on
+    are what the mode already does, so those two trials are the reruns (in the first
+    runs' copies); 2 + 4 runs, not 2 + 2 + 4, and the same measured fixes."""
+    project, result, _ = advised
+    proc = subprocess.run(own_command() + ["readiness", "--python", sys.executable, "--format",
+                                           "json", "--", "pytest"] + ARGS, cwd=project,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout.decode("utf-8"))
+    assert data["timing"]["jobs"] == 2 + 4 and data["unstable"] == []
+    assert [(r["mode"], r["counts"]) for r in data["reruns"]] == [
+        ("today", {"passed": 2, "failed": 1}), ("3.15", {"passed": 1, "failed": 2})]
+    trials = {t["encoding"]: t["runs"] for t in data["advice"]}
+    assert [trials["locale"][0], trials["utf-8"][1]] == data["reruns"]      # the same runs
+    assert {s["file"] + ":%d" % s["line"]: [(f["encoding"], f["measured"], f["means"])
+                                            for f in s["fixes"]]
+            for s in data["call_sites"]} == {
+        s.where: [(f.encoding, f.measured, f.means) for f in s.fixes] for s in result.call_sites}
+    assert data["untested"] == [{"file": "app.py", "line": 27, "call": "open", "verdict": "fix"}]
+
+
 def test_the_untested_calls_are_listed(advised):
     _, result, page = advised
     assert [tuple(u) for u in result.untested] == [("app.py", 27, "open", "fix")]
@@ -345,3 +368,83 @@ def test_fix_usage_errors(tmp_path, capsys):
              "fix: --from %s: No such file or directory" % (tmp_path / "none.json"))):
         assert main(argv) == 2
         assert capsys.readouterr() == ("", "utf8env: error: %s\n" % message)
+
+
+# A src-layout project whose package the interpreter imports from the project itself (an
+# editable install's path: here PYTHONPATH names the project's src/), as pip install -e
+# gives it: the runs must import each copy's package, or --prove proves nothing.
+SRC_PACKAGE = '''def save(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+'''
+SRC_TESTS = '''import os
+
+import notes_pkg
+
+
+def test_saved_as_utf8(tmp_path):
+    notes_pkg.save(str(tmp_path / "n.txt"), "caf\\u00e9")
+    assert (tmp_path / "n.txt").read_bytes() == "caf\\u00e9".encode("utf-8")
+
+
+def test_the_copy_is_imported():
+    assert os.path.realpath(notes_pkg.__file__).startswith(os.path.realpath(os.getcwd()) + os.sep)
+'''
+
+
+def _run(words, cwd, **env):
+    proc = subprocess.run(own_command() + words, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=600, env=dict(os.environ, **env))
+    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+
+
+def test_fix_prove_tests_the_fixed_copy_of_a_src_layout_project(tmp_path):
+    _need()
+    project = str(tmp_path / "p")
+    os.makedirs(os.path.join(project, "src", "notes_pkg"))
+    os.makedirs(os.path.join(project, "tests"))
+    for name, text in (("src/notes_pkg/__init__.py", SRC_PACKAGE),
+                       ("tests/test_notes.py", SRC_TESTS), ("pytest.ini", "[pytest]\n")):
+        with open(os.path.join(project, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    editable = os.path.join(project, "src")
+    code, out, err = _run(["fix", "--prove", "--python", sys.executable, "src", "--", "pytest"]
+                          + ARGS, project, PYTHONPATH=editable)
+    assert (code, err) == (1, "")
+    # the fixed copies' own package ran: the fix makes the test pass with UTF-8 mode off too
+    assert ("  tests/test_notes.py::test_saved_as_utf8 [%d.%d]\n"
+            "    fixed, UTF-8 mode off: failed -> passed" % sys.version_info[:2]) in out
+    assert "test_the_copy_is_imported" not in out          # it passed in every run
+    # readiness too: the site is the copy's, so its fixes are measured
+    code, out, err = _run(["readiness", "--python", sys.executable, "--format", "json", "--",
+                           "pytest"] + ARGS, project, PYTHONPATH=editable)
+    data = json.loads(out)
+    assert code == 1 and [(s["file"], s["line"]) for s in data["call_sites"]] == [
+        ("src/notes_pkg/__init__.py", 2)]
+    assert [f["measured"] for f in data["call_sites"][0]["fixes"]] == ["passes", "fails"]
+    assert data["runs"][0]["counts"] == {"passed": 1, "failed": 1}
+
+
+def test_a_project_of_its_own_named_utf8env_is_tested_not_shadowed(tmp_path):
+    """readiness lends its plugin's package under a private name: a project that is itself
+    a `utf8env` (this repository, a fork, another version), with a `readiness` package of
+    its own, imports its own in the runs."""
+    _need()
+    project = str(tmp_path / "p")
+    os.makedirs(os.path.join(project, "utf8env", "readiness"))
+    os.makedirs(os.path.join(project, "tests"))
+    for name, text in (
+            ("utf8env/__init__.py", 'ORIGIN = "the project"\n'),
+            ("utf8env/readiness/__init__.py", ""),
+            ("tests/conftest.py", "import os\nimport utf8env\n\nassert os.path.realpath("
+                                  "utf8env.__file__).startswith(os.path.realpath(os.getcwd()))\n"),
+            ("tests/test_own.py", "import utf8env\n\n\ndef test_own():\n"
+                                  '    assert utf8env.ORIGIN == "the project"\n'),
+            ("pytest.ini", "[pytest]\npythonpath = .\n")):
+        with open(os.path.join(project, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    code, out, err = _run(["readiness", "--python", sys.executable, "--format", "json", "--",
+                           "pytest"] + ARGS, project)
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert [(r["counts"], r["complete"]) for r in data["runs"]] == [({"passed": 1}, True)] * 2

@@ -73,11 +73,11 @@ def _prove(options, paths, args, world, timeout, project, guard):
         report = _measured.load(options.report)
     started = time.monotonic()
     environ = dict(os.environ)
-    reference, folders = suite.plan(project, pythons, world, args, environ, timeout, [])
+    reference, folders = suite.plan(project, pythons, world, args, environ, timeout, [],
+                                    modes=(TODAY,))
     try:
         fixed, more = suite.plan(project, pythons, world, args, environ, timeout, [])
         folders += more
-        reference = [p for p in reference if p[1] == TODAY]
         tally = None
         for _, _, stage, _ in fixed:
             counted = _fix_copy(stage.work, project, paths, encoding, report)

@@ -5,7 +5,18 @@ others, by the fixer's own edit (utf8env.fixer._apply, by file:line); the change
 then run again (--utf8env-only) in both modes in each copy, every run at once through the
 world runner: 4 runs per Python with changed tests (2 fixes x 2 modes), whatever the
 number of groups (each group's sites are edited in the same copies; no test of one group
-uses a site of another). What each gave is what the report says per site:
+uses a site of another).
+
+readiness runs them with the reruns of the changed tests (follow_up), in one batch, and
+two of the four ARE the reruns: encoding="locale" with UTF-8 mode off and
+encoding="utf-8" with it on are what the mode already gives those calls (PEP 597, PEP
+540: the locale's encoding is the default with the mode off, UTF-8 with it on), so these
+two trials run in the first runs' own copies (their state kept, as a rerun's), as the
+reruns, of every test that changed; the two others in fresh copies. (What the edit takes
+away is the call's EncodingWarning, which the runs record and never show: only a test
+that counts warnings itself could tell the two apart.) The tests changed until their
+reruns say otherwise: a trial of tests the reruns find unstable is dropped, its fresh
+runs neither reported nor counted. What each gave is what the report says per site:
 
     measured: T passes in both modes         the fix works (fix --from takes it)
     measured: T fails in both modes (...)    the change is gone, but not the failure
@@ -71,45 +82,132 @@ def project_offset(planned):
 
 class Plan(object):
     """The trial runs of one readiness run: planned [(interp, mode, stage, job)], the
-    encoding of each, the folders to remove, the groups, the edits per encoding."""
+    encoding of each, the folders to remove, the groups, the edits per encoding, and
+    `shared`: the indexes in `planned` of the trials that are reruns too (follow_up)."""
 
     def __init__(self):
         self.planned, self.encodings, self.folders = [], [], []
         self.groups, self.edits, self.wanted = [], {}, {}
+        self.shared = []
 
 
-def plan(project, offset, result, pythons, world, args, environ, timeout):
+# The trials that a rerun is too: the fix that is the mode's own default (PEP 597; PEP 540).
+AS_RERUN = (("locale", TODAY), ("utf-8", PEP686))
+
+
+def _wanted(result):
+    """(the groups, {python: [changed test in a group]}) of `result`."""
+    found = groups(result)
+    in_groups = set().union(*(tests for _, tests in found)) if found else set()
+    wanted = {}
+    for c in result.changed:
+        if c.test in in_groups and c.test not in wanted.get(c.python, []):
+            wanted.setdefault(c.python, []).append(c.test)
+    return found, wanted
+
+
+def plan(project, offset, result, pythons, world, args, environ, timeout, first=None,
+         reruns=None):
     """The Plan of the trials: for each encoding, the project copied for both modes of
     each Python with changed tests in a group, the group's sites edited in every copy,
-    the changed tests to run (--utf8env-only)."""
+    the changed tests to run (--utf8env-only). With `first` (the first runs' planned) and
+    `reruns` ({python: [node id]}, rerun_wanted), the trials that are reruns too
+    (AS_RERUN) are the reruns of `first` (plan_rerun: the same copies), edited, and every
+    trial runs the tests of `reruns`; the others are fresh copies of `first`'s."""
     out = Plan()
-    out.groups = groups(result)
-    in_groups = set().union(*(tests for _, tests in out.groups)) if out.groups else set()
-    for c in result.changed:
-        if c.test in in_groups and c.test not in out.wanted.get(c.python, []):
-            out.wanted.setdefault(c.python, []).append(c.test)
+    out.groups, out.wanted = _wanted(result)
     sites = sorted({w for ws, _ in out.groups for w in ws}, key=compare._site_key)
     chosen = [p for p in pythons if p.version in out.wanted]
     if not chosen or not sites or offset is None:
         return out
     from ..fixer import _apply
     try:
-        for encoding in ENCODINGS:
-            planned, folders = suite.plan(project, chosen, world, args, environ, timeout, [])
-            out.folders += folders
-            for interp, mode, stage, _ in planned:
+        if first is None:
+            for encoding in ENCODINGS:
+                planned, folders = suite.plan(project, chosen, world, args, environ, timeout,
+                                              [])
+                out.folders += folders
+                for interp, mode, stage, _ in planned:
+                    out.edits[encoding] = _apply.at_sites(
+                        os.path.join(stage.work, offset), sites, encoding)
+                    job = _only(stage, out.wanted[interp.version])
+                    out.planned.append((interp, mode, stage, job))
+                    out.encodings.append(encoding)
+            return out
+        versions = {p.version for p in chosen if reruns.get(p.version)}
+        mine = [p for p in first if p[0].version in versions]
+        again = {(r[0].version, r[1]): r for r in suite.plan_rerun(
+            mine, {v: ids for v, ids in reruns.items() if v in versions})}
+        for interp, mode, stage, _ in mine:
+            for encoding in ENCODINGS:
+                if (encoding, mode) in AS_RERUN:
+                    entry = again[(interp.version, mode)]
+                    out.shared.append(len(out.planned))
+                else:
+                    folder = suite.another_copy(stage, "%s-%s" % (mode, encoding))
+                    out.folders.append(folder)
+                    fresh = suite.Stage(folder, "")
+                    entry = (interp, mode, fresh, _only(fresh, reruns[interp.version]))
                 out.edits[encoding] = _apply.at_sites(
-                    os.path.join(stage.work, offset), sites, encoding)
-                only = stage.path(ONLY)
-                with open(only, "w", encoding="utf-8", errors="surrogateescape") as f:
-                    f.write("".join(t + "\n" for t in out.wanted[interp.version]))
-                job = stage.folder.make(stage, extra=["--utf8env-only=" + stage.inside(only)])
-                out.planned.append((interp, mode, stage, job))
+                    os.path.join(entry[2].work, offset), sites, encoding)
+                out.planned.append(entry)
                 out.encodings.append(encoding)
     except BaseException:
         remove(out)
         raise
     return out
+
+
+def _only(stage, tests):
+    """The Job of `stage` running only `tests` (--utf8env-only)."""
+    only = stage.path(ONLY)
+    with open(only, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write("".join(t + "\n" for t in tests))
+    return stage.folder.make(stage, extra=["--utf8env-only=" + stage.inside(only)])
+
+
+def follow_up(planned, runs, workers, project, pythons, world, args, environ, timeout,
+              execute, started, show_all=False, not_copied=(), scanned=None):
+    """The ReadinessResult of the first runs (`runs`, the Ran of `planned`): the tests
+    that changed run again in both modes and the fixes of their call sites tried, all in
+    one batch (`execute(jobs)` -> ([Ran], workers)), the trials that are reruns too
+    (AS_RERUN) run once; then the calls no test exercised (untested(); `scanned`: the
+    Scan of the project started with the runs)."""
+    if scanned is not None:
+        scanned.thread.join()       # done before this process edits the trials' copies
+    read = compare._read(planned, runs)         # once: the JUnit XML, progress, records
+
+    def result_of(reruns):
+        return compare.compare(args, world, planned, runs, workers, time.monotonic() - started,
+                               show_all=show_all, reruns=reruns, not_copied=not_copied,
+                               read=read)
+
+    wanted = compare.rerun_wanted(planned, runs, read)
+    offset = project_offset(planned)
+    trials = Plan()
+    try:
+        if wanted:
+            # Every test that differs is a change until its rerun says otherwise.
+            trials = plan(project, offset, result_of(()), pythons, world, args, environ,
+                          timeout, first=planned, reruns=wanted)
+            merged = {interp.version for interp, _, _, _ in trials.planned}
+            alone = suite.plan_rerun(planned, {v: ids for v, ids in wanted.items()
+                                               if v not in merged})
+            ran = execute(alone + trials.planned)[0]
+            reruns = list(zip(alone, ran)) + [(trials.planned[i], ran[len(alone) + i])
+                                              for i in trials.shared]
+            result = result_of(reruns)
+            trials.groups, trials.wanted = _wanted(result)
+            if trials.planned and trials.wanted:
+                result = measure(trials, ran[len(alone):], result, started)
+        else:
+            result = result_of(())
+    finally:
+        remove(trials)
+    # A run that did not complete leaves calls unreached that a test would reach: the
+    # untested calls are said only when every run completed.
+    return result._replace(untested=untested(project, offset, result, scanned)
+                           if result.complete else None)
 
 
 def remove(trials):
@@ -135,14 +233,16 @@ def measure(trials, runs, result, started):
     """The result with each changed-test site's two fixes as measured by `runs` (the Ran
     of trials.planned), the trials, and the timing with those runs counted."""
     read = compare._read(trials.planned, runs)
+    shared = {id(read[i]) for i in trials.shared}      # counted as reruns already
     by = {}
     for r, encoding in zip(read, trials.encodings):
         by.setdefault((r.interp.version, encoding), {})[r.mode] = r
     states = {}             # (encoding, test) -> [(python, verdict, phrase)]
-    made = []
+    made, counted = [], []
+    in_groups = {w for ws, _ in trials.groups for w in ws}
     for (python, encoding), modes in sorted(by.items()):
         a, b = modes.get(TODAY), modes.get(PEP686)
-        if a is None or b is None:
+        if a is None or b is None or not trials.wanted.get(python):
             continue
         out_a, out_b = compare._outcomes(a, b)
         rows = []
@@ -152,16 +252,19 @@ def measure(trials, runs, result, started):
             states.setdefault((encoding, test), []).append((python,) + _state(x, y))
             rows.append([test, x, y])
         edited, refused = trials.edits.get(encoding, ({}, {}))
+        suites = [r.suite(o) for r, o in zip((a, b), (out_a, out_b))]
+        counted += [run for run, r in zip(suites, (a, b)) if id(r) not in shared]
         made.append(Trial(
-            python=python, encoding=encoding, sites=sorted(edited, key=compare._site_key),
-            not_edited=[[w, refused[w]] for w in sorted(refused, key=compare._site_key)],
-            tests=rows,
-            runs=[r.suite(compare._outcomes(a, b)[i]) for i, r in enumerate((a, b))]))
+            python=python, encoding=encoding,
+            sites=sorted((w for w in edited if w in in_groups), key=compare._site_key),
+            not_edited=[[w, refused[w]] for w in sorted(refused, key=compare._site_key)
+                        if w in in_groups],
+            tests=rows, runs=suites))
     fixes = {}
     for sites, tests in trials.groups:
         fixes.update(_group_fixes(sites, tests, trials, states))
     shown = [_with(s, fixes.get(s.where)) for s in result.call_sites]
-    suites = [run for t in made for run in t.runs]
+    suites = counted
     t = result.timing
     timing = Timing(wall_seconds=round(time.monotonic() - started, 3),
                     cell_seconds=round(t.cell_seconds + sum(s.seconds for s in suites), 3),
@@ -243,17 +346,10 @@ def _group_fixes(sites, tests, trials, states):
 
 # -- the calls no test exercised ---------------------------------------------------------
 
-def untested(project, offset, result):
-    """[UntestedSite]: the calls the fixer's scan finds under pytest's rootdir in the
-    project (the folders `utf8env fix` walks) whose lines hold no call site that warned
-    in either run; None when the rootdir is outside the project."""
-    if offset is None:
-        return None
+def scan(root):
+    """[(file relative to `root`, [the scan's Site])]: the calls the fixer's scan finds
+    in the files under `root` it walks (those of `utf8env fix`)."""
     from ..fixer import _apply, _cli as fixer_cli, _edit, _scan
-    root = os.path.normpath(os.path.join(project, offset))
-    warned = {}
-    for s in result.call_sites:
-        warned.setdefault(s.file, set()).add(s.line)
     out = []
     for path in fixer_cli._walk(root):
         try:
@@ -262,9 +358,49 @@ def untested(project, offset, result):
         except _edit.Unreadable:
             continue
         sites, _ = _apply.scan_file(path, "utf-8")
-        if not sites:
-            continue
-        name = os.path.relpath(path, root)
+        if sites:
+            out.append((os.path.relpath(path, root), sites))
+    return out
+
+
+class Scan(object):
+    """scan(project) in a thread, started before the runs: they run in other processes,
+    this one only waits for them. sites() waits for it, before any other use of the
+    fixer in this process (scan_file's catch_warnings is this process's)."""
+
+    def __init__(self, project):
+        import threading
+        self.project, self.found, self.error = project, None, None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        try:
+            self.found = scan(self.project)
+        except Exception as error:         # said where the result is asked for
+            self.error = error
+
+    def sites(self):
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.found
+
+
+def untested(project, offset, result, scanned=None):
+    """[UntestedSite]: the calls the fixer's scan finds under pytest's rootdir in the
+    project (the folders `utf8env fix` walks) whose lines hold no call site that warned
+    in either run; None when the rootdir is outside the project. `scanned`: the Scan of
+    the project, when the rootdir is the project."""
+    if offset is None:
+        return None
+    root = os.path.normpath(os.path.join(project, offset))
+    found = scanned.sites() if scanned is not None and offset == "." else scan(root)
+    warned = {}
+    for s in result.call_sites:
+        warned.setdefault(s.file, set()).add(s.line)
+    out = []
+    for name, sites in found:
         lines = warned.get(name, ())
         for site in sites:
             if not any(site.line <= line <= site.end for line in lines):

@@ -112,6 +112,13 @@ def _project():
 
 def run(options, command):
     from . import _suite as suite
+    if getattr(options, "windows", None):         # real Windows CPython under Wine
+        from . import _windows as windows
+        return windows.run(options, command)
+    for name, dest in (("--code-page", "code_page"),
+                       ("--windows-requirements", "windows_requirements")):
+        if getattr(options, dest, None):
+            raise UsageError("readiness: %s goes with --windows" % name)
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
     args = pytest_args(command)
@@ -132,7 +139,7 @@ def run(options, command):
 
 
 def _run(options, args, world, timeout, project, guard):
-    from . import _compare as compare, _formats as formats, _suite as suite
+    from . import _formats as formats, _suite as suite
     from ._unittest_runner import Args
     pythons = _pythons(options.python, dict(os.environ), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
@@ -143,20 +150,24 @@ def _run(options, args, world, timeout, project, guard):
     planned, folders = suite.plan(project, pythons, world, args, dict(os.environ), timeout,
                                   skipped)
     try:
+        from . import _advice as advice
+        scanned = advice.Scan(project)      # the static scan (untested) while the runs run
         runs, workers = guard.execute(planned, world)
-        wanted = compare.rerun_wanted(planned, runs)
-        reruns = []
-        if wanted:
-            again = suite.plan_rerun(planned, wanted)
-            reruns = list(zip(again, guard.execute(again, world)[0]))
-        result = compare.compare(args, world, planned, runs, workers,
-                                 time.monotonic() - started, show_all=options.all,
-                                 reruns=reruns, not_copied=skipped)
-        result = _advise(result, planned, project, pythons, world, args, timeout, guard,
-                         started)
+        # the reruns of the changed tests and the trials of their fixes: one batch
+        result = advice.follow_up(planned, runs, workers, project, pythons, world, args,
+                                  dict(os.environ), timeout,
+                                  lambda jobs: guard.execute(jobs, world), started,
+                                  show_all=options.all, not_copied=skipped, scanned=scanned)
     finally:
         for folder in folders:
             folder.remove()
+    return report(result, options)
+
+
+def report(result, options):
+    """Write the report of `result` in options.format (GitHub's step summary too); its
+    exit status."""
+    from . import _formats as formats
     from .. import _pages as pages
     page = formats.render(result, options.format, pages.width())
     if options.format == "github":

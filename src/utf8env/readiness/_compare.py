@@ -166,11 +166,12 @@ def _nodeid(k, a, b):
     return _name(k, _nodeids(a.record, b.record))
 
 
-def rerun_wanted(planned, runs):
+def rerun_wanted(planned, runs, read=None):
     """{python version: [node id]}: the tests that finished in both runs of a Python and
-    whose outcome or output differs (to run again in both modes)."""
+    whose outcome or output differs (to run again in both modes). `read`: the runs
+    already read (_read(planned, runs))."""
     wanted = {}
-    for python, a, b in _pairs(_read(planned, runs)):
+    for python, a, b in _pairs(read or _read(planned, runs)):
         if a.ran.stopped or b.ran.stopped:
             continue
         out_a, out_b = _outcomes(a, b)
@@ -203,12 +204,13 @@ def _sites_by_test(record):
 
 
 def compare(command, world, planned, runs, workers, wall, show_all=False, reruns=(),
-            not_copied=()):
+            not_copied=(), read=None):
     """The ReadinessResult of the planned runs and their Ran results; `reruns`: the
     (planned, Ran) of the reruns of the tests that changed (plan_rerun), of any Python
-    (those of Pythons not in `planned` are left out)."""
+    (those of Pythons not in `planned` are left out). `read`: the runs already read
+    (_read(planned, runs))."""
     es = env_set(world)
-    first = _read(planned, runs)
+    first = read or _read(planned, runs)
     pythons = {r.interp.version for r in first}
     again = _read([p for p, _ in reruns], [r for _, r in reruns])
     again = [r for r in again if r.interp.version in pythons]

@@ -12,7 +12,12 @@ The runs inherit this process's environment, less every locale and Python text
 variable, plus the environment set's. Each runs the interpreter's own pytest (the
 user's venv): a Python without pytest is refused with one line saying how to give it
 one. Only utf8env itself is put on PYTHONPATH, for its plugin (standard library only,
-loaded by module name: it needs no metadata); nothing else is lent.
+loaded by module name: it needs no metadata), under a private name (LENT) no project
+uses, so that a project that imports a `utf8env` of its own (this one, a copy, another
+version) gets its own; nothing else is lent. A src-layout project whose package the
+interpreter imports from the project itself (an editable install, PYTHONPATH) gets its
+copy's src/ first on PYTHONPATH: the runs test the copy, never the original. The runs
+use the interpreter's own bytecode caches, as a plain run does.
 """
 import functools
 import glob
@@ -41,11 +46,18 @@ WORLD_NAMES = tuple(n for n in environments.ENV_SET_NAMES if n != "utf8-mode")
 WORLD_HELP = ("the locale world (default latin1): %s; %s are %s" % (
     ", ".join(n for n in WORLD_NAMES if n not in worlds.WINDOWS), ", ".join(worlds.WINDOWS),
     worlds.WINDOWS_NOTE))
-PLUGIN = "utf8env.readiness.plugin"
-PROGRESS = "utf8env.readiness._progress"
+# utf8env's package as the runs see it: a link named LENT (a copy inside a chroot). Every
+# import on the plugins' path is relative, so the package works under that name too.
+LENT = "_utf8env_lent"
+PLUGIN = LENT + ".readiness.plugin"
+PROGRESS = LENT + ".readiness._progress"
+# The plugin's pytest11 entry point, blocked in the runs: an installed utf8env (the
+# project's own, another version) would declare the same options a second time.
+ENTRY_POINT = "utf8env.readiness.plugin"
 _PACKAGES = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv",
                "venv", ".mypy_cache", ".ruff_cache", "*.egg-info", "node_modules")
+# PYTHONPYCACHEPREFIX too: a user's prefix would keep the bytecode of every temporary copy.
 _TEXT_VARIABLES = ("LANG", "LANGUAGE", "PYTHONUTF8", "PYTHONCOERCECLOCALE", "PYTHONIOENCODING",
                    "PYTHONWARNDEFAULTENCODING", "PYTHONLEGACYWINDOWSFSENCODING",
                    "PYTHONLEGACYWINDOWSSTDIO", "PYTHONPYCACHEPREFIX", "LOCPATH")
@@ -221,13 +233,93 @@ def pytest_problem(interp, environ):
             "again" % (name, name))
 
 
+_WHERE = r"""
+import importlib.util, json, os, sys
+sys.path[:] = [p for p in sys.path if p]         # not the folder this runs in
+found = {}
+for name in sys.argv[1:]:
+    try:
+        spec = importlib.util.find_spec(name)
+    except Exception:
+        spec = None
+    if spec is not None:
+        places = list(spec.submodule_search_locations or []) + [spec.origin]
+        found[name] = [os.path.realpath(p) for p in places if isinstance(p, str)]
+print(json.dumps(found))
+"""
+_SRC_FIRST = {}
+
+
+def _src_names(src):
+    """The top-level packages and modules of a src/ folder."""
+    try:
+        names = sorted(os.listdir(src))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        path = os.path.join(src, name)
+        if name.endswith(".py") and os.path.isfile(path):
+            out.append(name[:-3])
+        elif (os.path.isdir(path) and name.isidentifier()
+              and os.path.isfile(os.path.join(path, "__init__.py"))):
+            out.append(name)
+    return [n for n in out if n.isidentifier()]
+
+
+def src_first(project, interp, environ, asked=None):
+    """True when the project has a src layout whose package `interp` imports from the
+    project itself (an editable install's path or finder, PYTHONPATH): its runs must
+    then find their copy's src/ first, or they test the original, never the copy (the
+    edits of `fix --prove` and the trials included). Asked once per project and Python
+    (`asked`: ask_src_first()'s question, put earlier); never for a chroot's (the project
+    is not inside it)."""
+    asked = asked or ask_src_first(project, interp, environ)
+    if asked is None:
+        return False
+    key, src, proc = asked
+    if proc is not None:
+        try:
+            out = proc.communicate(timeout=120)[0]
+            found = json.loads(out.decode("utf-8").strip().splitlines()[-1])
+        except (OSError, subprocess.SubprocessError, ValueError, IndexError,
+                UnicodeDecodeError):
+            proc.kill()
+            proc.communicate()
+            found = {}
+        real = os.path.realpath(src)
+        _SRC_FIRST.setdefault(key, any(p == real or p.startswith(real + os.sep)
+                                       for places in found.values() for p in places))
+    return _SRC_FIRST[key]
+
+
+def ask_src_first(project, interp, environ):
+    """src_first()'s question put to `interp` now (key, src, the process asking), its
+    answer read by src_first(); None when there is nothing to ask."""
+    src = os.path.join(project, "src")
+    names = _src_names(src) if interp.root == "/" else []
+    if not names:
+        return None
+    key = (os.path.realpath(project), tuple(interp.argv), environ.get("PYTHONPATH"))
+    if key in _SRC_FIRST:
+        return key, src, None
+    try:
+        proc = subprocess.Popen(list(interp.argv) + ["-c", _WHERE] + names, cwd="/",
+                                env=base_environ(environ), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        _SRC_FIRST[key] = False
+        return key, src, None
+    return key, src, proc
+
+
 def _lend(folder):
-    """A folder for PYTHONPATH holding this utf8env (for its plugin): a link on the host,
-    a copy inside a chroot (where host paths do not exist)."""
+    """A folder for PYTHONPATH holding this utf8env (for its plugin) as the package LENT:
+    a link on the host, a copy inside a chroot (where host paths do not exist)."""
     site = folder.path("site")
     os.mkdir(site)
     source = os.path.join(_PACKAGES, "utf8env")
-    target = os.path.join(site, "utf8env")
+    target = os.path.join(site, LENT)
     if folder.root == "/":
         os.symlink(source, target)
     else:
@@ -325,71 +417,101 @@ class Stage(object):
 
 
 def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, extra=(),
-         pycache=None):
+         pycache=None, src=False):
+    """The supervised Job of one run of `stage`. `pycache`: a PYTHONPYCACHEPREFIX for the
+    run (None: none, the interpreter's own caches, as a plain run); `src`: the copy's
+    src/ first on PYTHONPATH (src_first())."""
     env = environments.program_environment(interp, es, utf8)
     inside = stage.inside
     argv = cells.python_command(env, stage) + [
-        "-m", "pytest", "-p", PLUGIN, "-p", PROGRESS,
+        "-m", "pytest", "-p", "no:" + ENTRY_POINT, "-p", PLUGIN, "-p", PROGRESS,
         "--utf8env-json=" + inside(stage.path("record.json")),
         "--utf8env-progress=" + inside(stage.path("progress.jsonl")),
         "--junitxml=" + inside(stage.path("junit.xml")), "-o", "junit_logging=all",
         "--basetemp=" + inside(stage.folder.path("tmp"))] + list(extra) + list(pytest_args)
     if isinstance(pytest_args, unittest_runner.Args):      # `python -m unittest ARGS`
-        argv = cells.python_command(env, stage) + unittest_runner.command(
+        words = unittest_runner.command(
             inside(stage.path("record.json")), inside(stage.path("junit.xml")),
-            inside(stage.path("progress.jsonl"))) + list(
-            extra) + list(pytest_args)
+            inside(stage.path("progress.jsonl")))
+        words[1] = LENT + unittest_runner.MODULE[len("utf8env"):]     # -m LENT.readiness...
+        argv = cells.python_command(env, stage) + words + list(extra) + list(pytest_args)
     run_env = dict(base)
     run_env.update(es.variables)
     run_env["PYTHONUTF8"] = utf8          # the suite's own Python children too
     run_env["PYTHONPATH"] = os.pathsep.join(
-        [lent] + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
-    # One bytecode cache for every run of this root (the standard library, pytest and the
-    # suite compiled once, not once a run: measured, a second or more a run); each write
-    # is atomic, so runs side by side share it safely.
-    run_env["PYTHONPYCACHEPREFIX"] = pycache or inside(stage.folder.path("pycache"))
+        ([inside(os.path.join(stage.work, "src"))] if src else []) + [lent]
+        + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
+    if pycache:
+        run_env["PYTHONPYCACHEPREFIX"] = pycache
     if env.launcher:
         run_env["XDG_CACHE_HOME"] = inside(stage.folder.path("cache"))
-    supervised = [sys.executable, "-I", _SUPERVISOR, stage.path("status.json"),
+    # -S: the supervisor is standard library only; site's .pth files cost it ~30 ms a run.
+    supervised = [sys.executable, "-I", "-S", _SUPERVISOR, stage.path("status.json"),
                   stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
                   stage.folder.path("stop"), stage.token, "--"] + argv
     return worlds.Job(argv=supervised, env=run_env, timeout=timeout + _BACKSTOP, cwd=stage.work)
 
 
-def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None):
-    """[(interp, mode, folder, Job)] for both runs of every interpreter, and every folder
-    made (to remove). The project is copied once per run, its .pytest_cache too (so that
-    --lf, --ff, --sw mean what they mean in the project); its special files are left out
-    and listed in `skipped` [(path, kind)]. Each job is supervised (_supervise.py): its
-    output goes to files, its timeout holds, what it leaves running is killed."""
+def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, modes=None):
+    """[(interp, mode, folder, Job)] for both runs of every interpreter (`modes`: only
+    those of these modes), and every folder made (to remove). The project is copied once
+    per run, its .pytest_cache too (so that --lf, --ff, --sw mean what they mean in the
+    project); its special files are left out and listed in `skipped` [(path, kind)]. Each
+    job is supervised (_supervise.py): its output goes to files, its timeout holds, what
+    it leaves running is killed."""
     es = env_set(world)
     base = base_environ(environ)
     planned, folders = [], []
     skipped = [] if skipped is None else skipped
+    # asked at once, answered while the project is copied
+    asked = [ask_src_first(project, interp, environ) for interp in pythons]
     try:
-        lent, pycache = {}, {}
+        lent, made = {}, []
         for interp in pythons:
             if interp.root not in lent:
                 holder = Folder(interp.root, "site")
                 folders.append(holder)
                 lent[interp.root] = _lend(holder)
-                pycache[interp.root] = holder.inside(holder.path("pycache"))
             for mode, utf8 in ((TODAY, "0"), (PEP686, "1")):
+                if modes is not None and mode not in modes:
+                    continue
                 folder = Folder(interp.root, mode)
                 folders.append(folder)
                 copy_project(project, folder.work, skipped)
                 folder.project = project
-                folder.make = functools.partial(_job, interp, es, utf8,
-                                                pytest_args=pytest_args, base=base,
-                                                environ=environ, lent=lent[interp.root],
-                                                timeout=timeout, pycache=pycache[interp.root])
-                stage = Stage(folder, "")
-                planned.append((interp, mode, stage, folder.make(stage)))
+                made.append((interp, mode, utf8, folder))
+        src = {id(i): src_first(project, i, environ, a) for i, a in zip(pythons, asked)}
+        for interp, mode, utf8, folder in made:
+            folder.make = functools.partial(_job, interp, es, utf8, pytest_args=pytest_args,
+                                            base=base, environ=environ,
+                                            lent=lent[interp.root], timeout=timeout,
+                                            src=src[id(interp)])
+            stage = Stage(folder, "")
+            planned.append((interp, mode, stage, folder.make(stage)))
     except BaseException:
         for folder in folders:
             folder.remove()
+        for question in asked:
+            if question is not None and question[2] is not None and \
+                    question[2].returncode is None:
+                question[2].kill()
+                question[2].communicate()
         raise
     return planned, folders
+
+
+def another_copy(stage, name):
+    """A Folder holding a fresh copy of the project, for another run like `stage`'s (the
+    same Python, mode, arguments and lent package: its `make`); to remove."""
+    folder = Folder(stage.root, name)
+    try:
+        copy_project(stage.project, folder.work)
+    except BaseException:
+        folder.remove()
+        raise
+    folder.project = stage.project
+    folder.make = stage.folder.make
+    return folder
 
 
 def plan_rerun(planned, wanted):
@@ -480,7 +602,7 @@ def stop(planned):
     stop file, for one that has not started yet), and every process they started killed."""
     for _, _, stage, _ in planned:
         try:
-            with open(stage.folder.path("stop"), "w"):
+            with open(stage.folder.path("stop"), "w", encoding="utf-8"):
                 pass
         except OSError:
             pass

@@ -1,9 +1,12 @@
-"""The pytest plugin of `utf8env readiness` (entry point pytest11 "utf8env").
+"""The pytest plugin of `utf8env readiness` (entry point pytest11
+"utf8env.readiness.plugin").
 
 Inert unless asked: loaded into every pytest run of an environment where utf8env is
 installed, it only declares its options; `pytest --utf8env` (or --utf8env-json PATH)
 registers the recorder (recorder.py), which records every EncodingWarning (PEP 597) with
 its call site, the tests that hit it and a count, and writes a summary at the end.
+readiness's runs load it from utf8env lent under a private name (_suite.LENT), the entry
+point blocked: every import on its path is relative (or by file path), never `utf8env`.
 
 The suite's own warning filters (`filterwarnings = error`, -W, filterwarnings marks) do
 not hide it: EncodingWarning is recorded, not raised, and the record says which tests
