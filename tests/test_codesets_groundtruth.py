@@ -20,7 +20,6 @@ prediction exactly, names unnormalised. The path configuration that 3.8+ print b
 the fatal error of init_fs_encoding is the installation's: the prediction holds its first
 line and a placeholder (codecs_by_version.PATH_CONFIGURATION) for the indented lines.
 """
-import functools
 import json
 import os
 import shutil
@@ -36,21 +35,10 @@ from utf8env import _locales as locales, _probe as probe
 from utf8env._engine import codecs_by_version, profiles
 from utf8env._engine.codecs_by_version import PATH_CONFIGURATION
 
-from support import groundtruth, machine
+from support import codeset_worlds, groundtruth, machine
+from support.codeset_worlds import CONTROLS, LOCALES
 
 VERSIONS = profiles.VERSIONS
-# (the name LC_ALL gives, which is the folder localedef writes; localedef -i; -f)
-NO_CODEC = (
-    ("hy_AM.ARMSCII-8", "hy_AM", "ARMSCII-8"),
-    ("ka_GE", "ka_GE", "GEORGIAN-PS"),            # SUPPORTED's name: no codeset in it
-    ("zh_TW.EUC-TW", "zh_TW", "EUC-TW"),
-    ("ja_JP.WINDOWS-31J", "ja_JP", "WINDOWS-31J"),
-)
-CONTROLS = (
-    ("kk_KZ.RK1048", "kk_KZ", "RK1048"),
-    ("kk_KZ", "kk_KZ", "PT154"),
-)
-LOCALES = NO_CODEC + CONTROLS
 
 
 def variable_sets(name, codeset, control=False):
@@ -93,15 +81,6 @@ def cases():
 
 # -- the worlds ---------------------------------------------------------------------------
 
-def _localedef(prefix, folder, input_name, charmap, name):
-    """localedef (of the root `prefix` enters) writes one locale; -c: it exits 1 after
-    mere warnings, so the folder's LC_CTYPE says whether it worked."""
-    subprocess.run(prefix + ["localedef", "-c", "-i", input_name, "-f", charmap,
-                             os.path.join(folder, name)],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   env={"PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL": "C"})
-
-
 @pytest.fixture(scope="session")
 def worlds(tmp_path_factory):
     """{root: LOCPATH as that root's interpreters see it}, every locale compiled by the
@@ -109,11 +88,9 @@ def worlds(tmp_path_factory):
     found = machine.interpreters()
     if not found:
         pytest.skip(machine.missing(VERSIONS))
-    machine.command("localedef", "libc-bin", "the codeset worlds")
-    if not os.path.isdir("/usr/share/i18n/charmaps"):
-        pytest.skip("no glibc locale sources (/usr/share/i18n): apt-get install locales")
+    codeset_worlds.require()
     roots = sorted({i.root for i in found}, key=lambda r: (r != "/", r))
-    places, jobs, made = {}, [], []
+    places, made, builds = {}, [], []
     for root in roots:
         if root == "/":
             folder = str(tmp_path_factory.mktemp("codesets"))
@@ -124,9 +101,8 @@ def worlds(tmp_path_factory):
             made.append(host)
             folder = "/" + os.path.relpath(host, os.path.realpath(root))
             places[root], prefix = folder, ["chroot", root]
-        jobs += [(prefix, folder) + locale[1:] + (locale[0],) for locale in LOCALES]
-    with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        list(pool.map(lambda job: _localedef(*job), jobs))
+        builds.append((prefix, folder))
+    codeset_worlds.build(builds, LOCALES)
     yield places
     for host in made:
         shutil.rmtree(host, ignore_errors=True)
@@ -318,18 +294,8 @@ def test_codec_table_holds_for_every_interpreter(lookups, version):
 
 # -- utf8env itself in such a locale --------------------------------------------------------
 
-def _utf8env_command():
-    """The installed `utf8env` command of the interpreter running the tests (the compiled
-    launcher, or the shell stub), or a skip."""
-    command = os.path.join(os.path.dirname(sys.executable), "utf8env")
-    if not os.access(command, os.X_OK):
-        pytest.skip("no utf8env command beside %s: bash tests/setup.sh installs it"
-                    % sys.executable)
-    return command
-
-
 def test_utf8env_works_where_its_own_python_could_not_start(worlds, tmp_path):
-    command = _utf8env_command()
+    command = codeset_worlds.utf8env_command()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LOCPATH": worlds["/"],
            "LC_ALL": "hy_AM.ARMSCII-8"}
     version = "%d.%d" % sys.version_info[:2]

@@ -9,6 +9,13 @@ interpreter once, with the command's own environment (a pyenv shim answers for t
 PYENV_VERSION the command will see), under a timeout that holds even when it leaves a
 child behind. Running an arbitrary program with -c to find out would be unsafe.
 
+Only the locale is not the command's: the interpreter is asked in the C locale
+(LC_ALL=C), which every libc has and whose codeset every CPython has a codec for. In the
+command's own locale it may never start (a codeset without a codec: hy_AM.ARMSCII-8,
+ja_JP.WINDOWS-31J before 3.13, tests/test_codesets_places.py), and what is asked
+(version_info, sys.platform: the build's) does not depend on the locale, so the answer,
+and the cache keyed by the file alone, hold in any locale.
+
 On the launcher's path this module imports nothing but the built-in posix module
 (environment.system): subprocess loads only when an interpreter is really asked, once
 per interpreter file thanks to the cache.
@@ -19,7 +26,8 @@ from . import _errors as errors      # errors.X where raised: most are made on f
 from ._engine.profiles import VERSIONS, platform_name
 from ._engine.records import Record, field
 
-# -E -S: the answer must not depend on the user's PYTHON* variables or site packages.
+# -E -S: the answer must not depend on the user's PYTHON* variables or site packages;
+# LC_ALL=C (identify), nor on the locale.
 # Python 2 syntax too: the matrix runs 2.7, and explain refuses it with a clear message.
 _QUESTION = ("import sys; sys.stdout.write('%d.%d %s' % (sys.version_info[0], "
              "sys.version_info[1], sys.platform))")
@@ -110,7 +118,12 @@ TIMEOUT = 10.0         # a real interpreter answers in milliseconds; a shim in a
 def identify(python, environ=None):
     """The version and platform of the interpreter command `python` (a name or path):
     any CPython that answers, 2.7 included, asked with `environ` (default: this
-    process's) as the command itself will run."""
+    process's) as the command itself will run, in the C locale."""
+    if environ is None:
+        import os
+        environ = os.environ
+    # PATH, PYENV_VERSION, LD_LIBRARY_PATH ... stay: they choose the interpreter.
+    environ = dict(environ, LC_ALL="C")
     try:
         output = _ask([python, "-E", "-S", "-c", _QUESTION], environ)
     except FileNotFoundError:
@@ -164,9 +177,6 @@ def _ask(argv, environ):
     InterpreterError itself, which identify() raises again with the command's name: no
     class of its own, as each class costs the launcher's start-up."""
     import subprocess
-    if environ is None:
-        import os
-        environ = os.environ
     # Under the compiled launcher, `run` decides in a process group of its own, which the
     # launcher kills whole when a signal ends the start-up (scripts/launcher.c): the
     # interpreter asked stays in it, to go with it.

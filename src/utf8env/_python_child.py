@@ -22,8 +22,9 @@ class Child(Record):
     mode = field()                  # its UTF-8 mode
     options = field()               # to insert after argv[0]
     bootstrap = field()             # the bootstrap's request ("mode=1 ..."), or None
-    refusal = field()               # a StartupError 3.7 would stop with, for 3.6
-    wanted = field(None)            # for 3.6: the Decision 3.7 makes for the same start
+    refusal = field()               # for 3.6: the StartupError of a UTF-8 mode value 3.7 refuses
+    wanted = field(None)            # for 3.6: the Decision 3.7 makes for the same start, where
+                                    # 3.7 starts
 
 
 def child(environ, args, python, locales, utf8):
@@ -35,12 +36,23 @@ def child(environ, args, python, locales, utf8):
     d = decide(Inputs(environ=dict(environ), args=request + tuple(args), version=version,
                       locales=locales))
     if d.startup_error is not None:
-        # A 3.7+ child refuses to start by itself; a 3.6 one is refused for it.
-        return Child(0, (), None, d.startup_error if python == "3.6" else None)
+        # A 3.7+ child refuses to start by itself. A 3.6 one is refused for it only where
+        # 3.7 refuses a UTF-8 mode value (PYTHONUTF8=x, -X utf8=x), which 3.6 would ignore;
+        # anything else 3.7 stops on (the locale's codeset without a codec, a codec, the
+        # command line) stops 3.6 too, which then says so in its own words and status.
+        refused = python == "3.6" and _refused_utf8_value(d)
+        return Child(0, (), None, d.startup_error if refused else None)
     mode = "strict" if utf8 == "strict" else d.utf8_mode
     if python == "3.6":
         return Child(mode, (), None, None, wanted=d)
     return Child(mode, tuple(request), "mode=strict" if mode == "strict" else None, None)
+
+
+def _refused_utf8_value(decision):
+    """Whether `decision` stops at preconfig's UTF-8 mode value (policy._utf8_mode, whose
+    failure names the option or variable it refused as its source)."""
+    source = decision.reasons["startup_error"].source
+    return source.startswith(("PYTHONUTF8=", "-X utf8"))
 
 
 def apply(child, environ, env, changes, notes, path, argv, args, python, locales, script,
@@ -131,6 +143,13 @@ def _bootstrap_for_36(env, options, locales, child, notes):
     wanted = child.wanted
     actual = decide(Inputs(environ=env, args=tuple(options), version="3.6", locales=locales))
     filesystem = actual.filesystem.encoding if actual.filesystem else None
+    if wanted is None:
+        return None, filesystem         # 3.7 does not start either: nothing to give
+    if actual.startup_error is not None and child.mode:
+        # 3.6 stops before site, and so the bootstrap, runs: 3.6 fails as it would alone.
+        notes.append("Python 3.6 stops at start-up here, before the bootstrap could give it "
+                     "UTF-8 mode: %s" % actual.reasons["startup_error"].detail)
+        return None, filesystem
     if child.mode:
         request = "mode=%s" % child.mode
     elif actual.stdout and actual.stdout.errors != wanted.stdout.errors:

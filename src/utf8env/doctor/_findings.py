@@ -251,13 +251,15 @@ def _locale_findings(state, found_contexts, environ, facts, info, tools):
             _locale_remedies(variable or "LANG", good, changes=changes), found_contexts, info))
     elif not state.missing and not locale_state.is_utf8(state.codeset):
         variable = state.decided_by
-        out.append(_finding(
-            "legacy-codeset", "warning",
+        # A codeset without a Python codec (ARMSCII-8): which CPythons stop, per the engine.
+        title, evidence = locale_state.no_codec(state) or (
             "LC_CTYPE %s uses %s, not UTF-8: text outside it cannot be printed or saved"
-            % (state.lc_ctype, state.codeset),
+            % (state.lc_ctype, state.codeset), ())
+        out.append(_finding(
+            "legacy-codeset", "warning", title,
             ("%s=%s %s" % (variable, environ.get(variable),
-                           _origin(variable, environ.get(variable), found_contexts, info)),),
-            _locale_remedies(variable, good), found_contexts, info))
+                           _origin(variable, environ.get(variable), found_contexts, info)),)
+            + evidence, _locale_remedies(variable, good), found_contexts, info))
     return out
 
 

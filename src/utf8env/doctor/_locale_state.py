@@ -1,9 +1,11 @@
 """The locale variables of a place and what the libc makes of them (pure).
 
 What LC_CTYPE becomes for a program that is not Python (a shell, perl, ls) is asked of
-the engine, not re-derived: utf8env._engine.policy.decide() for Python 3.6, which has neither
-PEP, given only the locale variables, is exactly glibc's setlocale(LC_CTYPE, "") (LC_ALL
-beats LC_CTYPE beats LANG; a name the libc refuses leaves C).
+the engine, not re-derived: utf8env._engine.preconfig.setlocale() is glibc's
+setlocale(LC_CTYPE, "") (LC_ALL beats LC_CTYPE beats LANG; a name the libc refuses leaves
+C), and its codeset is the libc's answer (LocaleFacts). Not a Decision of some Python's:
+one may never start in the locale (a codeset without a codec, ARMSCII-8), and the
+locale is the libc's all the same.
 
 Spellings, as glibc 2.36 (this project's machines) treats them, verified by experiment
 with `localedef -i en_US -f UTF-8 DIR/en_US.utf8` and LOCPATH=DIR (tests/test_doctor.py
@@ -42,6 +44,8 @@ class LocaleState(Record):
     missing = field()           # Missings: locale variables naming locales the libc lacks
     overridden = field()        # ((name, value), ...) that LC_ALL hides from LC_CTYPE
     utf8_locale = field()       # the best UTF-8 locale this libc has, or None
+    startups = field(())        # ((version, Decision), ...) of `python` started here, every
+                                # CPython, where some version has no codec for `codeset`
 
 
 def is_utf8(codeset):
@@ -99,12 +103,11 @@ def names_to_ask(environ):
 
 def analyse(environ, facts):
     """The LocaleState of `environ` on a libc with `facts`."""
-    from .._engine.policy import Inputs, decide
-    plain = decide(Inputs(environ={k: v for k, v in environ.items()
-                                   if k in ("LC_ALL", "LC_CTYPE", "LANG")},
-                          version="3.6", locales=facts))
-    source = plain.reasons["lc_ctype"].source
-    decided_by = source.partition("=")[0] if "=" in source else None
+    from .._engine.preconfig import setlocale
+    lc_ctype, source = setlocale(environ, facts.accepts, "linux")
+    decided_by = source.partition("=")[0] if source else None
+    codeset = (facts.c_codeset or "ANSI_X3.4-1968") if lc_ctype == "C" \
+        else facts.codesets.get(lc_ctype, "")
     missing = []
     for name, value in _locale_values(environ):
         if facts.accepts(value):
@@ -118,9 +121,87 @@ def analyse(environ, facts):
     if environ.get("LC_ALL"):
         overridden = tuple((n, environ[n]) for n in ("LC_CTYPE", "LANG") if environ.get(n))
     return LocaleState(variables=variables(environ), decided_by=decided_by,
-                       lc_ctype=plain.lc_ctype, codeset=plain.preferred_encoding,
+                       lc_ctype=lc_ctype, codeset=codeset,
                        missing=tuple(missing), overridden=overridden,
-                       utf8_locale=best_utf8_locale(environ, facts, missing))
+                       utf8_locale=best_utf8_locale(environ, facts, missing),
+                       startups=_startups(environ, facts, codeset))
+
+
+def _minor(version):
+    return tuple(int(part) for part in version.split("."))
+
+
+def _startups(environ, facts, codeset):
+    """The engine's Decision for `python` started plainly in `environ`, each CPython,
+    where the codeset has no codec in some version (codecs_by_version); else ()."""
+    from .._engine.codecs_by_version import codec_name
+    from .._engine.profiles import VERSIONS
+    if not codeset or all(codec_name(codeset, _minor(v)) for v in VERSIONS):
+        return ()
+    from .._engine.policy import Inputs, decide
+    return tuple((version, decide(Inputs(environ=environ, version=version, locales=facts)))
+                 for version in VERSIONS)
+
+
+# The failures that come of the locale's codeset (policy._locale_codec_failure; 3.11 and
+# 3.12 reading .pth files with it, policy._site_import), by their Reason's source.
+_CODEC_FAILURES = ("locale", "site")
+
+
+def _spans(versions):
+    """"3.6-3.12", "3.6, 3.11-3.12": `versions` (in VERSIONS' order) as runs of VERSIONS."""
+    from .._engine.profiles import VERSIONS
+    runs = []
+    for version in versions:
+        if runs and VERSIONS.index(version) == VERSIONS.index(runs[-1][-1]) + 1:
+            runs[-1].append(version)
+        else:
+            runs.append([version])
+    return ", ".join(run[0] if len(run) == 1 else "%s-%s" % (run[0], run[-1]) for run in runs)
+
+
+def no_codec(state):
+    """(title, evidence) of the locale whose codeset some CPython has no codec for, where
+    the engine says a CPython stops at start-up for it here; else None."""
+    stops = [(v, d) for v, d in state.startups if d.startup_error is not None
+             and d.reasons["startup_error"].source in _CODEC_FAILURES]
+    if not stops:
+        return None
+    from .._engine.codecs_by_version import codec_name, versions_with_codec
+    starts = [(v, d) for v, d in state.startups if d.startup_error is None]
+    every = [v for v, _ in state.startups]
+    having = [v for v in every if codec_name(state.codeset, _minor(v))]
+    when = ("" if not having else " before %s" % having[0] if every[-len(having):] == having
+            else " in %s" % _spans([v for v in every if v not in having]))
+    title = ("LC_CTYPE %s uses %s, which has no Python codec%s: CPython %s stop%s at start-up "
+             "here" % (state.lc_ctype, state.codeset, when, _spans([v for v, _ in stops]),
+                       "s" if len(stops) == 1 else ""))
+    evidence = ["CPython looks up a codec named %s, nl_langinfo(CODESET), for its file system "
+                "encoding unless UTF-8 mode is on (codecs of that name: %s)"
+                % (state.codeset, versions_with_codec(state.codeset) or "none in 3.6-3.15")]
+    evidence += ["CPython %s: exit %d: %s" % (_spans(versions), status, first)
+                 for (first, status), versions in _grouped(
+                     (v, (d.startup_error.message.split("\n")[0], d.startup_error.exit_code))
+                     for v, d in stops)]
+    evidence += ["CPython %s start%s: file system encoding %s (%s)" % (
+        _spans(versions), "s" if len(versions) == 1 else "", encoding, detail)
+                 for (encoding, detail), versions in _grouped(
+                     (v, (d.filesystem.encoding, d.reasons["filesystem"].detail))
+                     for v, d in starts)]
+    return title, tuple(evidence)
+
+
+def _grouped(pairs):
+    """[(key, [version, ...])] of (version, key) pairs, in order of first appearance."""
+    out = []
+    for version, key in pairs:
+        for known, versions in out:
+            if known == key:
+                versions.append(version)
+                break
+        else:
+            out.append((key, [version]))
+    return out
 
 
 def _same_locale(candidate, value):
