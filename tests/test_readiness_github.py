@@ -383,28 +383,33 @@ def test_the_action_is_a_composite_with_its_inputs(action):
     assert action["description"]
     inputs = action["inputs"]
     assert list(inputs) == ["pytest-args", "python", "world", "working-directory", "version",
-                            "windows"]
+                            "windows", "code-page", "windows-requirements"]
     assert {k: v.get("default") for k, v in inputs.items()} == {
         "pytest-args": "", "python": "", "world": "latin1", "working-directory": ".",
-        "version": "", "windows": "false"}
+        "version": "", "windows": "false", "code-page": "1252", "windows-requirements": ""}
     assert all(v["required"] is False and v["description"] for v in inputs.values())
-    assert inputs["windows"]["description"].startswith("Not yet")
+    assert inputs["windows"]["description"].startswith("true (or a version")
     assert action["runs"]["using"] == "composite"
     steps = action["runs"]["steps"]
     assert [s["name"] for s in steps] == [
-        "Check the inputs", "Install utf8env",
+        "Check the inputs", "Install Wine", "Install utf8env",
         "utf8env readiness --format github -- pytest PYTEST-ARGS"]
     assert all(s["shell"] == "bash" for s in steps)
-    assert '"$GITHUB_ACTION_PATH"' in steps[1]["run"]
-    assert '"utf8env==$UTF8ENV_VERSION"' in steps[1]["run"]
-    assert steps[2]["working-directory"] == "${{ inputs.working-directory }}"
-    assert '"readiness", "--format", "github"' in steps[2]["run"]
+    assert steps[1]["if"] == "inputs.windows != 'false'" and "wine64" in steps[1]["run"]
+    assert '"$GITHUB_ACTION_PATH"' in steps[2]["run"]
+    assert '"utf8env==$UTF8ENV_VERSION"' in steps[2]["run"]
+    assert steps[3]["working-directory"] == "${{ inputs.working-directory }}"
+    assert '"readiness", "--format", "github"' in steps[3]["run"]
     # the inputs come in through env, never as ${{ }} inside a script (script injection)
     for s in steps:
         assert "${{" not in s["run"], s["name"]
-    assert steps[2]["env"] == {"UTF8ENV_PYTEST_ARGS": "${{ inputs.pytest-args }}",
+    assert steps[3]["env"] == {"UTF8ENV_PYTEST_ARGS": "${{ inputs.pytest-args }}",
                                "UTF8ENV_PYTHON": "${{ inputs.python }}",
-                               "UTF8ENV_WORLD": "${{ inputs.world }}"}
+                               "UTF8ENV_WORLD": "${{ inputs.world }}",
+                               "UTF8ENV_WINDOWS": "${{ inputs.windows }}",
+                               "UTF8ENV_CODE_PAGE": "${{ inputs.code-page }}",
+                               "UTF8ENV_WINDOWS_REQUIREMENTS":
+                                   "${{ inputs.windows-requirements }}"}
 
 
 def _step(action, name, env, cwd, tmp_path):
@@ -420,11 +425,12 @@ def _step(action, name, env, cwd, tmp_path):
 
 
 @pytest.mark.parametrize("windows, status, said", [
-    ("false", 0, ""),
-    ("true", 2, "::error title=utf8env readiness::windows: true is not supported yet"),
-    ("yes", 2, "::error title=utf8env readiness::windows: expected true or false")])
+    ("false", 0, ""), ("true", 0, ""), ("3.12", 0, ""),
+    ("3.15", 2, "::error title=utf8env readiness::windows: expected true, false or a version "
+                "3.8 ... 3.13"),
+    ("yes", 2, "::error title=utf8env readiness::windows: expected true, false or a version")])
 @pytest.mark.fast
-def test_windows_is_not_yet_and_fails_clearly(action, tmp_path, windows, status, said):
+def test_the_windows_input_is_checked(action, tmp_path, windows, status, said):
     proc = _step(action, "Check the inputs", {"UTF8ENV_WINDOWS": windows}, tmp_path, tmp_path)
     assert proc.returncode == status
     assert proc.stdout.startswith(said) and proc.stderr == ""
@@ -458,6 +464,23 @@ def test_the_run_step_passes_the_arguments_and_the_exit_status(action, tmp_path,
         str(project),
         str(["readiness", "--format", "github", "--world", "c-locale", "--python", "python",
              "--", "pytest", "-q", "-k", "csv and not slow", "$HOME", "*.py"])]
+
+
+@pytest.mark.parametrize("windows, requirements, words", [
+    ("true", "", ["--windows", "--code-page", "932"]),
+    ("3.11", "req.txt", ["--windows", "3.11", "--code-page", "932", "--windows-requirements",
+                         "req.txt"])])
+@pytest.mark.fast
+def test_the_run_step_runs_windows_instead_of_python_and_world(action, tmp_path, windows,
+                                                                requirements, words):
+    _fake_utf8env(tmp_path, 0)
+    proc = _step(action, "utf8env readiness", {
+        "UTF8ENV_PYTEST_ARGS": "-q", "UTF8ENV_PYTHON": "python", "UTF8ENV_WORLD": "latin1",
+        "UTF8ENV_WINDOWS": windows, "UTF8ENV_CODE_PAGE": "932",
+        "UTF8ENV_WINDOWS_REQUIREMENTS": requirements}, tmp_path, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == str(
+        ["readiness", "--format", "github"] + words + ["--", "pytest", "-q"])
 
 
 @pytest.mark.fast

@@ -181,6 +181,8 @@ def _readiness_spec():
     from ._options import HELP, Command, Option
     from .readiness import FORMATS
     from .readiness._suite import WORLD_HELP, WORLD_NAMES
+    from ._windows.builds import VERSIONS as WINDOWS
+    from ._windows.wine import CODE_PAGES, DEFAULT_CODE_PAGE
     return Command(
         name="readiness",
         summary="Run a pytest suite twice in a non-UTF-8 locale world, UTF-8 mode off (today) "
@@ -199,6 +201,22 @@ def _readiness_spec():
                    usage="[--all]"),
             Option(("--timeout",), "timeout", "value", "the seconds each run may take (default "
                    "900)", metavar="SECONDS", usage="[--timeout SECONDS]"),
+            Option(("--windows",), "windows", "optional", "run on real Windows CPython X.Y "
+                   "under Wine (python.org's embeddable build, fetched once into the cache; "
+                   "%s, default %s) instead of --python; its run with UTF-8 mode on stands in "
+                   "for 3.15" % (", ".join(WINDOWS), WINDOWS[-1]), metavar="[X.Y]",
+                   usage="[--windows [X.Y] [--code-page N] [--windows-requirements FILE]]",
+                   const=WINDOWS[-1], choices=WINDOWS,
+                   expected="%s (python.org's embeddable builds on PyPI; 3.15's behaviour is "
+                            "the run with UTF-8 mode on)" % ", ".join(WINDOWS)),
+            Option(("--code-page",), "code_page", "value", "with --windows: the ANSI code page "
+                   "Wine gives, GetACP() (default %d)" % DEFAULT_CODE_PAGE, metavar="N",
+                   usage=None, choices=tuple(str(c) for c in CODE_PAGES),
+                   expected="an ANSI code page Wine gives: %s" % ", ".join(
+                       str(c) for c in CODE_PAGES)),
+            Option(("--windows-requirements",), "windows_requirements", "value", "with "
+                   "--windows: a pip requirements file of what the suite needs besides "
+                   "pytest (win_amd64 wheels)", metavar="FILE", usage=None),
             HELP),
         operands="-- pytest [ARGS...]")
 

@@ -15,7 +15,9 @@ from ._engine.records import Record, field
 class Option(Record):
     names = field()             # ("--env",) or ("-h", "--help")
     dest = field()              # the attribute of the parsed options
-    kind = field()              # "flag", "value", "append" or "list" (comma-separated, appended)
+    kind = field()              # "flag", "value", "append", "list" (comma-separated, appended)
+                                # or "optional" (a value when given with = or when the next
+                                # word is one of `choices`, else `const`)
     help = field()              # one line for --help
     metavar = field(None)       # the value's name in --help and the usage line
     const = field(True)         # what a flag stores
@@ -121,6 +123,13 @@ def parse(command, argv):
                                     % (name, seen[option.dest]))
             seen[option.dest] = name
             setattr(parsed, option.dest, option.const)
+        elif option.kind == "optional" and not has_value:
+            following = words[index + 1] if index + 1 < len(words) else None
+            if following is not None and following in (option.choices or ()):
+                index += 1
+                setattr(parsed, option.dest, following)
+            else:
+                setattr(parsed, option.dest, option.const)
         else:
             if not has_value:
                 index += 1

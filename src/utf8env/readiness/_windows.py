@@ -1,0 +1,466 @@
+"""`utf8env readiness --windows [X.Y] [--code-page N] -- pytest ARGS`: the two runs (UTF-8
+mode off, and on: 3.15's behaviour) on real Windows CPython X.Y (python.org's embeddable
+build, _windows/builds.py) under Wine, in the ANSI code page N, reported as on Linux.
+
+Made once into the user's cache (_windows/): the build (checked by its pins), pytest and
+the project's requirements as win_amd64 wheels, the code page's locale, Wine's prefix.
+Per invocation: a private copy of the prefix, its wineserver and services started before
+the runs (by a probe that checks the code page Wine really gives) and ended after them.
+
+The runs are _suite's runs (the same folders, supervisor, progress and record plugins,
+reruns, measured advice, comparison and reports), with these differences:
+
+- each run is `wine64 python.exe -X utf8=0|1 [-X warn_default_encoding] -m pytest ...`
+  behind a shim giving it pipes (_windows/pipe.py), with the variables of Wine's prefix
+  and code page (LC_ALL, LOCPATH) and the Windows paths of its files (Z:..., PYTHONPATH
+  joined by ';'): this utf8env (for its plugins) and the wheels' site-packages;
+- the runs inherit this environment less every locale variable, the Python variables
+  that hold Linux paths or text settings, Wine's own, and DISPLAY (a Windows program
+  sees every Unix variable);
+- after each batch the runs' files say Linux paths again (the record's rootdir and sites:
+  the build's standard library "stdlib", the wheels "site-packages"), and their temporary
+  folder one way in every output (as on Linux: <tmp> in reports);
+- on 3.12+ `import _wmi` fails in the runs (Wine lacks what it calls: it aborted pytest);
+- `-p utf8env._windows.seen` records the encodings each run really had; they are checked
+  against utf8env's own win32 rules (decide(), platform win32, the code page): a
+  difference is said in the report's world line.
+"""
+import codecs
+import functools
+import json
+import os
+import sys
+import time
+
+from .._errors import UsageError
+from ..matrix import _discovery as discovery
+from ..matrix._environments import warns_default_encoding
+from .._windows import builds, wine, wheels
+from . import _cli as cli, _suite as suite
+
+SEEN = suite.LENT + "._windows.seen"
+PIPE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                    "_windows", "pipe.py")
+SUPERVISOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_supervise.py")
+WORLD = "windows"
+# The Linux side of the runs: no locale world to enter (Wine's code page is each run's
+# LC_ALL); the world runner still runs them, in parallel, under its jobserver.
+HOST_WORLD = "c-locale"
+# Python variables that hold Linux paths (meaningless to Windows CPython) or are set here.
+_PATH_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONPYCACHEPREFIX",
+                   "PYTHONEXECUTABLE", "PYTHONUSERBASE", "PYTHONPLATLIBDIR")
+_NOT_PASSED = ("DISPLAY", "WAYLAND_DISPLAY", "LOCPATH")
+_PROBE = ("import json, sys, _winapi; print(json.dumps(["
+          "'%d.%d.%d' % sys.version_info[:3], _winapi.GetACP()]))")
+NOT_SHOWN = "Wine is not Windows: the streams are pipes, never a console%s; what Wine does " \
+            "unlike Windows is not seen"
+# Wine 8.0 has no propsys.VariantToString: CPython 3.12+'s _wmi (platform.uname(),
+# platform.node(): pytest's JUnit XML asks) aborts the process. The runs get a _wmi that
+# cannot be imported, and platform falls back as it does where WMI fails.
+WMI = ", _wmi is off (Wine lacks its calls)"
+_NO_WMI = ('raise ImportError("utf8env readiness --windows: no _wmi under Wine, which lacks '
+           'propsys.VariantToString")\n')
+
+
+def _say(line):
+    try:
+        sys.stderr.write("utf8env: readiness: %s\n" % line)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+class Windows(object):
+    """One invocation's Windows: the build, the wheels, Wine's private prefix, the lent
+    utf8env; plan() makes runs of the shape suite.plan() makes."""
+
+    def __init__(self, minor, code_page, requirements=None, environ=None, say=_say):
+        self.minor, self.code_page, self.requirements = minor, code_page, requirements
+        self.environ = dict(os.environ if environ is None else environ)
+        self.say = say
+        self.prefix = self.holder = None
+        self.prefixes = {}
+        self.src = False
+        self.cpython = builds.build(minor).cpython
+
+    # -- made once, in the cache; then this invocation's prefix --------------------------
+
+    def open(self):
+        environ = self.environ
+        self.wine = wine.find(environ)
+        self.cache = wine.cache_folder(environ)
+        self.exe = builds.ensure(self.cache, self.minor, say=self.say)
+        self.locpath = wine.locale_folder(self.cache, self.code_page, say=self.say)
+        self.site = wheels.site(self.cache, self.minor, self.requirements, environ=environ,
+                                say=self.say)
+        base = wine.ensure_prefix(self.wine, self.cache, self.exe, say=self.say)
+        self.holder = suite.Folder("/", "site")
+        lent = self.holder.path("site")
+        os.mkdir(lent)
+        os.symlink(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   os.path.join(lent, suite.LENT))
+        self.lent = lent
+        if self.minor_tuple() >= (3, 12):
+            with open(os.path.join(lent, "_wmi.py"), "w") as f:
+                f.write(_NO_WMI)
+        # A prefix (so a wineserver) per mode: one wineserver serves its clients one call
+        # at a time, and two runs' system calls through one made both wait (measured:
+        # mistune's two runs at once, 11 s through one server, 5 s through two).
+        for utf8 in ("0", "1"):
+            self.prefixes[utf8] = wine.Prefix(self.wine, self.cache, base, self.code_page,
+                                              self.locpath)
+        self.prefix = self.prefixes["0"]
+        outs = _parallel([functools.partial(p.open, self.exe, _PROBE)
+                          for p in self.prefixes.values()])
+        for out in outs:
+            self._probed(out)
+        return self
+
+    def _probed(self, out):
+        """The probe's answer checked: Windows CPython's version, and the code page Wine
+        really gave (else WineError: the runs would not be in the code page asked)."""
+        try:
+            self.cpython, acp = json.loads(out.decode("ascii", "replace").strip())
+        except ValueError:
+            raise wine.WineError("Windows CPython under Wine printed %r, not its version and "
+                                 "code page" % out[:200])
+        if acp != self.code_page:
+            raise wine.WineError(
+                "Wine gave code page %d, not %d (LC_ALL=%s%s): the runs would not be in code "
+                "page %d" % (acp, self.code_page, wine.locale_name(self.code_page),
+                             " LOCPATH=%s" % self.locpath if self.locpath else "",
+                             self.code_page))
+
+    def close(self):
+        _parallel([p.close for p in self.prefixes.values()])
+        if self.holder is not None:
+            self.holder.remove()
+
+    def __enter__(self):
+        try:
+            return self.open()
+        except BaseException:
+            self.close()
+            raise
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def minor_tuple(self):
+        return tuple(int(x) for x in self.minor.split("."))
+
+    def interpreter(self):
+        return discovery.Interpreter(version=self.minor, argv=(self.wine.loader, self.exe),
+                                     root="/")
+
+    def describe(self, differences=()):
+        """The report's world line: which interpreter stood in, where, and what Wine is not."""
+        text = ("Windows CPython %s under Wine %s, code page %d, stood in for 3.15 (the run "
+                "with UTF-8 mode on); %s" % (self.cpython, self.wine.version, self.code_page,
+                                             NOT_SHOWN % (WMI if self.minor_tuple() >= (3, 12)
+                                                          else "")))
+        if differences:
+            text += ("; the encodings seen differ from utf8env's win32 rules: %s"
+                     % "; ".join(differences))
+        return text
+
+    def variables(self):
+        return {"LC_ALL": wine.locale_name(self.code_page)}
+
+    # -- the runs ----------------------------------------------------------------------------
+
+    def run_environ(self):
+        """What every run inherits: this environment less what Windows must not see."""
+        base = suite.base_environ(self.environ)
+        return {k: v for k, v in base.items()
+                if k not in _PATH_VARIABLES and k not in _NOT_PASSED
+                and not k.startswith("WINE")}
+
+    def job(self, interp, utf8, stage, pytest_args, base, timeout, extra=()):
+        # The files named here are Windows paths on Z:. The reruns' and trials'
+        # --utf8env-only=PATH (stage.inside(): a Linux path) works too: Windows takes
+        # /tmp/... as a path on the working directory's drive, the copy's, Z:.
+        w = wine.windows_path
+        argv = [self.wine.loader, self.exe, "-X", "utf8=" + utf8]
+        if warns_default_encoding(self.minor):
+            argv += ["-X", "warn_default_encoding"]
+        argv += ["-m", "pytest", "-p", suite.PLUGIN, "-p", suite.PROGRESS, "-p", SEEN,
+                 "--utf8env-seen=" + w(stage.path("seen.json")),
+                 "--utf8env-json=" + w(stage.path("record.json")),
+                 "--utf8env-progress=" + w(stage.path("progress.jsonl")),
+                 "--junitxml=" + w(stage.path("junit.xml")), "-o", "junit_logging=all",
+                 "--basetemp=" + w(stage.folder.path("tmp"))] + list(extra) + list(pytest_args)
+        env = dict(base)
+        env.update(self.prefixes[utf8].environ())
+        env["PYTHONUTF8"] = utf8
+        env["PYTHONPATH"] = ";".join(([w(os.path.join(stage.work, "src"))] if self.src else [])
+                                     + [w(self.lent), w(self.site)])
+        # -S: the supervisor and the shim are standard library only.
+        supervised = [sys.executable, "-I", "-S", SUPERVISOR, stage.path("status.json"),
+                      stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
+                      stage.folder.path("stop"), stage.token, "--",
+                      sys.executable, "-I", "-S", PIPE, "--"] + argv
+        from .. import _worlds as worlds
+        return worlds.Job(argv=supervised, env=env, timeout=timeout + 60.0, cwd=stage.work)
+
+    def plan(self, project, pythons, world, pytest_args, environ, timeout, skipped=None,
+             modes=None):
+        """suite.plan() for the Windows interpreter: [(interp, mode, stage, Job)] and the
+        folders made (`modes`: only the runs of these modes)."""
+        from ._results import PEP686, TODAY
+        base = self.run_environ()
+        self.src = has_src(project)
+        planned, folders = [], []
+        skipped = [] if skipped is None else skipped
+        try:
+            for interp in pythons:
+                for mode, utf8 in ((TODAY, "0"), (PEP686, "1")):
+                    if modes is not None and mode not in modes:
+                        continue
+                    folder = suite.Folder("/", mode)
+                    folders.append(folder)
+                    suite.copy_project(project, folder.work, skipped)
+                    folder.project = project
+                    folder.make = functools.partial(self._make, interp, utf8,
+                                                    pytest_args=pytest_args, base=base,
+                                                    timeout=timeout)
+                    stage = suite.Stage(folder, "")
+                    planned.append((interp, mode, stage, folder.make(stage)))
+        except BaseException:
+            for folder in folders:
+                folder.remove()
+            raise
+        return planned, folders
+
+    def _make(self, interp, utf8, stage, pytest_args, base, timeout, extra=()):
+        return self.job(interp, utf8, stage, pytest_args, base, timeout, extra)
+
+    # -- after each batch ----------------------------------------------------------------
+
+    def normalise(self, planned):
+        """The runs' files in Linux terms: the record's rootdir a Linux path, its sites'
+        files with '/' (absolute ones on Z: as Linux paths), the build's standard library
+        "stdlib" and the wheels' "site-packages"; the temporary folder spelt as on Linux
+        in every output (the reports show it as <tmp>)."""
+        stdlib = os.path.dirname(self.exe) + "/"
+        for _, _, stage, _ in planned:
+            linux = stage.dir.encode("utf-8")
+            for name in ("stdout", "stderr", "junit.xml", "progress.jsonl"):
+                _replace(stage.path(name), [(s.encode("utf-8"), linux)
+                                            for s in wine.spellings(stage.dir)])
+            path = stage.path("record.json")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    record = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if record.get("rootdir"):
+                record["rootdir"] = (wine.linux_path(record["rootdir"])
+                                     or record["rootdir"].replace("\\", "/"))
+            for site in record.get("sites", ()):
+                linux = wine.linux_path(site["file"])
+                if linux is None:
+                    site["file"] = site["file"].replace("\\", "/")
+                    continue
+                site["file"] = linux
+                if linux.startswith(stdlib):
+                    site["origin"] = "stdlib"
+                elif linux.startswith(self.site + "/"):
+                    site["origin"] = "site-packages"
+            with open(path + ".part", "w", encoding="utf-8") as f:
+                json.dump(record, f, indent=1, sort_keys=True)
+            os.replace(path + ".part", path)
+
+    def differences(self, planned):
+        """["RUN: what differs"] between each run's encodings as seen.py recorded them and
+        utf8env's win32 rules for the same start."""
+        from ._results import PEP686
+        out = []
+        for _, mode, stage, _ in planned:
+            try:
+                with open(stage.path("seen.json"), encoding="utf-8") as f:
+                    seen = json.load(f)
+            except (OSError, ValueError):
+                continue          # the run did not get that far: its problem is said apart
+            expected = predicted(self.minor, self.code_page, "1" if mode == PEP686 else "0")
+            out += ["the %s run: %s" % (mode, d) for d in compare_seen(seen, expected)]
+        return out
+
+
+def _parallel(calls):
+    """The results of `calls`, run at once (threads: each waits on Wine); the first
+    exception raised, once all have ended."""
+    import threading
+    results, errors = [None] * len(calls), []
+
+    def one(i):
+        try:
+            results[i] = calls[i]()
+        except BaseException as error:      # noqa: B902 (re-raised in the caller)
+            errors.append(error)
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    interrupted = None
+    for t in threads:
+        while t.is_alive():
+            try:
+                t.join()
+            except BaseException as error:  # noqa: B902 (Ctrl-C: the threads end first)
+                interrupted = interrupted or error
+    if interrupted is not None:
+        raise interrupted
+    if errors:
+        raise errors[0]
+    return results
+
+
+def has_src(project):
+    """The project has a src layout: a package or module in its src/ folder. Nothing of the
+    project is installed on Windows: the copy's src/ goes first on PYTHONPATH, as an
+    editable install would put it."""
+    src = os.path.join(project, "src")
+    try:
+        names = os.listdir(src)
+    except OSError:
+        return False
+    return any(n.endswith(".py") or os.path.isfile(os.path.join(src, n, "__init__.py"))
+               for n in names)
+
+
+def _replace(path, pairs):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return
+    new = data
+    for old, forward in pairs:
+        new = new.replace(old, forward)
+    if new != data:
+        with open(path, "wb") as f:
+            f.write(new)
+
+
+# -- the encodings seen, against utf8env's win32 rules ----------------------------------------
+
+def predicted(minor, code_page, utf8):
+    """What decide() says a run gets: the shape seen.py records."""
+    from .._engine.policy import Inputs, decide
+    args = ("-X", "utf8=" + utf8) + (("-X", "warn_default_encoding")
+                                     if warns_default_encoding(minor) else ()) + ("-m", "pytest")
+    d = decide(Inputs(environ={"PYTHONUTF8": utf8}, args=args, version=minor, platform="win32",
+                      ansi_code_page=code_page, windows_console=False))
+    from .._engine.profiles import OEM_CODE_PAGES
+    out = {"utf8_mode": d.utf8_mode, "acp": code_page, "oemcp": OEM_CODE_PAGES[code_page],
+           "filesystem": [d.filesystem.encoding, d.filesystem.errors],
+           "stdin": [d.stdin.encoding, d.stdin.errors],
+           "stdout": [d.stdout.encoding, d.stdout.errors],
+           "stderr": [d.stderr.encoding, d.stderr.errors],
+           "preferred_encoding": d.preferred_encoding}
+    if tuple(int(x) for x in minor.split(".")) >= (3, 11):      # locale.getencoding()
+        out["locale_encoding"] = d.locale_encoding
+    return out
+
+
+def _name(encoding):
+    try:
+        return codecs.lookup(encoding).name
+    except (LookupError, TypeError):
+        return encoding
+
+
+def _said(value):
+    if isinstance(value, list):
+        return "/".join(str(_name(v) if i == 0 else v) for i, v in enumerate(value))
+    return str(value)
+
+
+def compare_seen(seen, expected):
+    """["FIELD: SEEN seen, EXPECTED by utf8env's rules"] where they differ (encoding names
+    compared as codecs.lookup() names them)."""
+    out = []
+    for field, want in expected.items():
+        got = seen.get(field)
+        if isinstance(want, list) and isinstance(got, list):
+            same = [_name(got[0]), got[1]] == [_name(want[0]), want[1]]
+        elif isinstance(want, str):
+            same = _name(got) == _name(want)
+        else:
+            same = got == want
+        if not same:
+            out.append("%s %s seen, %s by utf8env's rules" % (field, _said(got), _said(want)))
+    return out
+
+
+# -- the command ------------------------------------------------------------------------------
+
+def minor_of(option):
+    """The X.Y of --windows [X.Y] (True: the newest build)."""
+    return builds.NEWEST if option in (True, None, "") else option
+
+
+def run(options, command):
+    from ._unittest_runner import Args
+    if not command:
+        raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
+    args = cli.pytest_args(command)
+    if isinstance(args, Args):
+        raise UsageError("readiness --windows runs pytest suites (-- pytest ARGS...), not "
+                         "python -m unittest")
+    if options.python:
+        raise UsageError("--python and --windows: the Windows runs use python.org's "
+                         "embeddable build (--windows X.Y chooses it)")
+    if options.world:
+        raise UsageError("--world and --windows: the Windows runs' world is Wine's ANSI code "
+                         "page (--code-page N)")
+    timeout = cli._timeout(options.timeout)
+    project = cli._project()
+    code_page = int(options.code_page or wine.DEFAULT_CODE_PAGE)
+    windows = Windows(minor_of(options.windows), code_page,
+                      getattr(options, "windows_requirements", None))
+    try:
+        with _Guard(windows) as guard:
+            with windows:
+                return _run(options, args, timeout, project, guard, windows)
+    except (cli._Interrupted, KeyboardInterrupt):
+        try:
+            sys.stderr.write("utf8env: readiness: interrupted; the runs were stopped\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        return cli.INTERRUPTED
+
+
+class _Guard(cli._Guard):
+    """readiness's guard; each batch's files made Linux-shaped once it has run."""
+
+    def __init__(self, windows):
+        cli._Guard.__init__(self)
+        self.windows = windows
+
+    def execute(self, planned, world):
+        done = cli._Guard.execute(self, planned, HOST_WORLD)
+        self.windows.normalise(planned)
+        return done
+
+
+def _run(options, args, timeout, project, guard, windows):
+    from . import _advice as advice
+    started = time.monotonic()
+    skipped = []
+    pythons = [windows.interpreter()]
+    planned, folders = windows.plan(project, pythons, HOST_WORLD, args, dict(os.environ),
+                                    timeout, skipped)
+    try:
+        runs, workers = guard.execute(planned, HOST_WORLD)
+        result = advice.follow_up(planned, runs, workers, project, pythons, HOST_WORLD, args,
+                                  dict(os.environ), timeout,
+                                  lambda jobs: guard.execute(jobs, HOST_WORLD), started,
+                                  show_all=options.all, not_copied=skipped)
+        result = result._replace(world=WORLD, environment=windows.describe(
+            windows.differences(planned)), variables=windows.variables())
+    finally:
+        for folder in folders:
+            folder.remove()
+    return cli.report(result, options)

