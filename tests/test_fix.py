@@ -326,6 +326,32 @@ def test_encoding_locale_says_it_is_python_3_10(tmp_path, capsys):
         "encoding=\"locale\" (encoding=\"locale\" is Python 3.10+)" % path
 
 
+_KEPT = (u'a = open("x")  # utf8env: ignore (the locale is the point)\n'
+         u'b = open(  # noqa: E501, PLW1514\n'
+         u'    "y")\n'
+         u'c = open("z")  # noqa\n'
+         u'd = open("w")  # pylint: disable=unspecified-encoding\n'
+         u'e = open("v")  # noqa: E501\n'
+         u'f = open("# utf8env: ignore")\n')
+
+
+@pytest.mark.fast
+def test_a_comment_saying_the_default_is_meant_keeps_the_call(tmp_path, capsys):
+    # Ours, ruff's and pylint's codes for this rule, a bare noqa; not another code, not
+    # the words inside a string.
+    path = tmp_path / "a.py"
+    path.write_text(_KEPT)
+    status, out, _ = _fix(capsys, "--check", str(path))
+    assert (status, out) == (1, (
+        "{0}:6:5: open: text in the locale's encoding; fix: encoding=\"utf-8\"\n"
+        "{0}:7:5: open: text in the locale's encoding; fix: encoding=\"utf-8\"\n"
+        "2 call sites in 1 file open text in the locale's encoding: 2 to fix (--write), 0 to "
+        "review\n").format(path))
+    _fix(capsys, "--write", str(path))
+    assert path.read_text() == _KEPT.replace(u'open("v")', u'open("v", encoding="utf-8")').replace(
+        u'open("# utf8env: ignore")', u'open("# utf8env: ignore", encoding="utf-8")')
+
+
 @pytest.mark.fast
 def test_quotes_follow_the_calls_own_strings(tmp_path, capsys):
     path = tmp_path / "a.py"

@@ -49,7 +49,7 @@ def current():
     with warnings.catch_warnings():
         # EncodingWarning (PYTHONWARNDEFAULTENCODING, 3.10+) is not this call's business.
         warnings.simplefilter("ignore")
-        with open(os.devnull) as f:
+        with open(os.devnull) as f:     # utf8env: ignore (the default is what is observed)
             opened = Stream(f.encoding, f.errors)
         preferred = locale.getpreferredencoding(False)
         getencoding = getattr(locale, "getencoding", None)

@@ -14,7 +14,7 @@ def stream(f):
 with warnings.catch_warnings():
     # EncodingWarning (PYTHONWARNDEFAULTENCODING) must not reach stderr.
     warnings.simplefilter("ignore")
-    f = open(os.devnull)
+    f = open(os.devnull)     # utf8env: ignore (the default is what is observed)
     opened = [f.encoding, f.errors]
     f.close()
     preferred = locale.getpreferredencoding(False)

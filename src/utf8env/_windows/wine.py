@@ -72,7 +72,7 @@ def cache_folder(environ=None):
 @contextmanager
 def locked(cache):
     """The cache's lock, held while a build, a locale or the prefix is made."""
-    with open(os.path.join(cache, ".lock"), "a") as lock:
+    with open(os.path.join(cache, ".lock"), "a", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield

@@ -50,7 +50,7 @@ def _probe(key, argv):
 
 def _read(proc, name):
     try:
-        with open(os.path.join(proc, name)) as f:
+        with open(os.path.join(proc, name), encoding="utf-8") as f:
             return f.read().strip()
     except OSError:
         return None

@@ -28,7 +28,10 @@ Which calls (the names resolved through the module's imports: `import subprocess
     X.read(...)                       configparser's, when X is a ConfigParser(...) call
                                       or a name the module assigns one
 
-A call with an explicit encoding (keyword or positional) is left alone. Review, never
+A call with an explicit encoding (keyword or positional) is left alone, and so is one
+with a comment on any of its lines saying the default is meant: `# utf8env: ignore`, or
+the linters' own for this rule (`# noqa: PLW1514`, a bare `# noqa`, `# pylint:
+disable=unspecified-encoding`). Review, never
 edited: a mode or text= that is not a literal, `**kwargs` (may carry encoding=), `*args`
 that may reach the encoding's position, a call inside an f-string, os.popen. The edit
 inserts `encoding="utf-8"` (or "locale") before the call's closing parenthesis (ast end
@@ -78,6 +81,13 @@ _TEXT_WORDS = re.compile(br"text|universal_newlines|errors")
 
 
 FIX, REVIEW = "fix", "review"
+
+# A comment on any line of a call that says the locale's encoding is meant there: ours,
+# and the linters' own for this rule (ruff PLW1514, pylint unspecified-encoding/W1514,
+# a bare noqa), so a site already annotated for a linter is not reported twice.
+_KEEP = re.compile(r"\butf8env:\s*ignore\b|\bnoqa\b(?!\s*:)|\bnoqa\s*:[\w\s,]*\bPLW1514\b|"
+                   r"\bpylint:\s*disable\s*=[\w\s,-]*\b(?:unspecified-encoding|W1514)\b",
+                   re.IGNORECASE)
 
 
 class Site(object):
@@ -611,8 +621,25 @@ def scan(text, encoding="utf-8"):
         end = getattr(call, "end_lineno", None) or max(
             [line] + [edit[0] + 1 for edit in (edits or ())])
         sites.append(Site(line, col, shown, verdict, message, edits or (), end))
+    if sites:
+        kept = _kept_lines(text)
+        sites = [site for site in sites
+                 if not any(n in kept for n in range(site.line, site.end + 1))]
     sites.sort(key=lambda site: (site.line, site.col))
     return sites
+
+
+def _kept_lines(text):
+    """The numbers (1-based) of the lines whose comment keeps a call as it is (_KEEP)."""
+    import io
+    kept = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and _KEEP.search(token.string):
+                kept.add(token.start[0])
+    except (tokenize.TokenError, SyntaxError):     # what parsed always tokenizes: belt
+        pass
+    return kept
 
 
 def _outside(line, col, parentheses):

@@ -131,7 +131,7 @@ def main(argv):
     if proc is not None:
         _kill_group(proc.pid)
     result["left"] += kill_marked([token])
-    with open(status + ".part", "w") as f:
+    with open(status + ".part", "w", encoding="utf-8") as f:
         json.dump(result, f)
     os.rename(status + ".part", status)
     return 0

@@ -101,7 +101,7 @@ class Windows(object):
                    os.path.join(lent, suite.LENT))
         self.lent = lent
         if self.minor_tuple() >= (3, 12):
-            with open(os.path.join(lent, "_wmi.py"), "w") as f:
+            with open(os.path.join(lent, "_wmi.py"), "w", encoding="utf-8") as f:
                 f.write(_NO_WMI)
         # A prefix (so a wineserver) per mode: one wineserver serves its clients one call
         # at a time, and two runs' system calls through one made both wait (measured:
