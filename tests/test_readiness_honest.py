@@ -87,6 +87,9 @@ def test_flaky():
     "lf": ({"test_a.py": "def test_ok():\n    pass\ndef test_ok_too():\n    pass\n"
                          "def test_fails():\n    assert 0, 'always'\n"}, ["-q", "--lf"]),
     "special": ({"test_a.py": "def test_ok():\n    pass\n"}, ["-q"]),
+    # Fails alike in both modes, its message naming its tmp_path (each run's own folder).
+    "tmp-path": ({"test_a.py": "def test_where(tmp_path):\n"
+                               "    raise RuntimeError('no %s' % tmp_path)\n"}, ["-q"]),
 }
 
 
@@ -399,3 +402,14 @@ def test_kill_marked_finds_a_setsid_daemon_by_its_variable():
             starter.kill()
             starter.wait()
 
+
+
+def test_a_failure_naming_its_tmp_path_alike_in_both_modes_is_no_change(scenarios):
+    code, page = _page(scenarios, "tmp-path")
+    assert (code, page) == (0, _expected(_head("-q", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  1 failed  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N
+
+Ready: no test changes with UTF-8 mode (1 test, 0 call sites warned).
+2 runs on 2 workers, N (their own time N)
+"""))

@@ -90,7 +90,9 @@ def _split(text):
     return lines[:-1], match.group(1), command
 
 
-# In the namespace: $1 the daemon's folder, $2 the crontab to install, $3 cron.
+# In the namespace: $1 the daemon's folder, $2 the crontab to install, $3 cron. The crontab
+# goes in on stdin: crontab(1) cuts a file name at 99 bytes (Debian's MAX_FNAME), which a
+# deep pytest folder reaches.
 _NAMESPACE = r"""
 set -e
 mount --make-rprivate /
@@ -104,7 +106,7 @@ mount --bind "$1/environment" /etc/environment
 mount --bind /root "$1/real-root"
 mount -t tmpfs -o mode=700 cron-home /root
 if [ -d "$1/real-root/.pyenv" ]; then mkdir /root/.pyenv; mount --bind "$1/real-root/.pyenv" /root/.pyenv; fi
-crontab "$2"
+crontab - <"$2"
 exec "$3" -f -L 15
 """
 

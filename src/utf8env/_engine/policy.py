@@ -215,17 +215,20 @@ def decide(inputs):
     c_warning, reasons["c_locale_warning"] = _c_locale_warning(context, lc_ctype, warn)
     printed += _printed(c_warning)
     pre = _Preconfig(mode, reasons["utf8_mode"], lc_ctype, _codeset(context, lc_ctype))
+    # What preconfig decided stands when a codec lookup after it stops the start-up.
+    reached = dict(legacy_c_locale=legacy, legacy_c_locale_source=source if legacy else None,
+                   coercion=coercion, coercion_warning=coercion_warning,
+                   c_locale_warning=c_warning, utf8_mode=mode, lc_ctype=lc_ctype,
+                   stderr_messages=printed)
 
     # Python/initconfig.c: the encodings, from what preconfig left; their codecs are
     # looked up filesystem first, then stdio (pylifecycle.c, _PyUnicode_InitEncodings).
     filesystem, reasons["filesystem"] = _filesystem(context, pre)
     if isinstance(filesystem, _Failure):
-        return _decision(context, reasons, filesystem, utf8_mode=mode, coercion=coercion,
-                         stderr_messages=printed)
+        return _decision(context, reasons, filesystem, **reached)
     stdout, reasons["stdout"] = _stdio(context, pre)
     if isinstance(stdout, _Failure):
-        return _decision(context, reasons, stdout, utf8_mode=mode, coercion=coercion,
-                         stderr_messages=printed)
+        return _decision(context, reasons, stdout, **reached)
     reasons["stdin"] = reasons["stdout"]
     stderr, reasons["stderr"] = _stderr(context, stdout, reasons["stdout"])
     open_default, reasons["open"] = _open(context, pre)
@@ -234,8 +237,7 @@ def decide(inputs):
     # Python/pylifecycle.c init_import_site, the last step of start-up.
     site = _site_import(context, pre)
     if site is not None:
-        return _decision(context, reasons, site, utf8_mode=mode, coercion=coercion,
-                         stderr_messages=printed)
+        return _decision(context, reasons, site, **reached)
     child, reasons["child_environ"] = _child_environ(context, environ)
     printed, reasons["stderr_messages"] = _stderr_messages(context, printed)
     return _decision(

@@ -18,7 +18,9 @@ def key(nodeid):
 
 def outcomes(path, temporary=()):
     """{(classname, name): Outcome} of the JUnit XML file at `path`; None when it is
-    missing or unreadable. Each folder of `temporary` is shown as <tmp> in the output."""
+    missing or unreadable. Each folder of `temporary` is shown as <tmp> in the output and
+    the message (each run has its own: a test failing alike in both modes with its tmp_path
+    in the message is no change)."""
     try:
         tree = ElementTree.parse(path)
     except (OSError, ElementTree.ParseError):
@@ -35,6 +37,7 @@ def outcomes(path, temporary=()):
         output = "".join((case.findtext(tag) or "") for tag in ("system-out", "system-err"))
         for folder in temporary:
             output = output.replace(folder, "<tmp>")
+            message = message.replace(folder, "<tmp>") if message else message
         k = (case.get("classname") or "", case.get("name") or "")
         if k in found and found[k].outcome != "passed":
             continue            # a teardown error adds a second case: keep the first failure
