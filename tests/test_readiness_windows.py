@@ -148,6 +148,13 @@ def test_the_prefix_copy_of_a_killed_invocation_is_swept(tmp_path):
 
 
 @pytest.mark.fast
+def test_without_proc_no_process_is_claimed_and_no_traceback(tmp_path):
+    # No /proc mounted: which process uses a prefix cannot be told; an empty answer, not
+    # an OSError out of readiness.
+    assert wine.using(str(tmp_path / "prefix"), proc=str(tmp_path / "no-proc")) == []
+
+
+@pytest.mark.fast
 def test_every_code_page_has_its_locale_and_the_engine_knows_it():
     from utf8env._engine.profiles import CODE_PAGES
     assert set(wine.CODE_PAGES) == set(CODE_PAGES) - {65001}

@@ -376,7 +376,11 @@ def using(prefix, proc="/proc"):
     """The pids of the processes started with WINEPREFIX=`prefix` (the wineserver too)."""
     wanted = ("WINEPREFIX=%s" % prefix).encode()
     found = []
-    for name in os.listdir(proc):
+    try:
+        names = os.listdir(proc)
+    except OSError:         # no /proc mounted: none can be told, none is claimed
+        return []
+    for name in names:
         if name.isdigit() and int(name) != os.getpid():
             try:
                 with open(os.path.join(proc, name, "environ"), "rb") as f:
