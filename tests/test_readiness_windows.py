@@ -175,11 +175,15 @@ def test_windows_takes_an_optional_version():
     assert (parsed.windows, rest) == ("3.12", ["pytest"])
     parsed, rest = _parse("--windows", "pytest", "-q")       # pytest is not a version
     assert (parsed.windows, rest) == ("3.13", ["pytest", "-q"])
-    with pytest.raises(options.UsageError) as error:
-        _parse("--windows=3.15", "--", "pytest")
-    assert str(error.value) == (
-        "--windows '3.15': expected 3.8, 3.9, 3.10, 3.11, 3.12, 3.13 (python.org's embeddable "
-        "builds on PyPI; 3.15's behaviour is the run with UTF-8 mode on)")
+    # A version it does not offer, with = or as the next word, is refused, never taken
+    # for the command's first word.
+    for argv in (["--windows=3.15"], ["--windows", "3.7"], ["--windows", "3.13.1"]):
+        with pytest.raises(options.UsageError) as error:
+            _parse(*(argv + ["--", "pytest"]))
+        assert str(error.value) == (
+            "--windows %r: expected 3.8, 3.9, 3.10, 3.11, 3.12, 3.13 (python.org's embeddable "
+            "builds on PyPI; 3.15's behaviour is the run with UTF-8 mode on)"
+            % argv[-1].rpartition("=")[2])
     with pytest.raises(options.UsageError) as error:
         _parse("--windows", "--code-page", "437", "--", "pytest")
     assert str(error.value).startswith("--code-page '437': expected an ANSI code page Wine "

@@ -128,6 +128,11 @@ def parse(command, argv):
             if following is not None and following in (option.choices or ()):
                 index += 1
                 setattr(parsed, option.dest, following)
+            elif following is not None and _looks_like_version(following):
+                # `--windows 3.7`: a version it does not offer, never the command's word.
+                raise command.error("%s %r: expected %s" % (
+                    option.names[-1], following,
+                    option.expected or "one of " + ", ".join(option.choices)))
             else:
                 setattr(parsed, option.dest, option.const)
         else:
@@ -172,3 +177,9 @@ def _checked(command, parsed):
                 raise command.error("%s %r: expected %s" % (
                     option.names[-1], item, option.expected or "one of " + ", ".join(option.choices)))
     return parsed
+
+
+def _looks_like_version(word):
+    """X.Y or X.Y.Z: digits and dots, at least one dot."""
+    parts = word.split(".")
+    return len(parts) > 1 and all(part.isdigit() for part in parts)
