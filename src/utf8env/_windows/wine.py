@@ -401,23 +401,38 @@ def _zombie(pid, proc):
 
 def communicate(argv, env, cwd, timeout):
     """(status, stdout, stderr) of a Windows program run with pipes, read until it has
-    exited and nothing more is readable (a Wine process it started may hold the pipes)."""
-    import selectors
+    exited and nothing more is readable (a Wine process it started may hold the pipes);
+    killed at `timeout`, with what it wrote until then."""
     proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
+    out, err, finished = read_until_exit(proc, timeout)
+    if not finished:
+        proc.kill()
+    return proc.wait(), out, err
+
+
+def read_until_exit(proc, timeout):
+    """(stdout, stderr, finished) of `proc`, read as proc.communicate() does, except that
+    it does not wait for end of file once the process has exited: a Wine service started
+    meanwhile may hold the pipes open for ever, and all the process wrote is in the pipe
+    by then. finished: False when `timeout` seconds passed first (the process is left
+    to the caller)."""
+    import selectors
     deadline = time.monotonic() + timeout
     chunks = {proc.stdout: [], proc.stderr: []}
     sel = selectors.DefaultSelector()
     for pipe in chunks:
         sel.register(pipe, selectors.EVENT_READ)
+    finished = True
     try:
         while sel.get_map():
             exited = proc.poll() is not None
-            if time.monotonic() > deadline:
-                proc.kill()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                finished = False
                 break
-            ready = sel.select(0.2 if exited else 0.5)
+            ready = sel.select(0.2 if exited else min(left, 0.5))
             if not ready and exited:
                 break
             for key, _ in ready:
@@ -426,9 +441,13 @@ def communicate(argv, env, cwd, timeout):
                     chunks[key.fileobj].append(block)
                 else:
                     sel.unregister(key.fileobj)
-        status = proc.wait()
+        if finished:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                finished = False
     finally:
         sel.close()
         proc.stdout.close()
         proc.stderr.close()
-    return status, b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr])
+    return b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr]), finished

@@ -299,6 +299,15 @@ def _missing(missing, state, found_contexts, environ, info, tools, good):
                     info)
 
 
+def _locale_candidates(remedies, state, environ, facts):
+    """[Remedy]: the locale findings' own fixes, then the place's UTF-8 locale, if any."""
+    candidates = [fixing.Remedy(changes=changes) for changes in remedies]
+    good = state.utf8_locale if state is not None else None
+    if good:
+        candidates.append(fixing.Remedy(changes=_c_locale_changes(state, environ, facts, good)))
+    return candidates
+
+
 def _c_locale_changes(state, environ, facts, good):
     """The variables that give LC_CTYPE the UTF-8 locale `good`: LANG (or the variable that
     decides), and LC_ALL unset rather than set (it would override every category)."""
@@ -509,18 +518,10 @@ def _embedded_findings(item, state, environ, facts, found_contexts, info, remedi
             evidence.append("PYTHONUTF8=1 changes nothing here (decide() with it: UTF-8 mode "
                             "still off): only the locale %s gives its process before it "
                             "starts Python does" % host)
-    candidates = [fixing.Remedy(changes=changes) for changes in remedies]
-    good = state.utf8_locale if state is not None else None
-    if good:
-        candidates.append(fixing.Remedy(changes=_c_locale_changes(state, environ, facts, good)))
+    candidates = _locale_candidates(remedies, state, environ, facts)
     chosen = ()
     for remedy in candidates:
-        env = dict(environ)
-        for name, value in remedy.changes:
-            if value is None:
-                env.pop(name, None)
-            else:
-                env[name] = value
+        env = fixing.applied(environ, remedy.changes)
         again = servers.host_stdio(decide(item.inputs._replace(environ=env)), item.host)
         result = outcome(again)
         if again.startup_error is None and result.print_text == result.open_text == "ok":
@@ -541,22 +542,15 @@ def _python_remedies(item, environ, facts, state, key="stdout", remedies=()):
     `utf8env run` in front of it too, where that removes the failure (_wrapped)."""
     from .._engine.policy import Inputs, decide
     d = item.decision
-    candidates = [fixing.Remedy(changes=changes) for changes in remedies]
     good = state.utf8_locale if state is not None else None
-    if good:
-        candidates.append(fixing.Remedy(changes=_c_locale_changes(state, environ, facts, good)))
+    candidates = _locale_candidates(remedies, state, environ, facts)
     for name in ("PYTHONIOENCODING", "PYTHONUTF8", "PYTHONCOERCECLOCALE"):
         if name in environ:
             candidates.append(fixing.Remedy(changes=((name, None),)))
     if d.python != "3.6":
         candidates.append(fixing.Remedy(changes=(("PYTHONUTF8", "1"),)))
     for remedy in candidates:
-        env = dict(environ)
-        for name, value in remedy.changes:
-            if value is None:
-                env.pop(name, None)
-            else:
-                env[name] = value
+        env = fixing.applied(environ, remedy.changes)
         again = decide(item.inputs._replace(environ=env) if item.inputs is not None else
                        Inputs(environ=env, args=(), version=d.python, platform=d.platform,
                               locales=facts))

@@ -21,6 +21,17 @@ class Remedy(Record):
     note = field(None)          # one line to say alongside
 
 
+def applied(environ, changes):
+    """A copy of `environ` with `changes` ((name, value or None to unset), ...) made."""
+    env = dict(environ)
+    for name, value in changes:
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
 class Fix(Record):
     where = field()             # "~/.ssh/config on the ssh client", ...
     lines = field()             # exactly what to write or run

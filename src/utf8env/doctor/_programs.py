@@ -23,6 +23,7 @@ coercion replacing it. PYTHONUTF8=1 never makes ansible pass.
 """
 from .._engine.records import Record, field
 from ._findings import Tool
+from ._fixes import applied
 from ._locale_state import CATEGORIES, is_utf8
 
 CLICK_PYTHONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
@@ -100,12 +101,7 @@ def ansible(decision, environ, facts):
     # setlocale(LC_ALL, "") reads the environment as the interpreter left it: with the
     # coercion's LC_CTYPE=C.UTF-8 exported (PEP 538), which is why no locale at all passes
     # on 3.7+ and fails under PYTHONCOERCECLOCALE=0.
-    env = dict(environ)
-    for name, value in (decision.child_environ or {}).items():
-        if value is None:
-            env.pop(name, None)
-        else:
-            env[name] = value
+    env = applied(environ, (decision.child_environ or {}).items())
     # glibc: every category takes the first non-empty of LC_ALL, LC_<category>, LANG, else
     # C; setlocale(LC_ALL, "") fails as a whole (locale.Error "unsupported locale setting")
     # when any one of them names a locale the libc lacks.
@@ -174,14 +170,6 @@ def _decide(item, decision, environ, facts):
                          platform=decision.platform, locales=facts))
 
 
-def _applied(environ, changes):
-    env = dict(environ)
-    for name, value in changes:
-        if value is None:
-            env.pop(name, None)
-        else:
-            env[name] = value
-    return env
 
 
 def candidates(environ, facts, state, findings=(), version=None):
@@ -224,7 +212,7 @@ def passing_change(program, item, decision, environ, facts, state, findings=()):
     """The first candidate change under which `program`'s check passes for this Python,
     checked by deciding again with it applied and predicting again; or None."""
     for changes in candidates(environ, facts, state, findings, decision.python):
-        env = _applied(environ, changes)
+        env = applied(environ, changes)
         again = _decide(item, decision, env, facts)
         for check in checks(again, env, facts):
             if check.program == program and check.passes:

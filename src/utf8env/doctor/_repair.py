@@ -39,13 +39,10 @@ def plan(findings):
 
 def changed_environ(environ, findings_plan):
     """The environment a new session gets once the planned fixes are in place."""
+    from ._fixes import applied
     env = dict(environ)
     for _, steps in findings_plan:
-        for name, value in steps[0].changes if steps else ():
-            if value is None:
-                env.pop(name, None)
-            else:
-                env[name] = value
+        env = applied(env, steps[0].changes if steps else ())
     return env
 
 
