@@ -385,14 +385,22 @@ def test_progress_keeps_the_tests_that_finished(tmp_path):
     assert (p.collected, p.started, p.finish, p.start["utf8_mode"]) == (4, ["t.py::d"], None, 1)
 
 
+def _is_sleep(pid):
+    try:
+        with open("/proc/%d/comm" % pid, "rb") as f:
+            return f.read() == b"sleep\n"
+    except OSError:
+        return False
+
+
 def test_kill_marked_finds_a_setsid_daemon_by_its_variable():
     token = "test-%d" % os.getpid()
     env = dict(os.environ, **{_supervise.MARKER: token})
     starter = subprocess.Popen(["setsid", "sleep", "1000"], env=env)
     try:
         deadline = time.monotonic() + 10
-        while not _supervise.marked([token]) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        while not _is_sleep(starter.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)        # setsid has not exec'd sleep yet
         assert _supervise.marked([token]) == [starter.pid]
         assert _supervise.kill_marked([token]) == 1
         starter.wait(timeout=10)

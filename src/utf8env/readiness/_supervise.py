@@ -50,12 +50,20 @@ def marked(tokens, proc="/proc"):
 
 def kill_marked(tokens, rounds=50):
     """SIGKILL every process marked with a token of `tokens`, again until none is left
-    (a process may fork while it is being killed); how many were killed."""
+    (a process may fork while it is being killed); how many were killed. A process in the
+    middle of an exec reads with an empty environment for a moment, so the search ends
+    after two empty rounds, not one."""
     killed = set()
+    empty = 0
     for _ in range(rounds):
         pids = [p for p in marked(tokens) if not _zombie(p)]
         if not pids:
-            break
+            empty += 1
+            if empty == 2:
+                break
+            time.sleep(0.01)
+            continue
+        empty = 0
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
