@@ -101,7 +101,8 @@ def wine_start(python, rounds):
         under, plain = [], []
         for _ in range(rounds * 3):
             t = time.perf_counter()
-            wine.communicate([w.wine.loader, w.exe, "-c", "pass"], env, w.prefix.path, 60)
+            wine.communicate(w.prefix.pinned([w.wine.loader, w.exe, "-c", "pass"]), env,
+                             w.prefix.path, 60)
             under.append(time.perf_counter() - t)
             t = time.perf_counter()
             subprocess.run([python, "-c", "pass"], check=True)
@@ -130,8 +131,8 @@ def plain(python, project, args, rounds):
                            env=linux_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             on_linux.append(time.perf_counter() - t)
             t = time.perf_counter()
-            wine.communicate([w.wine.loader, w.exe, "-X", "utf8=0", "-m", "pytest"] + args,
-                             env, project, 900)
+            wine.communicate(w.prefix.pinned([w.wine.loader, w.exe, "-X", "utf8=0", "-m",
+                                              "pytest"] + args), env, project, 900)
             under.append(time.perf_counter() - t)
     finally:
         w.close()

@@ -268,6 +268,14 @@ class _Fake(object):
         self.__dict__.update(kw)
 
 
+def _prefix(w, path, code_page, locpath, cpu):
+    """A run's wine.Prefix as readiness makes it (its CPU, no mount manager), not made."""
+    p = wine.Prefix.__new__(wine.Prefix)
+    p.__dict__.update(wine=w, path=path, code_page=code_page, locpath=locpath, cpu=cpu,
+                      mount_manager=False)
+    return p
+
+
 def _offline(tmp_path, minor="3.13", code_page=932):
     """A Windows of readiness --windows whose parts are named, not made (no Wine run)."""
     w = windows.Windows(minor, code_page, environ={
@@ -278,8 +286,8 @@ def _offline(tmp_path, minor="3.13", code_page=932):
     w.exe = "/cache/cpython-%s/install/python.exe" % minor
     w.site = "/cache/sites/cp313-k/site-packages"
     w.lent = str(tmp_path / "site")
-    w.prefixes = {u: _Fake(environ=lambda u=u: wine.base_environ(
-        w.wine, "/cache/runs/p" + u, code_page, "/cache/locales")) for u in ("0", "1")}
+    w.prefixes = {u: _prefix(w.wine, "/cache/runs/p" + u, code_page, "/cache/locales",
+                             cpu=int(u)) for u in ("0", "1")}
     return w
 
 
@@ -293,6 +301,8 @@ def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
         argv = job.argv
         assert argv[:4] == [sys.executable, "-I", "-S", windows.SUPERVISOR]
         inner = argv[argv.index("--") + 1:]
+        assert inner[:6] == [sys.executable, "-I", "-S", wine.PINNED, "0", "--"]
+        inner = inner[6:]
         assert inner[:5] == [sys.executable, "-I", "-S", windows.PIPE, "--"]
         z = wine.windows_path
         assert inner[5:] == [
@@ -307,7 +317,8 @@ def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
         assert job.env == {
             "PATH": "/usr/bin:/bin", "HOME": "/home/u", "PYTHONDONTWRITEBYTECODE": "1",
             "CI": "true", "WINEPREFIX": "/cache/runs/p0", "WINEDEBUG": "-all",
-            "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d", "LC_ALL": "ja_JP.UTF-8",
+            "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d;mountmgr.sys=d",
+            "LC_ALL": "ja_JP.UTF-8",
             "LOCPATH": "/cache/locales", "PYTHONUTF8": "0",
             "PYTHONPATH": "%s;%s" % (z(w.lent), z(w.site))}
         assert job.cwd == folder.work
@@ -319,8 +330,39 @@ def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
         job = old.job(old.interpreter(), "1", suite.Stage(folder, ""), [], {}, 60)
         assert "warn_default_encoding" not in job.argv and "utf8=1" in job.argv
         assert job.env["WINEPREFIX"] == "/cache/runs/p1"     # a wineserver per mode
+        assert job.argv[job.argv.index(wine.PINNED) + 1] == "1"  # a CPU per mode
     finally:
         folder.remove()
+
+
+@pytest.mark.fast
+def test_the_runs_alternate_between_the_modes_each_modes_order_kept():
+    assert windows.alternating([]) == []
+    assert windows.alternating(["off", "on"]) == [0, 1]
+    assert windows.alternating(["off", "off", "on", "on"]) == [0, 2, 1, 3]
+    assert windows.alternating(["on", "off", "off", "off", "on"]) == [0, 1, 4, 2, 3]
+
+
+@pytest.mark.fast
+def test_pinned_runs_a_command_on_one_cpu_or_unpinned_never_otherwise(tmp_path):
+    cpu = wine.cpus()[-1]
+    show = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"]
+    proc = subprocess.run([sys.executable, "-I", "-S", wine.PINNED, str(cpu), "--"] + show,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"[%d]\n" % cpu, b"")
+    # A CPU this process may not use (a changed cgroup, a smaller machine): unpinned.
+    proc = subprocess.run([sys.executable, "-I", "-S", wine.PINNED, "4095", "--"] + show,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0, ("%r\n" % wine.cpus()).encode(), b"")
+    missing = str(tmp_path / "no such program")
+    proc = subprocess.run([sys.executable, "-I", "-S", wine.PINNED, "0", "--", missing],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (proc.returncode, proc.stdout) == (127, b"")
+    assert proc.stderr == ("%s: [Errno 2] No such file or directory\n" % missing).encode()
+    proc = subprocess.run([sys.executable, "-I", "-S", wine.PINNED, "x", "--", "true"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (proc.returncode, proc.stderr) == (2, b"usage: pinned.py CPU -- COMMAND...\n")
 
 
 @pytest.mark.fast

@@ -10,6 +10,8 @@
                 the cache, LOCPATH); a private prefix per invocation (hard-linked from the
                 user's); Linux paths as the Windows program sees them (Z:)
     pipe.py     STANDALONE: the runs' shim: Wine's CPython needs pipes for stdout and stderr
+    pinned.py   STANDALONE: a command exec'd on one CPU (a prefix's server, services and
+                programs share one: Wine's round trips are then ~20x cheaper)
     seen.py     STANDALONE, runs on Windows: a pytest plugin recording the encodings a run
                 really has (-p utf8env._windows.seen --utf8env-seen PATH)
 

@@ -58,6 +58,9 @@ NOT_SHOWN = "Wine is not Windows: the streams are pipes, never a console%s; what
 # platform.node(): pytest's JUnit XML asks) aborts the process. The runs get a _wmi that
 # cannot be imported, and platform falls back as it does where WMI fails.
 WMI = ", _wmi is off (Wine lacks its calls)"
+# The runs' prefixes go without Wine's mount manager (wine.NO_MOUNT_MANAGER: every stat()
+# is ~5x faster); what that changes is said.
+NO_VOLUMES = ", st_dev is 0 and os.listdrives() fails (Wine's mount manager is off)"
 _NO_WMI = ('raise ImportError("utf8env readiness --windows: no _wmi under Wine, which lacks '
            'propsys.VariantToString")\n')
 
@@ -105,10 +108,14 @@ class Windows(object):
                 f.write(_NO_WMI)
         # A prefix (so a wineserver) per mode: one wineserver serves its clients one call
         # at a time, and two runs' system calls through one made both wait (measured:
-        # mistune's two runs at once, 11 s through one server, 5 s through two).
-        for utf8 in ("0", "1"):
+        # mistune's two runs at once, 11 s through one server, 5 s through two). Each
+        # on a CPU of its own where there are two (wine.pinned.py says why).
+        cpus = wine.cpus()
+        for i, utf8 in enumerate(("0", "1")):
             self.prefixes[utf8] = wine.Prefix(self.wine, self.cache, base, self.code_page,
-                                              self.locpath)
+                                              self.locpath,
+                                              cpu=cpus[i % len(cpus)] if cpus else None,
+                                              mount_manager=False)
         self.prefix = self.prefixes["0"]
         outs = _parallel([functools.partial(p.open, self.exe, _PROBE)
                           for p in self.prefixes.values()])
@@ -157,8 +164,8 @@ class Windows(object):
         """The report's world line: which interpreter stood in, where, and what Wine is not."""
         text = ("Windows CPython %s under Wine %s, code page %d, stood in for 3.15 (the run "
                 "with UTF-8 mode on); %s" % (self.cpython, self.wine.version, self.code_page,
-                                             NOT_SHOWN % (WMI if self.minor_tuple() >= (3, 12)
-                                                          else "")))
+                                             NOT_SHOWN % ((WMI if self.minor_tuple() >= (3, 12)
+                                                           else "") + NO_VOLUMES)))
         if differences:
             text += ("; the encodings seen differ from utf8env's win32 rules: %s"
                      % "; ".join(differences))
@@ -196,10 +203,12 @@ class Windows(object):
         env["PYTHONPATH"] = ";".join(([w(os.path.join(stage.work, "src"))] if self.src else [])
                                      + [w(self.lent), w(self.site)])
         # -S: the supervisor and the shim are standard library only.
-        supervised = [sys.executable, "-I", "-S", SUPERVISOR, stage.path("status.json"),
-                      stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
-                      stage.folder.path("stop"), stage.token, "--",
-                      sys.executable, "-I", "-S", PIPE, "--"] + argv
+        # The shim (and so Wine) runs on the CPU of its mode's prefix.
+        supervised = ([sys.executable, "-I", "-S", SUPERVISOR, stage.path("status.json"),
+                       stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
+                       stage.folder.path("stop"), stage.token, "--"]
+                      + self.prefixes[utf8].pinned([sys.executable, "-I", "-S", PIPE, "--"]
+                                                   + argv))
         from .. import _worlds as worlds
         return worlds.Job(argv=supervised, env=env, timeout=timeout + 60.0, cwd=stage.work)
 
@@ -440,9 +449,29 @@ class _Guard(cli._Guard):
         self.windows = windows
 
     def execute(self, planned, world):
-        done = cli._Guard.execute(self, planned, HOST_WORLD)
+        # The runs alternate between the modes, so that the workers run one per prefix
+        # (so per CPU) at a time; their results are given back in the order asked.
+        order = alternating([mode for _, mode, _, _ in planned])
+        runs, workers = cli._Guard.execute(self, [planned[i] for i in order], HOST_WORLD)
         self.windows.normalise(planned)
-        return done
+        back = [None] * len(planned)
+        for run, i in zip(runs, order):
+            back[i] = run
+        return back, workers
+
+
+def alternating(modes):
+    """The indexes of `modes` in an order that takes each mode in turn (each mode's own
+    order kept): ["a", "a", "b", "b"] -> [0, 2, 1, 3]."""
+    queues = {}
+    for i, mode in enumerate(modes):
+        queues.setdefault(mode, []).append(i)
+    order = []
+    while any(queues.values()):
+        for mode in list(queues):
+            if queues[mode]:
+                order.append(queues[mode].pop(0))
+    return order
 
 
 def _run(options, args, timeout, project, guard, windows):
