@@ -514,3 +514,88 @@ def test_mistune_suite_on_windows(tmp_path):
             for s in data["call_sites"]] == thirdparty.SITES
     assert data["filtered"] == [[thirdparty.HTML, "filter"], [thirdparty.TRAVERSAL, "filter"],
                                 [thirdparty.TEXT, "filter"]]
+
+
+# -- python -m unittest on Windows --------------------------------------------------------------
+
+@pytest.mark.fast
+def test_a_unittest_run_is_the_runner_under_wine_and_needs_no_pytest(tmp_path):
+    from utf8env.readiness import _unittest_runner as unittest_runner
+    w = _offline(tmp_path)
+    w.site = None                   # a unittest suite without requirements: nothing fetched
+    folder = suite.Folder("/", "today")
+    try:
+        stage = suite.Stage(folder, "")
+        job = w.job(w.interpreter(), "0", stage, unittest_runner.Args(["-v"]), w.run_environ(),
+                    60)
+        z = wine.windows_path
+        assert job.argv[job.argv.index(windows.PIPE) + 2:] == [
+            "/usr/lib/wine/wine64", w.exe, "-X", "utf8=0", "-X", "warn_default_encoding",
+            "-m", "_utf8env_lent.readiness._unittest_runner",
+            "--utf8env-json=" + z(stage.path("record.json")),
+            "--junitxml=" + z(stage.path("junit.xml")),
+            "--utf8env-progress=" + z(stage.path("progress.jsonl")),
+            "--utf8env-seen=" + z(stage.path("seen.json")), "-v"]
+        assert job.env["PYTHONPATH"] == z(w.lent)
+    finally:
+        folder.remove()
+
+
+def test_the_unittest_runner_records_the_encodings_a_run_has(tmp_path):
+    import test_readiness_recorder as recorder
+    project = recorder._write(tmp_path / "p", recorder.UNITTEST_FILES)
+    seen = str(tmp_path / "seen.json")
+    proc = subprocess.run(
+        [sys.executable, "-X", "utf8=1", "-m", "utf8env.readiness._unittest_runner",
+         "--utf8env-seen=" + seen], cwd=project, env=recorder._env(),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.returncode == 1, proc.stderr.decode()       # é is two bytes in UTF-8
+    with open(seen, encoding="utf-8") as f:
+        record = json.load(f)
+    assert {k: record[k] for k in ("platform", "utf8_mode", "filesystem", "stdout")} == {
+        "platform": "linux", "utf8_mode": 1, "filesystem": ["utf-8", "surrogateescape"],
+        "stdout": ["utf-8", "surrogateescape"]}
+
+
+UNITTEST_932 = """\
+utf8env readiness -- python -m unittest
+world windows: Windows CPython 3.13.2 under Wine 8.0, code page 932, stood in for 3.15 (the run with
+  UTF-8 mode on); Wine is not Windows: the streams are pipes, never a console, _wmi is off (Wine
+  lacks its calls), st_dev is 0 and os.listdrives() fails (Wine's mount manager is off); what Wine
+  does unlike Windows is not seen (LC_ALL=ja_JP.UTF-8)
+
+python  run    UTF-8 mode  filesystem  locale  tests                          seconds
+======  =====  ==========  ==========  ======  =============================  =======
+3.13    today  off         utf-8       cp932   1 passed, 1 failed, 1 skipped  N
+3.13    3.15   on          utf-8       cp932   1 passed, 1 failed, 1 skipped  N
+
+Call sites that use the locale encoding, and the tests each changes with UTF-8 mode:
+  app/notes.py:2 in save: 1 warning, 1 test: changes
+      tests.test_notes.NotesTest.test_a_note_is_one_byte_per_letter; tried: "utf-8" fails in both
+      modes, "locale" fails in both modes (not the encoding of these call sites)
+  app/__main__.py:3 in <module> [child process]: 1 warning, 1 test: changes no test
+  (encoding="utf-8": the 3.15 behaviour on every version; encoding="locale": today's kept on 3.15,
+  Python 3.10+; "with": the sites the same tests use, measured together: fix them together)
+
+How they change (the first difference):
+  tests.test_notes.NotesTest.test_a_note_is_one_byte_per_letter: failed -> failed: AssertionError: 5
+      != 3
+
+The tests that changed ran again in both modes (2 runs): 1 changed again, 0 unstable.
+Not ready: 1 of 3 tests change with UTF-8 mode; 1 of 2 call sites active in them.
+6 runs on 2 workers, N (their own time N); 4 of them tried the two fixes in copies of the
+  project
+"""
+
+
+def test_a_unittest_suite_on_windows_is_reported_exactly(tmp_path):
+    """The recorder's unittest project (a child process that warns too) in code page 932:
+    é cannot be written today (UnicodeEncodeError) and is two bytes with UTF-8 mode (5 != 3):
+    the test fails in both modes, with another failure; the call site, and the child's."""
+    _need_windows((932,))
+    import test_readiness_recorder as recorder
+    project = recorder._write(tmp_path / "p", recorder.UNITTEST_FILES)
+    proc = _readiness(["--code-page", "932", "--", "python", "-m", "unittest"], project)
+    out, err = proc.communicate(timeout=600)
+    assert (proc.returncode, err) == (1, b"")
+    assert _masked(out.decode("utf-8")) == UNITTEST_932

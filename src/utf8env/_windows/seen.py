@@ -5,7 +5,8 @@ GetOEMCP(), UTF-8 mode, the filesystem encoding, each standard stream's encoding
 error handler as the interpreter made them (sys.__stdout__: pytest's capture replaces
 sys.stdout), locale.getpreferredencoding(False) and locale.getencoding() (3.11+), and
 the console code pages (0 without a console: Wine gives the streams as pipes).
-readiness compares them with utf8env's own win32 rules (decide()).
+readiness compares them with utf8env's own win32 rules (decide()). A unittest suite's
+runs write the same object (seen(): the runner's --utf8env-seen=PATH).
 
 Runs inside Windows CPython 3.8+: Python 3.6 syntax, standard library only.
 """

@@ -266,27 +266,30 @@ def _read(requirements):
                                                               error.strerror or error))
 
 
-def _folder(cache, minor, text):
+def _folder(cache, minor, text, pytest=True):
     """(the folder of these requirements, the names asked besides the file's)."""
-    top = [] if "--hash" in text else ["pytest"]
+    top = ["pytest"] if pytest and "--hash" not in text else []
     return os.path.join(cache, "sites", "cp%s-%s" % (
         minor.replace(".", ""), key(minor, "\n".join(top) + "\n" + text))), top
 
 
-def ready(cache, minor, requirements=None):
+def ready(cache, minor, requirements=None, pytest=True):
     """The site-packages folder of these requirements when it is made, else None."""
-    base, _ = _folder(cache, minor, _read(requirements))
+    base, _ = _folder(cache, minor, _read(requirements), pytest)
     return os.path.join(base, "site-packages") if os.path.isfile(
         os.path.join(base, ".ready")) else None
 
 
-def site(cache, minor, requirements=None, python=None, environ=None, say=None):
-    """The site-packages folder (a Linux path) holding pytest and `requirements` (a pip
-    requirements file, or None) for Windows CPython `minor`, made where missing."""
+def site(cache, minor, requirements=None, python=None, environ=None, say=None, pytest=True):
+    """The site-packages folder (a Linux path) holding pytest (unless `pytest` is false: a
+    unittest suite's runs) and `requirements` (a pip requirements file, or None) for
+    Windows CPython `minor`, made where missing; None when there is nothing to hold."""
     b = builds.build(minor)
     text = _read(requirements)
     hashed = "--hash" in text
-    base, top = _folder(cache, minor, text)
+    base, top = _folder(cache, minor, text, pytest)
+    if not top and not requirements:
+        return None
     packages = os.path.join(base, "site-packages")
     if os.path.isfile(os.path.join(base, ".ready")):
         return packages
@@ -296,12 +299,13 @@ def site(cache, minor, requirements=None, python=None, environ=None, say=None):
         if os.path.isfile(os.path.join(base, ".ready")):
             return packages
         if say:
-            say("fetching pytest%s for Windows CPython %s (win_amd64 wheels) into %s" % (
-                " and %s" % requirements if requirements else "", minor, base))
+            say("fetching %s for Windows CPython %s (win_amd64 wheels) into %s" % (
+                " and ".join(top + ([requirements] if requirements else [])), minor, base))
         work = tempfile.mkdtemp(prefix=".cp%s-" % minor.replace(".", ""),
                                 dir=os.path.dirname(base))
         try:
-            _fetch(b, work, top, requirements, python or sys.executable, environ, hashed)
+            _fetch(b, work, top, requirements, python or sys.executable, environ, hashed,
+                   pytest)
             shutil.rmtree(base, ignore_errors=True)
             os.rename(work, base)
         finally:
@@ -309,7 +313,7 @@ def site(cache, minor, requirements=None, python=None, environ=None, say=None):
     return packages
 
 
-def _fetch(b, work, top, requirements, python, environ, hashed):
+def _fetch(b, work, top, requirements, python, environ, hashed, pytest=True):
     wheels = os.path.join(work, "wheels")
     os.makedirs(wheels)
     environment = windows_environment(b.cpython)
@@ -329,7 +333,7 @@ def _fetch(b, work, top, requirements, python, environ, hashed):
                 dist, requires = _metadata(os.path.join(wheels, name))
                 have.add(dist)
                 needs.update(wanted(requires, environment))
-        if "pytest" not in have:
+        if pytest and "pytest" not in have:
             raise WheelsError("%s does not name pytest: readiness --windows runs pytest, "
                               "add it (with its hash)" % requirements)
         missing = sorted(needs - have)

@@ -13,6 +13,9 @@ pytest plugin (schema 1). EncodingWarnings are recorded as in a child process
 always recorded, never raised by the suite's filters (-W error, PYTHONWARNINGS), the
 record says where those would have raised ("warning_errors", as the plugin's).
 
+`--utf8env-seen=PATH` (readiness --windows) writes the encodings the run has, as the
+pytest plugin _windows/seen.py does.
+
 Exit status: 0 all passed, 1 failures, 5 no test ran (as pytest), unittest's own (2) for
 its usage errors. Standard library only, 3.6 syntax.
 """
@@ -28,7 +31,8 @@ import xml.etree.ElementTree as ElementTree
 from . import _children as children
 from ._sites import add, add_children, filter_action, record_of
 
-OPTIONS = ("--utf8env-json=", "--junitxml=", "--utf8env-only=", "--utf8env-progress=")
+OPTIONS = ("--utf8env-json=", "--junitxml=", "--utf8env-only=", "--utf8env-progress=",
+           "--utf8env-seen=")
 MODULE = "utf8env.readiness._unittest_runner"
 _CATEGORY = getattr(builtins, "EncodingWarning", None)
 
@@ -261,6 +265,11 @@ def main(argv=None):
         _progress({"utf8_mode": getattr(sys.flags, "utf8_mode", 0),
                    "filesystem_encoding": sys.getfilesystemencoding(),
                    "locale_encoding": getencoding() if getencoding else None})
+    if paths.get("--utf8env-seen"):       # readiness --windows: the encodings this run has
+        import json
+        from .._windows.seen import seen
+        with open(paths["--utf8env-seen"], "w", encoding="utf-8") as f:
+            json.dump(seen(), f, sort_keys=True)
     recording = children.Recording()
     on = _CATEGORY is not None and bool(sys.flags.warn_default_encoding)
     if on:

@@ -36,7 +36,7 @@ from .._errors import UsageError
 from ..matrix import _discovery as discovery
 from ..matrix._environments import warns_default_encoding
 from .._windows import builds, wine, wheels
-from . import _cli as cli, _suite as suite
+from . import _cli as cli, _suite as suite, _unittest_runner as unittest_runner
 
 SEEN = suite.LENT + "._windows.seen"
 PIPE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -77,8 +77,11 @@ class Windows(object):
     """One invocation's Windows: the build, the wheels, Wine's private prefix, the lent
     utf8env; plan() makes runs of the shape suite.plan() makes."""
 
-    def __init__(self, minor, code_page, requirements=None, environ=None, say=_say):
+    def __init__(self, minor, code_page, requirements=None, environ=None, say=_say,
+                 pytest=True):
+        """pytest: False for a unittest suite (no pytest fetched for it)."""
         self.minor, self.code_page, self.requirements = minor, code_page, requirements
+        self.pytest = pytest
         self.environ = dict(os.environ if environ is None else environ)
         self.say = say
         self.prefix = self.holder = None
@@ -95,7 +98,7 @@ class Windows(object):
         self.exe = builds.ensure(self.cache, self.minor, say=self.say)
         self.locpath = wine.locale_folder(self.cache, self.code_page, say=self.say)
         self.site = wheels.site(self.cache, self.minor, self.requirements, environ=environ,
-                                say=self.say)
+                                say=self.say, pytest=self.pytest)
         base = wine.ensure_prefix(self.wine, self.cache, self.exe, say=self.say)
         self.holder = suite.Folder("/", "site")
         lent = self.holder.path("site")
@@ -191,17 +194,25 @@ class Windows(object):
         argv = [self.wine.loader, self.exe, "-X", "utf8=" + utf8]
         if warns_default_encoding(self.minor):
             argv += ["-X", "warn_default_encoding"]
-        argv += ["-m", "pytest", "-p", suite.PLUGIN, "-p", suite.PROGRESS, "-p", SEEN,
-                 "--utf8env-seen=" + w(stage.path("seen.json")),
-                 "--utf8env-json=" + w(stage.path("record.json")),
-                 "--utf8env-progress=" + w(stage.path("progress.jsonl")),
-                 "--junitxml=" + w(stage.path("junit.xml")), "-o", "junit_logging=all",
-                 "--basetemp=" + w(stage.folder.path("tmp"))] + list(extra) + list(pytest_args)
+        if isinstance(pytest_args, unittest_runner.Args):   # `python -m unittest ARGS`
+            words = unittest_runner.command(w(stage.path("record.json")),
+                                            w(stage.path("junit.xml")),
+                                            w(stage.path("progress.jsonl")))
+            words[1] = suite.LENT + unittest_runner.MODULE[len("utf8env"):]
+            argv += words + [unittest_runner.OPTIONS[4] + w(stage.path("seen.json"))]
+        else:
+            argv += ["-m", "pytest", "-p", suite.PLUGIN, "-p", suite.PROGRESS, "-p", SEEN,
+                     "--utf8env-seen=" + w(stage.path("seen.json")),
+                     "--utf8env-json=" + w(stage.path("record.json")),
+                     "--utf8env-progress=" + w(stage.path("progress.jsonl")),
+                     "--junitxml=" + w(stage.path("junit.xml")), "-o", "junit_logging=all",
+                     "--basetemp=" + w(stage.folder.path("tmp"))]
+        argv += list(extra) + list(pytest_args)
         env = dict(base)
         env.update(self.prefixes[utf8].environ())
         env["PYTHONUTF8"] = utf8
         env["PYTHONPATH"] = ";".join(([w(os.path.join(stage.work, "src"))] if self.src else [])
-                                     + [w(self.lent), w(self.site)])
+                                     + [w(self.lent)] + ([w(self.site)] if self.site else []))
         # -S: the supervisor and the shim are standard library only.
         # The shim (and so Wine) runs on the CPU of its mode's prefix.
         supervised = ([sys.executable, "-I", "-S", SUPERVISOR, stage.path("status.json"),
@@ -274,7 +285,7 @@ class Windows(object):
                 site["file"] = linux
                 if linux.startswith(stdlib):
                     site["origin"] = "stdlib"
-                elif linux.startswith(self.site + "/"):
+                elif self.site and linux.startswith(self.site + "/"):
                     site["origin"] = "site-packages"
             with open(path + ".part", "w", encoding="utf-8") as f:
                 json.dump(record, f, indent=1, sort_keys=True)
@@ -410,13 +421,9 @@ def minor_of(option):
 
 
 def run(options, command):
-    from ._unittest_runner import Args
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
     args = cli.pytest_args(command)
-    if isinstance(args, Args):
-        raise UsageError("readiness --windows runs pytest suites (-- pytest ARGS...), not "
-                         "python -m unittest")
     if options.python:
         raise UsageError("--python and --windows: the Windows runs use python.org's "
                          "embeddable build (--windows X.Y chooses it)")
@@ -427,7 +434,8 @@ def run(options, command):
     project = cli._project()
     code_page = int(options.code_page or wine.DEFAULT_CODE_PAGE)
     windows = Windows(minor_of(options.windows), code_page,
-                      getattr(options, "windows_requirements", None))
+                      getattr(options, "windows_requirements", None),
+                      pytest=not isinstance(args, unittest_runner.Args))
     try:
         with _Guard(windows) as guard:
             with windows:
