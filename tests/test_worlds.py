@@ -16,9 +16,11 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -559,6 +561,80 @@ def test_a_runner_that_dies_is_a_world_error(monkeypatch, tmp_path):
     monkeypatch.setattr(worlds.jobs, "_RUNNER", str(runner))
     with pytest.raises(WorldError, match=r"world 'installed': runner failed \(exit 3\): boom"):
         worlds.run("installed", [worlds.Job(["/bin/true"], {})], ["/"])
+
+
+def _wait_for(path):
+    for _ in range(600):
+        if os.path.exists(path):
+            return
+        time.sleep(0.05)
+    raise AssertionError("%s never appeared" % path)
+
+
+def _gone(pid):
+    for _ in range(200):
+        try:
+            with open("/proc/%d/stat" % pid, "rb") as f:
+                if f.read().rsplit(b")", 1)[-1].split()[0] == b"Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signalled_runner_ends_its_jobs_starts_no_other_and_replies(tmp_path, signum):
+    started = str(tmp_path / "started")
+    b64 = worlds.jobs._encode
+    request = {"mounts": [], "workers": 1, "jobs": [b64(job) for job in (
+        worlds.Job(["/bin/sh", "-c", "echo $$ > %s.part && mv %s.part %s; exec sleep 300"
+                    % (started, started, started)], {}, timeout=600),
+        worlds.Job(["/bin/echo", "never"], {}, timeout=600))]}
+    runner = subprocess.Popen([sys.executable, "-I", worlds.jobs._RUNNER], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        runner.stdin.write(json.dumps(request).encode())
+        runner.stdin.close()
+        _wait_for(started)
+        with open(started) as f:
+            sleeper = int(f.read())
+        runner.send_signal(signum)
+        out, err = runner.stdout.read(), runner.stderr.read()
+        runner.wait(120)
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+    assert (runner.returncode, err) == (0, b"")
+    first, second = json.loads(out.decode())["results"]
+    assert (first["returncode"], first["timed_out"]) == (-signal.SIGTERM, False)
+    assert second == {"returncode": None, "timed_out": False, "stopped": True, "stdout": "",
+                      "stderr": "", "seconds": 0.0, "then": None}
+    assert _gone(sleeper)
+
+
+def test_ctrl_c_stops_the_matrix_and_its_cells_in_one_line(tmp_path):
+    started = tmp_path / "started"
+    script = tmp_path / "sleepy.py"
+    script.write_text("import os, time\nwith open(%r, 'w') as f:\n    f.write(str(os.getpid()))"
+                      "\ntime.sleep(300)\n" % str(started))
+    from utf8env._own_command import own_command
+    proc = subprocess.Popen(own_command() + ["matrix", "--python", sys.executable, "--env-set",
+                                             "utf8-locale", "--", str(script)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _wait_for(str(started))
+        while not started.read_text():
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)          # this process alone: kill -INT
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (proc.returncode, out, err) == (130, b"", b"utf8env: matrix: interrupted\n")
+    assert _gone(int(started.read_text()))
 
 
 @pytest.mark.fast

@@ -26,6 +26,11 @@ for a job that a signal killed (-9 from the OOM killer). With "jobserver", a job
 only while holding one byte read from the shared token pipe (GNU make's jobserver
 protocol), so several runners together keep to one limit; with "done_fd", one byte is
 written there per finished job.
+
+SIGINT or SIGTERM (Ctrl-C in the terminal; utf8env's own forwarding): the jobs running
+get SIGTERM in their process groups (each job is in a session of its own, out of the
+terminal's reach), no job starts any more ("returncode" null, "stopped" true), and the
+reply is written as always.
 """
 import base64
 import functools
@@ -34,8 +39,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+# The jobs' processes while they run, and whether a signal asked the runner to stop.
+_RUNNING = set()
+_LOCK = threading.Lock()
+_STOPPED = []
 
 
 def b64(data):
@@ -93,16 +104,23 @@ def run_one(job, stdin=None):
         env[name] = value + b":" + env[name] if env.get(name) else value
     cwd = unb64(job["cwd"]) if job.get("cwd") else None
     started = time.monotonic()
-    try:
-        # Own session, so a timeout kills the whole process group: a surviving
-        # grandchild would otherwise keep the pipes open and hang communicate().
-        proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
-    except OSError as exc:
-        return {"returncode": 127, "timed_out": False, "stdout": "",
-                "stderr": b64(str(exc).encode()), "seconds": time.monotonic() - started,
-                "then": None}
+    with _LOCK:
+        if _STOPPED:
+            return {"returncode": None, "timed_out": False, "stopped": True, "stdout": "",
+                    "stderr": "", "seconds": 0.0, "then": None}
+        try:
+            # Own session, so a timeout kills the whole process group: a surviving
+            # grandchild would otherwise keep the pipes open and hang communicate().
+            proc = subprocess.Popen(argv, env=env, cwd=cwd, stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    start_new_session=True)
+        except OSError as exc:
+            return {"returncode": 127, "timed_out": False, "stdout": "",
+                    "stderr": b64(str(exc).encode()), "seconds": time.monotonic() - started,
+                    "then": None}
+        _RUNNING.add(proc.pid)
+        if _STOPPED:        # the signal came while it started
+            _kill_group(proc.pid, signal.SIGTERM)
     timed_out = False
     try:
         out, err = proc.communicate(unb64(job["stdin"]) if stdin is None else stdin,
@@ -111,6 +129,8 @@ def run_one(job, stdin=None):
         timed_out = True
         _kill_group(proc.pid)
         out, err = proc.communicate()  # whatever was captured before the kill
+    with _LOCK:
+        _RUNNING.discard(proc.pid)
     # The job's own process is gone; anything it left in its group goes with it.
     _kill_group(proc.pid)
     # A timed-out job has no status of its own, even when its own process had already
@@ -120,11 +140,27 @@ def run_one(job, stdin=None):
             "stderr": b64(err or b""), "seconds": time.monotonic() - started, "then": None}
 
 
-def _kill_group(pid):
+def _kill_group(pid, signum=signal.SIGKILL):
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pid, signum)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _stop(signum, frame):
+    """SIGINT, SIGTERM: end the jobs running (SIGTERM: readiness's supervisor then ends
+    what its run left), start no other."""
+    # No lock here: the handler runs in the main thread, which may hold none, and a
+    # job started meanwhile sees _STOPPED under the lock before it starts.
+    _STOPPED.append(signum)
+    for pid in list(_RUNNING):
+        if pid < 0:     # the runner of as_user(): it stops its own jobs
+            try:
+                os.kill(-pid, signal.SIGTERM)
+            except OSError:
+                pass
+        else:
+            _kill_group(pid, signal.SIGTERM)
 
 
 def as_user(request, uid, gid):
@@ -135,21 +171,26 @@ def as_user(request, uid, gid):
            if fd is not None]
     cmd = ["unshare", "--user", "--map-user=%d" % uid, "--map-group=%d" % gid,
            sys.executable, "-I", os.path.abspath(__file__)]
-    proc = subprocess.run(cmd, input=json.dumps(rest).encode("utf-8"), pass_fds=fds,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if proc.stdout.strip():
+    with _LOCK:
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, pass_fds=fds)
+        _RUNNING.add(-proc.pid)         # negative: a signal is passed on to it as is
+    out, err = proc.communicate(json.dumps(rest).encode("utf-8"))
+    if out.strip():
         sys.stdout.flush()
-        sys.stdout.buffer.write(proc.stdout)
+        sys.stdout.buffer.write(out)
     else:
         json.dump({"error": "{} failed (exit {}): {}".format(
             " ".join(cmd[:4]), proc.returncode,
-            proc.stderr.decode("utf-8", "replace").strip())}, sys.stdout)
+            err.decode("utf-8", "replace").strip())}, sys.stdout)
     return proc.returncode
 
 
 def main():
     request = json.load(sys.stdin)
     slots = Slots(request.get("jobserver"), request.get("done_fd"))
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _stop)
     for src, dst in request["mounts"]:
         error = mount(src, dst)
         if error:

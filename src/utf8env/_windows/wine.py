@@ -105,13 +105,13 @@ class Wine(object):
         self.loader, self.server, self.version = loader, server, version
 
 
-def find(environ=None):
-    """The Wine here; WineError naming what to install when there is none."""
+def find(environ=None, command="readiness --windows"):
+    """The Wine here; WineError naming what to install when there is none (`command`: the
+    command that needs it, as the user typed it)."""
     environ = os.environ if environ is None else environ
     loader, server = _which(_WINE, environ), _which(_SERVER, environ)
     if not loader or not server:
-        raise WineError("readiness --windows needs Wine (wine64 and wineserver): %s" %
-                        INSTALL_WINE)
+        raise WineError("%s needs Wine (wine64 and wineserver): %s" % (command, INSTALL_WINE))
     try:
         out = subprocess.run([loader, "--version"], stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,

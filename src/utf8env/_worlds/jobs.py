@@ -155,15 +155,20 @@ def _entry(name, roots, via, cache):
     return runner, part
 
 
-def _runner(command, request, world, pass_fds=()):
+def _runner(command, request, world, pass_fds=(), started=None):
+    """The results of a runner's request (`started`: a list the runner's Popen is added
+    to, for the caller to stop it)."""
     import subprocess
-    proc = subprocess.run(command, input=json.dumps(request).encode(), pass_fds=pass_fds,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, pass_fds=pass_fds)
+    if started is not None:
+        started.append(proc)
+    out, err = proc.communicate(json.dumps(request).encode())
     try:
-        reply = json.loads(proc.stdout.decode("utf-8"))
+        reply = json.loads(out.decode("utf-8"))
     except ValueError:
         raise WorldError("world {!r}: runner failed (exit {}): {}".format(
-            world, proc.returncode, proc.stderr.decode(errors="replace"))) from None
+            world, proc.returncode, err.decode(errors="replace"))) from None
     if "error" in reply:
         raise WorldError("world {!r}: {}".format(world, reply["error"]))
     return [_decode(r) for r in reply["results"]]
@@ -198,9 +203,20 @@ def run_batches(batches, roots, workers=None, progress=None, via=None, cache=Non
         if progress is not None:
             watcher = threading.Thread(target=_watch, args=(done_r, total, progress), daemon=True)
             watcher.start()
+        started = []
         with ThreadPoolExecutor(max_workers=max(1, len(batches))) as pool:
-            futures = [pool.submit(_runner, c, r, w, fds) for c, r, w in requests]
-            return [f.result() for f in futures]
+            futures = [pool.submit(_runner, c, r, w, fds, started) for c, r, w in requests]
+            try:
+                return [f.result() for f in futures]
+            except KeyboardInterrupt:
+                # Ctrl-C here only (kill -INT): the runners stop their jobs (SIGTERM)
+                # and reply, so that leaving the pool does not wait for every job.
+                for proc in started:
+                    try:
+                        proc.terminate()
+                    except OSError:
+                        pass
+                raise
     finally:
         for fd in (read_fd, write_fd, done_w):
             os.close(fd)

@@ -7,6 +7,7 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
     _environments.py  the rows' concrete environments, and the user-program mode's sets
     _pep.py           the PEP reproduction: jobs, judging, the agreement with the PEPs
     _program.py       the user's own command under every environment set
+    _windows.py       --windows: a row of real Windows CPython under Wine, in the code pages
     _cells.py         the per-cell sandbox (a folder, a command line, a timeout), what a run shows
     _results.py       the results as records; as_json() at the JSON boundary
     _report.py        text / Markdown / HTML / JSON pages of a result; never decides anything

@@ -8,6 +8,8 @@ import time
 from .._errors import UsageError
 from .. import _output as output
 
+INTERRUPTED = 130
+
 def _progress():
     """A callback printing one progress line on stderr once the run takes more than a
     second, when stderr is a terminal; None otherwise."""
@@ -39,9 +41,19 @@ def run(options, command):
     command = tuple(command or ())
     timeout = _timeout(options.timeout)
     pythons = discovery.named(options.python)
-    if not command:
-        return _pep(options, pythons, timeout)
-    return _program(options, command, pythons, timeout)
+    try:
+        if not command:
+            return _pep(options, pythons, timeout)
+        return _program(options, command, pythons, timeout)
+    except KeyboardInterrupt:
+        # The cells are in the terminal's process group: Ctrl-C reached them too. Wine's
+        # prefixes were closed on the way out (_program's finally).
+        try:
+            sys.stderr.write("utf8env: matrix: interrupted\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        return INTERRUPTED
 
 
 def _pep(options, pythons, timeout):
@@ -54,6 +66,9 @@ def _pep(options, pythons, timeout):
                          "its own environments)")
     if options.hostile_files:
         raise UsageError("matrix: --hostile-files applies to a COMMAND")
+    if getattr(options, "windows", None):
+        raise UsageError("matrix: --windows applies to a COMMAND (the PEP reproduction's "
+                         "environments are Linux's)")
     envs = None
     if pythons:
         py27 = [p for p in pythons if p.version == "2.7"]
@@ -74,12 +89,43 @@ def _program(options, command, pythons, timeout):
                 stdin = f.read()
         except OSError as error:
             raise UsageError("--stdin %r: %s" % (options.stdin, error.strerror))
+    windows = getattr(options, "windows", None)
+    sets = options.env_set or environments.DEFAULT_ENV_SETS
+    if windows:
+        sets = _windows_sets(options.env_set)
     if not pythons:
         pythons = discovery.interpreters()      # the Debian chroot's 3.14 and 3.15 too
-        if not pythons:
+        if not pythons and not windows:
             raise UsageError("matrix: no interpreter found; give --python PATH")
-    result = program.run_program(list(command), pythons,
-                                 options.env_set or environments.DEFAULT_ENV_SETS, stdin,
-                                 options.hostile_files, timeout=timeout, progress=_progress())
+    if not windows:
+        result = program.run_program(list(command), pythons, sets, stdin, options.hostile_files,
+                                     timeout=timeout, progress=_progress())
+    else:
+        from . import _windows
+        program.check_command(list(command))        # refused before Wine is started
+        rows = _windows.Windows(windows, [_windows.code_page(es)
+                                          for es in _windows.code_page_sets(
+                                              program.chosen_sets(sets))])
+        try:
+            rows.open()
+            result = program.run_program(list(command), pythons, sets, stdin,
+                                         options.hostile_files, timeout=timeout,
+                                         progress=_progress(), windows=rows)
+        finally:
+            rows.close()
     output.write(report.render(result, options.format, raw=bool(options.bytes)))
-    return 1 if result.problems or result.not_run else 0
+    not_run = result.not_run or (windows and result.windows["not_run"])
+    return 1 if result.problems or not_run else 0
+
+
+def _windows_sets(names):
+    """The environment sets of --windows: those named, of which one at least stands for a
+    Windows code page; without --env-set, the five that do."""
+    from . import _environments as environments, _program as program, _windows
+    if not names:
+        return tuple(es.name for es in _windows.code_page_sets(environments.ENV_SETS))
+    if not _windows.code_page_sets(program.chosen_sets(names)):
+        raise UsageError("matrix: --windows runs in the environment sets that stand for a "
+                         "Windows ANSI code page (%s); --env-set named none of them" % ", ".join(
+                             es.name for es in _windows.code_page_sets(environments.ENV_SETS)))
+    return names

@@ -19,7 +19,8 @@ _HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
 # the next program): the locale's, as in the PEP reproduction's environments.
 _READERS = {"latin1": "iso8859-1", "gb18030": "gb18030", "cp1252": "cp1252",
             "cp1251": "cp1251", "gbk": "gbk", "cp932": "cp932", "big5": "big5"}
-_ENCODING_WARNING = re.compile(rb"^(.*?):(\d+): EncodingWarning: (.*)$", re.M)
+# \r?: Windows' stderr ends its lines with CRLF.
+_ENCODING_WARNING = re.compile(rb"^(.*?):(\d+): EncodingWarning: (.*?)\r?$", re.M)
 
 
 def _resolve_command(command):
@@ -34,7 +35,12 @@ def _resolve_command(command):
     return [os.path.abspath(path)] + list(command[1:])
 
 
-def _chosen_sets(names):
+def check_command(command):
+    """UsageError for a COMMAND that is not a file (before anything is started)."""
+    _resolve_command(command)
+
+
+def chosen_sets(names):
     """The EnvSet of each name; UsageError for an unknown one."""
     sets = []
     for name in names:
@@ -46,11 +52,13 @@ def _chosen_sets(names):
 
 
 def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=False,
-                workers=None, timeout=DEFAULT_TIMEOUT, progress=None, via=None):
+                workers=None, timeout=DEFAULT_TIMEOUT, progress=None, via=None, windows=None):
     """Run the user's command under pythons x env_sets; a ProgramResult. `via`: how the
-    locale worlds are made (None: the least privileged way; _worlds.MOUNT: root's)."""
+    locale worlds are made (None: the least privileged way; _worlds.MOUNT: root's).
+    `windows`: an open _windows.Windows, whose row runs in the sets that stand for a
+    code page (its jobs with the Linux cells'), or says why it could not."""
     command = _resolve_command(command)
-    sets = _chosen_sets(env_sets)
+    sets = chosen_sets(env_sets)
     if hostile and not stdin:
         stdin = _HOSTILE_STDIN
     plan, jobs, dirs = [], [], []
@@ -83,7 +91,9 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
                               env=environ, stdin=stdin, timeout=timeout, cwd=cell.work)
                     plan.append((interp, es, label, cell))
                     jobs.append((env.world, job))
+        win_plan = _windows_plan(windows, command, sets, stdin, hostile, timeout, dirs, jobs)
         runs = _cells.execute(jobs, [i.root for i in pythons], workers, progress, via)
+        win_runs = _windows_runs(windows, command[0], win_plan, runs[len(plan):])
         by_cell = {}
         for (interp, es, label, cell), run in zip(plan, runs):
             if interp.root != "/":
@@ -99,15 +109,69 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
         off = variants.get("utf8=0", variants["main"] if es.utf8 == "0" else None)
         on = variants.get("utf8=1", variants["main"] if es.utf8 == "1" else None)
         cells.append(_program_cell(interp, es, run, files, off, on))
+    cells += _windows_cells(windows, sets, win_runs)
     return ProgramResult(
         schema=SCHEMA, mode="program", command=command, env_sets=sets,
-        pythons=[{"version": i.version, "argv": list(i.argv)} for i in pythons],
+        pythons=[{"version": i.version, "argv": list(i.argv)} for i in pythons] + (
+            [_windows_python(windows)] if win_runs else []),
         hostile_files=bool(hostile), stdin=repr(stdin),
         cells=cells, problems=sum(c.status != "ok" for c in cells),
         timing=Timing(wall_seconds=round(time.monotonic() - started, 3),
                       cell_seconds=round(_cells.cpu_seconds(runs), 3),
                       workers=workers or os.cpu_count() or 1, jobs=len(runs)),
-        not_run=not_run)
+        not_run=not_run, **({} if windows is None else {"windows": windows.json(sets)}))
+
+
+# -- the Windows rows (matrix --windows) ----------------------------------------------------
+
+def _windows_plan(windows, command, sets, stdin, hostile, timeout, dirs, jobs):
+    """[(env set, utf8, cell)] of the Windows runs, their jobs added to `jobs`: two per
+    set that stands for a code page (UTF-8 mode off, on), each in its own cell."""
+    from . import _windows
+    if windows is None or windows.problem:
+        return []
+    planned = []
+    for es in _windows.code_page_sets(sets):
+        for utf8 in ("0", "1"):
+            cell = _cells.Cell("/")
+            dirs.append(cell)
+            if hostile:
+                cell.touch(_scenarios.HOSTILE_NAME)
+            jobs.append((_windows.JOB_WORLD, windows.job(es, command[0], command[1:], utf8,
+                                                         cell, stdin, timeout)))
+            planned.append((es, utf8, cell))
+    return planned
+
+
+def _windows_runs(windows, script, planned, runs):
+    """{env set name: {utf8: (interp, es, run, files)}}, the paths on stderr Linux's."""
+    out = {}
+    for (es, utf8, cell), run in zip(planned, runs):
+        out.setdefault(es.name, {})[utf8] = (windows.interpreter(), es,
+                                              windows.as_host(run, script, cell), cell.left())
+    return out
+
+
+def _windows_cells(windows, sets, runs):
+    """The Windows row's cells: the run with UTF-8 mode off is the cell's (Windows' default
+    before 3.15), the one with it on what 3.15 changes."""
+    from . import _windows
+    cells = []
+    for es in sets:
+        if es.name not in runs:
+            continue
+        off, on = runs[es.name]["0"], runs[es.name]["1"]
+        cell = _program_cell(off[0], es, off[2], off[3], off, on)
+        cells.append(cell._replace(platform=_windows.PLATFORM, evidence=cell.evidence._replace(
+            reader=_windows.reader(_windows.code_page(es)))))
+    return cells
+
+
+def _windows_python(windows):
+    from . import _windows
+    interp = windows.interpreter()
+    return {"version": interp.version, "argv": list(interp.argv), "platform": _windows.PLATFORM,
+            "cpython": windows.cpython, "wine": windows.wine.version}
 
 
 def _scripts(script, roots, dirs):

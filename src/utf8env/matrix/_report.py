@@ -445,11 +445,12 @@ class _ProgramView(object):
     def __init__(self, result, raw):
         self.result, self.raw = result, raw
         self.sets = list(result.env_sets)
-        self.by = {(c.python, c.env_set): c for c in result.cells}
+        self.by = {(_row(c), c.env_set): c for c in result.cells}
         self.pythons = []
         for c in result.cells:
-            if c.python not in self.pythons:
-                self.pythons.append(c.python)
+            if _row(c) not in self.pythons:
+                self.pythons.append(_row(c))
+        self.windows = result.windows or None
         command = list(result.command)
         self.base = os.path.dirname(command[0]) + os.sep if command else None
         self.title = " ".join([self.path(command[0])] + command[1:]) if command else ""
@@ -477,9 +478,16 @@ class _ProgramView(object):
 
     def grid(self):
         head = ["python"] + [es.name for es in self.sets]
-        body = [[py] + [self.grid_cell(self.by[(py, es.name)]) if (py, es.name) in self.by else "-"
-                        for es in self.sets] for py in self.pythons]
+        body = [[py] + [self.grid_cell(self.by[(py, es.name)]) if (py, es.name) in self.by
+                        else self.absent(py, es) for es in self.sets] for py in self.pythons]
         return head, body
+
+    def absent(self, py, es):
+        """What the grid shows where a row has no cell: "n/a" for a Windows row in a set
+        that stands for no code page, else "-"."""
+        if self.windows and py == self.windows["row"] and es.name in self.windows["not_applicable"]:
+            return _NOT_APPLICABLE
+        return "-"
 
     def _show(self, data, reader):
         return pages.text_of(data, reader, self.raw, _LIMIT)
@@ -546,8 +554,16 @@ class _ProgramView(object):
                     found[0].append(es.name)
                 else:
                     by_set.append(([es.name], pys))
-        return ", ".join("%s (%s)" % (", ".join(names), _ranges(pys, self.pythons, ", "))
+        return ", ".join("%s (%s)" % (", ".join(names), self._ranges(pys))
                          for names, pys in by_set)
+
+    def _ranges(self, pys):
+        """The Linux Pythons as ranges of this run's, then the Windows row's label."""
+        row = self.windows["row"] if self.windows else None
+        linux = [py for py in pys if py != row]
+        order = [py for py in self.pythons if py != row]
+        return ", ".join(([_ranges(linux, order, ", ")] if linux else [])
+                         + [py for py in pys if py == row])
 
     def output(self, cell, what):
         ev = cell.evidence
@@ -569,7 +585,7 @@ class _ProgramView(object):
         EncodingWarnings of every cell, grouped by the place in the code, most cells first."""
         groups = {}
         for c in self.result.cells:
-            name = (c.python, c.env_set)
+            name = (_row(c), c.env_set)
             line = failure_line(c)
             if line:
                 where = self.where(c) or ("start-up" if line.endswith(")") and
@@ -584,7 +600,8 @@ class _ProgramView(object):
 
     def changed_by_315(self, cell, env_set):
         """Python 3.15 turns UTF-8 mode on where this cell ran without it, and that
-        changes what the cell does (the 3.15 interpreter's own cells are that already)."""
+        changes what the cell does (the 3.15 interpreter's own cells are that already; on
+        Windows too, PEP 686: the run with UTF-8 mode off is the cell's)."""
         if cell.python in ("2.7", "3.15") or env_set.utf8 == "1":
             return False
         return bool(pep686(env_set)[0]) and bool(self.changes(cell))
@@ -607,6 +624,32 @@ def findings(result):
 
 
 _CELL_LEGEND = "A cell: ok, the exception that ended the run (or exit N), wN: N EncodingWarnings."
+_NOT_APPLICABLE = "n/a"
+_WINDOWS_HEAD = "Windows (matrix --windows):"
+
+
+def _row(cell):
+    """The grid's row of a cell: its Python's version, "3.13 win" for a Windows row's."""
+    if cell.platform == "win32":
+        from ._windows import row
+        return row(cell.python)
+    return cell.python
+
+
+def windows_lines(result):
+    """The Windows row in words: who stood in and what Wine cannot show, where it runs
+    and where it is "n/a"; or why it was not run. [] without --windows."""
+    w = result.windows
+    if not w:
+        return []
+    if w["not_run"]:
+        return ["%s not run: %s" % (w["row"], w["not_run"])]
+    out = [w["world"]]
+    out.append("%s runs in the code page each set stands for (%s)%s" % (
+        w["row"], ", ".join("%s %d" % kv for kv in w["code_pages"].items()),
+        "; %s: the set stands for no Windows code page (%s)" % (
+            _NOT_APPLICABLE, ", ".join(w["not_applicable"])) if w["not_applicable"] else ""))
+    return out
 _NOT_RUN_HEAD = "Not run here (their locale world cannot be made on this machine):"
 
 
@@ -647,6 +690,11 @@ def _program_text(view, columns=pages.WIDTH):
         out.append(_NOT_RUN_HEAD)
         for n in result.not_run:
             out += pages.wrap("%s: %s" % (n.env_set, n.reason), columns, "  ", "    ")
+    if result.windows:
+        out.append("")
+        out.append(_WINDOWS_HEAD)
+        for line in windows_lines(result):
+            out += pages.wrap(line, columns, "  ", "    ")
     out.append("")
     out.append(_PEP686_HEAD)
     for text, names in view.pep686_groups():
@@ -676,6 +724,9 @@ def _program_markdown(view):
     if result.not_run:
         out += ["", "## " + _NOT_RUN_HEAD.rstrip(":"), ""]
         out += ["- `%s`: %s" % (n.env_set, n.reason) for n in result.not_run]
+    if result.windows:
+        out += ["", "## " + _WINDOWS_HEAD.rstrip(":"), ""]
+        out += ["- " + line for line in windows_lines(result)]
     out += ["", "## " + _PEP686_HEAD.rstrip(":"), ""]
     for text, names in view.pep686_groups():
         out.append("- %s: %s" % (names, pages.md_code(text)))
@@ -729,7 +780,7 @@ def _program_cell_html(view, cell, es):
         body.append("<p>files left</p><pre>%s</pre>" % _e("\n".join("%s: %s" % f for f in files)))
     return ('<td class="cell %s" data-python="%s" data-env-set="%s"><details><summary>%s%s'
             '</summary><div class="ev">%s</div></details></td>' % (
-                cls, _e(cell.python), _e(cell.env_set), _e(_short(cell)), badges, "".join(body)))
+                cls, _e(_row(cell)), _e(cell.env_set), _e(_short(cell)), badges, "".join(body)))
 
 
 def _program_html(view):
@@ -747,7 +798,8 @@ def _program_html(view):
         tds = []
         for es in view.sets:
             c = view.by.get((py, es.name))
-            tds.append('<td class="none">-</td>' if c is None else _program_cell_html(view, c, es))
+            tds.append('<td class="none">%s</td>' % _e(view.absent(py, es)) if c is None
+                       else _program_cell_html(view, c, es))
         out.append("<tr><th>%s</th>%s</tr>" % (_e(py), "".join(tds)))
     out.append("</table>")
     out.append('<h2>Environment sets</h2><dl class="legend" id="legend">')
@@ -758,6 +810,10 @@ def _program_html(view):
         out.append('<h2>%s</h2><ul id="not-run">' % _e(_NOT_RUN_HEAD.rstrip(":")))
         out += ["<li><code>%s</code>: %s</li>" % (_e(n.env_set), _e(n.reason))
                 for n in result.not_run]
+        out.append("</ul>")
+    if result.windows:
+        out.append('<h2>%s</h2><ul id="windows">' % _e(_WINDOWS_HEAD.rstrip(":")))
+        out += ["<li>%s</li>" % _e(line) for line in windows_lines(result)]
         out.append("</ul>")
     out.append("<h2>%s</h2><ul>" % _e(_PEP686_HEAD.rstrip(":")))
     for text, names in view.pep686_groups():

@@ -162,10 +162,13 @@ class ProgramCell(Record):
     files = field()            # {name: repr(bytes)} left in the working folder
     seconds = field()
     evidence = field(None)     # Evidence, or None (not in the JSON)
+    platform = field(ABSENT)   # "win32": a Windows row's cell (absent from a Linux cell's JSON)
 
     def _json(self):
         d = self._asdict()
         del d["evidence"]
+        if self.platform is ABSENT:
+            del d["platform"]
         return d
 
 
@@ -181,6 +184,14 @@ class ProgramResult(Record):
     problems = field()         # how many cells are not "ok"
     timing = field()
     not_run = field(())        # [NotRun]: the environment sets whose world cannot be made here
+    windows = field(ABSENT)    # --windows: the Windows rows' interpreter, Wine, world line,
+                               # code pages, or why they were not run (absent without it)
+
+    def _json(self):
+        d = self._asdict()
+        if self.windows is ABSENT:
+            del d["windows"]
+        return d
 
 
 class NotRun(Record):

@@ -35,12 +35,11 @@ import time
 from .._errors import UsageError
 from ..matrix import _discovery as discovery
 from ..matrix._environments import warns_default_encoding
-from .._windows import builds, wine, wheels
+from .._windows import builds, runs, wine, wheels
 from . import _cli as cli, _suite as suite, _unittest_runner as unittest_runner
 
 SEEN = suite.LENT + "._windows.seen"
-PIPE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "_windows", "pipe.py")
+PIPE = runs.PIPE
 SUPERVISOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_supervise.py")
 WORLD = "windows"
 # The Linux side of the runs: no locale world to enter (Wine's code page is each run's
@@ -50,19 +49,9 @@ HOST_WORLD = "c-locale"
 _PATH_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONPYCACHEPREFIX",
                    "PYTHONEXECUTABLE", "PYTHONUSERBASE", "PYTHONPLATLIBDIR")
 _NOT_PASSED = ("DISPLAY", "WAYLAND_DISPLAY", "LOCPATH")
-_PROBE = ("import json, sys, _winapi; print(json.dumps(["
-          "'%d.%d.%d' % sys.version_info[:3], _winapi.GetACP()]))")
-NOT_SHOWN = "Wine is not Windows: the streams are pipes, never a console%s; what Wine does " \
-            "unlike Windows is not seen"
-# Wine 8.0 has no propsys.VariantToString: CPython 3.12+'s _wmi (platform.uname(),
-# platform.node(): pytest's JUnit XML asks) aborts the process. The runs get a _wmi that
-# cannot be imported, and platform falls back as it does where WMI fails.
-WMI = ", _wmi is off (Wine lacks its calls)"
 # The runs' prefixes go without Wine's mount manager (wine.NO_MOUNT_MANAGER: every stat()
 # is ~5x faster); what that changes is said.
 NO_VOLUMES = ", st_dev is 0 and os.listdrives() fails (Wine's mount manager is off)"
-_NO_WMI = ('raise ImportError("utf8env readiness --windows: no _wmi under Wine, which lacks '
-           'propsys.VariantToString")\n')
 
 
 def _say(line):
@@ -106,9 +95,7 @@ class Windows(object):
         os.symlink(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                    os.path.join(lent, suite.LENT))
         self.lent = lent
-        if self.minor_tuple() >= (3, 12):
-            with open(os.path.join(lent, "_wmi.py"), "w", encoding="utf-8") as f:
-                f.write(_NO_WMI)
+        runs.hide_wmi(lent, self.minor)
         # A prefix (so a wineserver) per mode: one wineserver serves its clients one call
         # at a time, and two runs' system calls through one made both wait (measured:
         # mistune's two runs at once, 11 s through one server, 5 s through two). Each
@@ -120,29 +107,14 @@ class Windows(object):
                                               cpu=cpus[i % len(cpus)] if cpus else None,
                                               mount_manager=False)
         self.prefix = self.prefixes["0"]
-        outs = _parallel([functools.partial(p.open, self.exe, _PROBE)
-                          for p in self.prefixes.values()])
+        outs = runs.parallel([functools.partial(p.open, self.exe, runs.PROBE)
+                              for p in self.prefixes.values()])
         for out in outs:
-            self._probed(out)
+            self.cpython = runs.probed(out, self.code_page, self.locpath)
         return self
 
-    def _probed(self, out):
-        """The probe's answer checked: Windows CPython's version, and the code page Wine
-        really gave (else WineError: the runs would not be in the code page asked)."""
-        try:
-            self.cpython, acp = json.loads(out.decode("ascii", "replace").strip())
-        except ValueError:
-            raise wine.WineError("Windows CPython under Wine printed %r, not its version and "
-                                 "code page" % out[:200])
-        if acp != self.code_page:
-            raise wine.WineError(
-                "Wine gave code page %d, not %d (LC_ALL=%s%s): the runs would not be in code "
-                "page %d" % (acp, self.code_page, wine.locale_name(self.code_page),
-                             " LOCPATH=%s" % self.locpath if self.locpath else "",
-                             self.code_page))
-
     def close(self):
-        _parallel([p.close for p in self.prefixes.values()])
+        runs.parallel([p.close for p in self.prefixes.values()])
         if self.holder is not None:
             self.holder.remove()
 
@@ -156,9 +128,6 @@ class Windows(object):
     def __exit__(self, *exc):
         self.close()
 
-    def minor_tuple(self):
-        return tuple(int(x) for x in self.minor.split("."))
-
     def interpreter(self):
         return discovery.Interpreter(version=self.minor, argv=(self.wine.loader, self.exe),
                                      root="/")
@@ -167,8 +136,8 @@ class Windows(object):
         """The report's world line: which interpreter stood in, where, and what Wine is not."""
         text = ("Windows CPython %s under Wine %s, code page %d, stood in for 3.15 (the run "
                 "with UTF-8 mode on); %s" % (self.cpython, self.wine.version, self.code_page,
-                                             NOT_SHOWN % ((WMI if self.minor_tuple() >= (3, 12)
-                                                           else "") + NO_VOLUMES)))
+                                             runs.NOT_SHOWN % ((runs.WMI if runs.needs_no_wmi(
+                                                 self.minor) else "") + NO_VOLUMES)))
         if differences:
             text += ("; the encodings seen differ from utf8env's win32 rules: %s"
                      % "; ".join(differences))
@@ -305,34 +274,6 @@ class Windows(object):
             expected = predicted(self.minor, self.code_page, "1" if mode == PEP686 else "0")
             out += ["the %s run: %s" % (mode, d) for d in compare_seen(seen, expected)]
         return out
-
-
-def _parallel(calls):
-    """The results of `calls`, run at once (threads: each waits on Wine); the first
-    exception raised, once all have ended."""
-    import threading
-    results, errors = [None] * len(calls), []
-
-    def one(i):
-        try:
-            results[i] = calls[i]()
-        except BaseException as error:      # noqa: B902 (re-raised in the caller)
-            errors.append(error)
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    interrupted = None
-    for t in threads:
-        while t.is_alive():
-            try:
-                t.join()
-            except BaseException as error:  # noqa: B902 (Ctrl-C: the threads end first)
-                interrupted = interrupted or error
-    if interrupted is not None:
-        raise interrupted
-    if errors:
-        raise errors[0]
-    return results
 
 
 def has_src(project):
