@@ -10,12 +10,14 @@ caches in /var/cache/utf8env/thirdparty/), with CPython 3.13 on both sides:
               pinned wheels of tests/windows-requirements.txt): Windows CPython 3.13.2
               under Wine
     wine      Wine's start-up: `wine64 python.exe -c pass` in a private prefix whose server
-              runs (as each run starts), less `python3.13 -c pass` on Linux; and the
+              runs (as each run starts; on the prefix's CPU, as readiness's runs), less
+              `python3.13 -c pass` on Linux; and the
               invocation's own (the prefix copied, its server and services started, the
               code page probed), measured by readiness itself
     plain     `python -X utf8=0 -m pytest ARGS` alone, on Linux and under Wine (the same
-              wheels, the project's src/ first): Wine's own price for the suite, which
-              readiness cannot change
+              wheels, the project's src/ first, the prefix's CPU and no mount manager, as
+              readiness's runs): Wine's own price for the suite, which readiness cannot
+              change
 
 Goal: each Windows run <= 1.5 x the Linux run of its mode + Wine's start-up, and the
 Windows invocation <= 1.5 x the Linux one + Wine's start-up of its runs and of the
