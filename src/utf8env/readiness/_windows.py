@@ -1,17 +1,20 @@
-"""`utf8env readiness --windows [X.Y] [--code-page N] -- pytest ARGS`: the two runs (UTF-8
+"""`utf8env readiness --windows [X.Y] [--code-page N] -- pytest ARGS` (or `-- python -m
+unittest ARGS`): the two runs (UTF-8
 mode off, and on: 3.15's behaviour) on real Windows CPython X.Y (python.org's embeddable
 build, _windows/builds.py) under Wine, in the ANSI code page N, reported as on Linux.
 
-Made once into the user's cache (_windows/): the build (checked by its pins), pytest and
-the project's requirements as win_amd64 wheels, the code page's locale, Wine's prefix.
-Per invocation: a private copy of the prefix, its wineserver and services started before
-the runs (by a probe that checks the code page Wine really gives) and ended after them.
+Made once into the user's cache (_windows/): the build (checked by its pins), pytest (for
+a pytest suite) and the project's requirements as win_amd64 wheels, the code page's
+locale, Wine's prefix. Per invocation: a private copy of the prefix per mode, each on a
+CPU of its own (_windows/pinned.py) and without Wine's mount manager (wine.NO_MOUNT_MANAGER),
+its wineserver and services started before the runs (by a probe that checks the code
+page Wine really gives) and killed after them.
 
 The runs are _suite's runs (the same folders, supervisor, progress and record plugins,
 reruns, measured advice, comparison and reports), with these differences:
 
 - each run is `wine64 python.exe -X utf8=0|1 [-X warn_default_encoding] -m pytest ...`
-  behind a shim giving it pipes (_windows/pipe.py), with the variables of Wine's prefix
+  (or -m ..._unittest_runner) behind a shim giving it pipes (_windows/pipe.py), with the variables of Wine's prefix
   and code page (LC_ALL, LOCPATH) and the Windows paths of its files (Z:..., PYTHONPATH
   joined by ';'): this utf8env (for its plugins) and the wheels' site-packages;
 - the runs inherit this environment less every locale variable, the Python variables
@@ -21,7 +24,8 @@ reruns, measured advice, comparison and reports), with these differences:
   the build's standard library "stdlib", the wheels "site-packages"), and their temporary
   folder one way in every output (as on Linux: <tmp> in reports);
 - on 3.12+ `import _wmi` fails in the runs (Wine lacks what it calls: it aborted pytest);
-- `-p utf8env._windows.seen` records the encodings each run really had; they are checked
+- `-p utf8env._windows.seen` (the unittest runner's --utf8env-seen) records the encodings
+  each run really had; they are checked
   against utf8env's own win32 rules (decide(), platform win32, the code page): a
   difference is said in the report's world line.
 """
@@ -99,7 +103,7 @@ class Windows(object):
         # A prefix (so a wineserver) per mode: one wineserver serves its clients one call
         # at a time, and two runs' system calls through one made both wait (measured:
         # mistune's two runs at once, 11 s through one server, 5 s through two). Each
-        # on a CPU of its own where there are two (wine.pinned.py says why).
+        # on a CPU of its own where there are two (_windows/pinned.py says why).
         cpus = wine.cpus()
         for i, utf8 in enumerate(("0", "1")):
             self.prefixes[utf8] = wine.Prefix(self.wine, self.cache, base, self.code_page,
