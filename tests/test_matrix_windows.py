@@ -96,7 +96,7 @@ def test_without_wine_one_line_names_what_to_install(monkeypatch, tmp_path):
     assert rows.json(sets) == {
         "platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
         "wine": None, "world": None, "code_pages": {"cp932": 932},
-        "not_applicable": ["utf8-locale"], "not_run": NO_WINE}
+        "not_applicable": ["utf8-locale"], "not_run": NO_WINE, "left_out": {}}
     rows.close()
 
 
@@ -117,7 +117,7 @@ def test_a_windows_row_left_out_is_one_line_and_the_json_says_why():
         timing=results.Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=3),
         windows={"platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
                  "wine": None, "world": None, "code_pages": {"cp1252": 1252},
-                 "not_applicable": [], "not_run": NO_WINE})
+                 "not_applicable": [], "not_run": NO_WINE, "left_out": {}})
     text = report.render(result, "text", columns=100)
     assert text.splitlines()[2:5] == ["python  cp1252", "======  ======", "3.12    ok"]
     assert "Windows (matrix --windows):\n  3.13 win not run: %s\n" % NO_WINE in text
@@ -127,6 +127,37 @@ def test_a_windows_row_left_out_is_one_line_and_the_json_says_why():
     plain = result._replace(windows=results.ABSENT)
     assert "windows" not in json.loads(report.render(plain, "json"))
     assert "matrix --windows" not in report.render(plain, "text") + report.render(plain, "markdown")
+
+
+NO_BIG5 = ("code page 950 needs the locale zh_TW.UTF-8, compiled from glibc's sources "
+           "(/usr/share/i18n/locales/zh_TW is missing): apt-get install locales")
+
+
+@pytest.mark.fast
+def test_a_code_page_left_out_is_one_line_and_the_others_run():
+    sets = [es for es in ENV_SETS if es.name in ("cp1252", "big5")]
+    result = results.ProgramResult(
+        schema=1, mode="program", command=["/p/x.py"], env_sets=sets,
+        pythons=[{"version": "3.12", "argv": ["python3.12"]}], hostile_files=False,
+        stdin="b''", cells=[_linux_cell(), _linux_cell("big5"),
+                            _linux_cell()._replace(python="3.13", platform="win32")],
+        problems=0, timing=results.Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=5),
+        windows={"platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
+                 "wine": "8.0", "world": "3.13 win: Windows CPython 3.13.2 under Wine 8.0",
+                 "code_pages": {"cp1252": 1252, "big5": 950}, "not_applicable": [],
+                 "not_run": None, "left_out": {"big5": NO_BIG5}})
+    text = report.render(result, "text", columns=100)
+    assert text.splitlines()[2:6] == [
+        "python    cp1252  big5", "========  ======  ====", "3.12      ok      ok",
+        "3.13 win  ok      -"]
+    at = text.index("Windows (matrix --windows):\n")
+    assert text[at:].split("\n\n")[0].splitlines() == [
+        "Windows (matrix --windows):",
+        "  3.13 win: Windows CPython 3.13.2 under Wine 8.0",
+        "  3.13 win runs in the code page each set stands for (cp1252 1252, big5 950)",
+        "  3.13 win not run in big5 (code page 950): code page 950 needs the locale zh_TW.UTF-8, "
+        "compiled",
+        "    from glibc's sources (/usr/share/i18n/locales/zh_TW is missing): apt-get install locales"]
 
 
 @pytest.mark.fast
@@ -266,7 +297,7 @@ def test_the_json_carries_the_windows_row(cafe):
     assert w == {"platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
                  "wine": w["wine"], "world": w["world"],
                  "code_pages": {"cp1252": 1252, "cp932": 932},
-                 "not_applicable": ["utf8-locale"], "not_run": None}
+                 "not_applicable": ["utf8-locale"], "not_run": None, "left_out": {}}
     assert re.fullmatch(r"\d+\.\d+(\.\d+)?", w["wine"])
     assert w["world"].startswith("3.13 win: Windows CPython 3.13.2 under Wine %s," % w["wine"])
     assert data["pythons"][-1] == {"version": "3.13", "platform": "win32", "cpython": "3.13.2",
@@ -343,3 +374,48 @@ def test_the_docs_show_the_real_page():
     assert cat == "$ cat cafe.py\n" + SCRIPT
     assert shown.split("\n", 1) == [
         " --python python3.12 --env-set cp1252,cp932,utf8-locale -- cafe.py", EXPECTED]
+
+
+def test_a_code_page_whose_locale_or_probe_fails_is_left_out_alone(monkeypatch, tmp_path,
+                                                                    capsys):
+    """Code page 936's locale cannot be compiled (its glibc source named missing), 950's
+    probe finds another code page (C.UTF-8 gives 1252): both are left out, each with its
+    line, and 1252 runs; with no code page left, the row is out as a whole."""
+    _need_windows()
+    monkeypatch.setitem(wine.LOCALES, 936, "xx_XX")
+    monkeypatch.setitem(wine.LOCALES, 950, "C")
+    rows = mwindows.Windows(None, [1252, 936, 950], environ=_environ())
+    try:
+        rows.open()
+        assert (rows.problem, sorted(rows.prefixes)) == (None, [1252])
+        assert rows.left_out == {
+            936: "code page 936 needs the locale xx_XX.UTF-8, compiled from glibc's sources "
+                 "(/usr/share/i18n/locales/xx_XX is missing): apt-get install locales",
+            950: "Wine gave code page 1252, not 950 (LC_ALL=C.UTF-8): the runs would not be in "
+                 "code page 950"}
+        sets = [es for es in ENV_SETS if es.name in ("cp1252", "gbk", "big5")]
+        assert [es.name for es in sets if rows.runs_in(es)] == ["cp1252"]
+        assert rows.json(sets)["left_out"] == {"gbk": rows.left_out[936],
+                                               "big5": rows.left_out[950]}
+    finally:
+        rows.close()
+    # The command: 1252's cells run, gbk's Windows cell is "-" and said; status 1.
+    (tmp_path / "cafe.py").write_text(SCRIPT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("UTF8ENV_WINDOWS_CACHE", support_wine.CACHE)
+    code, out, err = _main(["matrix", "--windows", "--python", machine.python("3.12"),
+                            "--env-set", "cp1252,gbk", "--", "cafe.py"], capsys)
+    assert (code, err) == (1, "")
+    assert out.splitlines()[2:6] == ["python    cp1252  gbk", "========  ======  =====",
+                                     "3.12      ok w1   ok w1", "3.13 win  ok w1   -"]
+    assert ("  3.13 win not run in gbk (code page 936): code page 936 needs the locale "
+            "xx_XX.UTF-8, compiled from\n    glibc's sources (/usr/share/i18n/locales/xx_XX "
+            "is missing): apt-get install locales\n") in out
+    alone = mwindows.Windows(None, [950], environ=_environ())
+    try:
+        alone.open()
+        assert (alone.problem, alone.prefixes) == (
+            "Wine gave code page 1252, not 950 (LC_ALL=C.UTF-8): the runs would not be in "
+            "code page 950", {})
+    finally:
+        alone.close()

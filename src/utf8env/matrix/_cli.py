@@ -114,7 +114,8 @@ def _program(options, command, pythons, timeout):
         finally:
             rows.close()
     output.write(report.render(result, options.format, raw=bool(options.bytes)))
-    not_run = result.not_run or (windows and result.windows["not_run"])
+    not_run = result.not_run or (windows and (result.windows["not_run"]
+                                              or result.windows["left_out"]))
     return 1 if result.problems or not_run else 0
 
 

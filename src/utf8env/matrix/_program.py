@@ -132,6 +132,8 @@ def _windows_plan(windows, command, sets, stdin, hostile, timeout, dirs, jobs):
         return []
     planned = []
     for es in _windows.code_page_sets(sets):
+        if not windows.runs_in(es):
+            continue        # its code page was left out: windows.json() says why
         for utf8 in ("0", "1"):
             cell = _cells.Cell("/")
             dirs.append(cell)

@@ -649,6 +649,8 @@ def windows_lines(result):
         w["row"], ", ".join("%s %d" % kv for kv in w["code_pages"].items()),
         "; %s: the set stands for no Windows code page (%s)" % (
             _NOT_APPLICABLE, ", ".join(w["not_applicable"])) if w["not_applicable"] else ""))
+    out += ["%s not run in %s (code page %d): %s" % (w["row"], name, w["code_pages"][name], why)
+            for name, why in w.get("left_out", {}).items()]
     return out
 _NOT_RUN_HEAD = "Not run here (their locale world cannot be made on this machine):"
 

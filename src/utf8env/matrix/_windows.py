@@ -15,6 +15,7 @@ Wine gives them. A cell runs twice: `-X utf8=0` (its main run: Windows' default 
 the script is run by its Windows path (Z:), and the paths in what it wrote on stderr are
 given back as Linux paths.
 """
+import functools
 import os
 import sys
 import tempfile
@@ -61,8 +62,10 @@ def _say(line):
 
 class Windows(object):
     """One invocation's Windows rows: Wine, the build, a private prefix per code page.
-    open() raises wine.WineError or builds.FetchError (one line: what to install or
-    fetch); close() ends every Wine process of the prefixes and removes them."""
+    open() leaves the rows out where Wine or the build cannot be had (self.problem: one
+    line, what to install or fetch), and a code page out where its locale or its probe
+    fails (self.left_out: {code page: one line}; the others still run); close() ends
+    every Wine process of the prefixes and removes them."""
 
     def __init__(self, minor, code_pages, environ=None, say=_say):
         self.minor = minor_of(minor)
@@ -74,6 +77,7 @@ class Windows(object):
         self.cpython = builds.build(self.minor).cpython
         self.wine = None
         self.problem = None       # why the rows were left out (one line), or None
+        self.left_out = {}        # {code page: why it was left out (one line)}
 
     def open(self):
         """Ready to run, or self.problem says why not (the Linux rows still run)."""
@@ -92,20 +96,36 @@ class Windows(object):
         self.wine = wine.find(environ, "matrix --windows")
         self.cache = wine.cache_folder(environ)
         self.exe = builds.ensure(self.cache, self.minor, say=self.say)
-        locpaths = {cp: wine.locale_folder(self.cache, cp, say=self.say)
-                    for cp in self.code_pages}
+        locpaths = {}
+        for cp in self.code_pages:
+            try:
+                locpaths[cp] = wine.locale_folder(self.cache, cp, say=self.say)
+            except wine.WineError as error:
+                self.left_out[cp] = str(error)
         base = wine.ensure_prefix(self.wine, self.cache, self.exe, say=self.say)
         self.holder = tempfile.mkdtemp(prefix="utf8env-matrix-win-")
         runs.hide_wmi(self.holder, self.minor)
         cpus = wine.cpus()
-        for i, cp in enumerate(self.code_pages):
+        for i, cp in enumerate(sorted(locpaths)):
             self.prefixes[cp] = wine.Prefix(self.wine, self.cache, base, cp, locpaths[cp],
                                             cpu=cpus[i % len(cpus)] if cpus else None)
+
+        def opened(cp):
+            try:
+                out = self.prefixes[cp].open(self.exe, runs.PROBE)
+                return runs.probed(out, cp, locpaths[cp]), None
+            except wine.WineError as error:
+                return None, str(error)
         pages = list(self.prefixes)
-        outs = runs.parallel([lambda p=self.prefixes[cp]: p.open(self.exe, runs.PROBE)
-                              for cp in pages])
-        for cp, out in zip(pages, outs):
-            self.cpython = runs.probed(out, cp, locpaths[cp])
+        for cp, (cpython, why) in zip(pages, runs.parallel(
+                [functools.partial(opened, cp) for cp in pages])):
+            if why is None:
+                self.cpython = cpython
+            else:
+                self.left_out[cp] = why
+                self.prefixes.pop(cp).close()
+        if not self.prefixes:           # no code page left: the rows are out, as a whole
+            raise wine.WineError(self.left_out[min(self.left_out)])
 
     def close(self):
         prefixes, self.prefixes = list(self.prefixes.values()), {}
@@ -124,6 +144,11 @@ class Windows(object):
         self.close()
 
     # -- the rows -----------------------------------------------------------------------------
+
+    def runs_in(self, env_set):
+        """Whether the Windows row runs in `env_set` (it stands for a code page that was
+        not left out)."""
+        return code_page(env_set) in self.prefixes
 
     def interpreter(self):
         """The Windows row's interpreter (once open)."""
@@ -147,7 +172,10 @@ class Windows(object):
                 "world": None if self.problem else self.describe(),
                 "code_pages": {es.name: code_page(es) for es in applies},
                 "not_applicable": [es.name for es in sets if es not in applies],
-                "not_run": self.problem}
+                "not_run": self.problem,
+                "left_out": {} if self.problem else {
+                    es.name: self.left_out[code_page(es)] for es in applies
+                    if code_page(es) in self.left_out}}
 
     def job(self, es, script, args, utf8, cell, stdin, timeout):
         """The worlds.Job of one run of the user's script in `cell` (its own folder):
