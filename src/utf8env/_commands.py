@@ -193,9 +193,9 @@ def _readiness_spec():
     from ._windows.wine import CODE_PAGES, DEFAULT_CODE_PAGE
     return Command(
         name="readiness",
-        summary="Run a pytest suite twice in a non-UTF-8 locale world, UTF-8 mode off (today) "
-                "and on (Python 3.15), and list the tests that change and the call sites that "
-                "use the locale encoding.",
+        summary="Run a pytest (or unittest) suite twice in a non-UTF-8 locale world, or on "
+                "Windows CPython under Wine, UTF-8 mode off (today) and on (Python 3.15), and "
+                "list the tests that change and the call sites that use the locale encoding.",
         options=(
             Option(("--python",), "python", "append", "a Python to run, with pytest of its own "
                    "(repeatable; default: a Python 3.15: python3.15 on PATH, pyenv's, uv's)",
@@ -226,7 +226,7 @@ def _readiness_spec():
                    "--windows: a pip requirements file of what the suite needs besides "
                    "pytest (win_amd64 wheels)", metavar="FILE", usage=None),
             HELP),
-        operands="-- pytest [ARGS...]")
+        operands="-- pytest [ARGS...] | -- python -m unittest [ARGS...]")
 
 
 def _readiness(args, command):
