@@ -115,9 +115,12 @@ def wine_start(python, rounds):
 
 
 def plain(python, project, args, rounds):
-    """(Linux seconds, Wine seconds) of one plain pytest run each, the best of `rounds`."""
+    """(Linux seconds, Wine seconds) of one plain pytest run each, the best of `rounds`;
+    and, run once each, Wine's without what readiness does to its prefixes: {"unpinned":
+    on any CPU, "mount manager": with Wine's mount manager}."""
     w = windows.Windows("3.13", 1252, REQUIREMENTS, environ=_environ(), say=None)
     w.open()
+    kept = None
     try:
         env = dict(w.run_environ(), **w.prefix.environ())
         env["PYTHONPATH"] = ";".join(
@@ -136,9 +139,23 @@ def plain(python, project, args, rounds):
             wine.communicate(w.prefix.pinned([w.wine.loader, w.exe, "-X", "utf8=0", "-m",
                                               "pytest"] + args), env, project, 900)
             under.append(time.perf_counter() - t)
+        argv = [w.wine.loader, w.exe, "-X", "utf8=0", "-m", "pytest"] + args
+        without = {}
+        t = time.perf_counter()
+        wine.communicate(argv, env, project, 900)
+        without["unpinned"] = time.perf_counter() - t
+        kept = wine.Prefix(w.wine, w.cache, wine.ensure_prefix(w.wine, w.cache, w.exe), 1252,
+                           None, cpu=w.prefix.cpu)
+        kept.open(w.exe, "pass")
+        kept_env = dict(env, **kept.environ())
+        t = time.perf_counter()
+        wine.communicate(kept.pinned(argv), kept_env, project, 900)
+        without["mount manager"] = time.perf_counter() - t
     finally:
+        if kept is not None:
+            kept.close()
         w.close()
-    return min(on_linux), min(under)
+    return min(on_linux), min(under), without
 
 
 def _best(rows):
@@ -150,7 +167,7 @@ def compare(name, python, rounds, start, invocation):
     folder = tempfile.mkdtemp(prefix="bench-windows-")
     try:
         project, args = _project(name, folder)
-        p_linux, p_wine = plain(python, project, args, rounds)
+        p_linux, p_wine, without = plain(python, project, args, rounds)
         linux = _best([readiness(["--python", python, "--world", "cp1252"], project, args)
                        for _ in range(rounds)])
         win = _best([readiness(["--windows", "3.13", "--code-page", "1252",
@@ -163,6 +180,10 @@ def compare(name, python, rounds, start, invocation):
         "ready" if win[1]["ready"] else "not ready"))
     print("  plain pytest  linux %6.2f s  wine %6.2f s  ratio %.2fx (Wine's own price)" % (
         p_linux, p_wine, p_wine / p_linux))
+    print("  plain pytest under Wine as readiness does not run it (once each): unpinned "
+          "%.2f s (%.1fx pinned), with the mount manager %.2f s (%.1fx without)" % (
+              without["unpinned"], without["unpinned"] / p_wine, without["mount manager"],
+              without["mount manager"] / p_wine))
     for lrun, wrun in zip(linux[1]["runs"], win[1]["runs"]):
         goal = GOAL_RATIO * lrun["seconds"] + start
         print("  run %-6s linux %6.2f s  windows %6.2f s  ratio %.2fx  goal <= %.2f s "

@@ -161,16 +161,24 @@ def test_a_code_page_left_out_is_one_line_and_the_others_run():
 
 
 @pytest.mark.fast
-def test_windows_paths_and_crlf_on_stderr_are_read_as_on_linux(tmp_path):
-    script = str(tmp_path / "x.py")
+@pytest.mark.parametrize("folder, page, written", [
+    ("plain", 932, "utf-8"),
+    # Not ASCII, a colon, a space: stderr in the code page with UTF-8 mode off (é is
+    # cp1252's 0xe9; cp932 has no é: backslashreplace writes \xe9), UTF-8 with it on.
+    ("odd: dir \u00e9", 1252, "cp1252"), ("odd: dir \u00e9", 932, "cp932"),
+    ("odd: dir \u00e9", 932, "utf-8")])
+def test_windows_paths_and_crlf_on_stderr_are_read_as_on_linux(tmp_path, folder, page,
+                                                                 written):
+    (tmp_path / folder).mkdir()
+    script = str(tmp_path / folder / "x.py")
     cell = Cell("/")
     try:
         stderr = ("Z:%s:1: EncodingWarning: 'encoding' argument not specified\r\n"
                   "Traceback (most recent call last):\r\n  File \"Z:%s\", line 2, in <module>"
                   "\r\nUnicodeEncodeError: 'cp932' codec can't encode character '\\xe9'\r\n"
-                  % (script.replace("/", "\\"), script)).encode()
+                  % (script.replace("/", "\\"), script)).encode(written, "backslashreplace")
         run = Run(returncode=1, stdout=b"", stderr=stderr, seconds=0.5, then=None)
-        run = mwindows.Windows.as_host(run, script, cell)
+        run = mwindows.Windows.as_host(run, script, cell, page)
     finally:
         cell.remove()
     es = next(es for es in ENV_SETS if es.name == "cp932")
@@ -214,7 +222,8 @@ def cafe(tmp_path_factory):
     cp1252, cp932 and utf8-locale, text and JSON at once; and the invocations' pids."""
     _need_windows()
     py312 = machine.python("3.12")
-    folder = tmp_path_factory.mktemp("cafe")
+    folder = tmp_path_factory.mktemp("cafe") / "odd: dir \u00e9"     # not ASCII, a colon
+    folder.mkdir()
     (folder / "cafe.py").write_text(SCRIPT, encoding="utf-8")
     procs = {fmt: subprocess.Popen(
         own_command() + ["matrix", "--windows", "--python", py312, "--env-set",

@@ -128,3 +128,25 @@ def test_readiness_to_a_full_disk(utf8env, tmp_path):
     assert (proc.returncode, proc.stdout, proc.stderr) == (1, b"", (
         b"utf8env: error: cannot write the output: GITHUB_STEP_SUMMARY /dev/full: "
         b"No space left on device\n"))
+
+
+@pytest.mark.parametrize("stderr", ["pipe", "full", "closed"])
+def test_a_line_on_stderr_never_changes_the_status(stderr):
+    """_output.to_stderr (progress, "interrupted", errors): where stderr is full or closed
+    the line is lost, never the status (the interpreter's flush at exit would make it 120)
+    and never a traceback."""
+    code = ("import sys; from utf8env._output import to_stderr; "
+            "to_stderr('utf8env: matrix: interrupted\\n'); sys.exit(130)")
+    argv = [sys.executable, "-I", "-c",
+            "import sys; sys.path.insert(0, %r); %s" % (os.path.dirname(PACKAGE), code)]
+    if stderr == "pipe":
+        proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (
+            130, b"", b"utf8env: matrix: interrupted\n")
+    elif stderr == "full":
+        with open("/dev/full", "wb") as full:
+            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=full)
+        assert (proc.returncode, proc.stdout) == (130, b"")
+    else:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE, preexec_fn=lambda: os.close(2))
+        assert (proc.returncode, proc.stdout) == (130, b"")

@@ -24,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 import pytest
@@ -402,6 +403,33 @@ def test_the_runs_files_are_made_linux_shaped(tmp_path):
 
 
 @pytest.mark.fast
+def test_a_temporary_folder_that_is_not_ascii_is_found_in_the_code_pages_bytes(tmp_path,
+                                                                            monkeypatch):
+    """TMPDIR=.../tmp é: Windows CPython writes the runs' folder in the code page without
+    UTF-8 mode (cp932 has no é: \\xe9), in UTF-8 with it; both become the Linux path (in
+    the reports, <tmp>), else a failure naming it would differ between the modes."""
+    w = _offline(tmp_path)          # code page 932
+    (tmp_path / "tmp \u00e9").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp \u00e9"))
+    folder = suite.Folder("/", "today")
+    try:
+        stage = suite.Stage(folder, "")
+        win = "Z:" + folder.dir.replace("/", "\\")
+        with open(stage.path("stdout"), "wb") as f:
+            f.write(("E  FileNotFoundError: %s\\tmp\\x\n" % win).encode("cp932",
+                                                                     "backslashreplace"))
+        with open(stage.path("stderr"), "wb") as f:
+            f.write(("E  FileNotFoundError: %s\\tmp\\x\n" % win).encode("utf-8"))
+        w.normalise([(None, "today", stage, None)])
+        want = ("E  FileNotFoundError: %s\\tmp\\x\n" % folder.dir).encode("utf-8")
+        for name in ("stdout", "stderr"):
+            with open(stage.path(name), "rb") as f:
+                assert f.read() == want
+    finally:
+        folder.remove()
+
+
+@pytest.mark.fast
 def test_the_page_shows_the_real_output():
     with open(os.path.join(os.path.dirname(HERE), "docs", "readiness.md"),
               encoding="utf-8") as f:
@@ -599,3 +627,52 @@ def test_a_unittest_suite_on_windows_is_reported_exactly(tmp_path):
     out, err = proc.communicate(timeout=600)
     assert (proc.returncode, err) == (1, b"")
     assert _masked(out.decode("utf-8")) == UNITTEST_932
+
+
+_VOLUMES = r"""import json, os, sys
+def outcome(call):
+    try:
+        return ["ok", call()]
+    except OSError as error:
+        return ["OSError", error.winerror]
+here = os.getcwd()
+print(json.dumps({"st_dev zero": os.stat(sys.executable).st_dev == 0,
+                  "same file": os.path.samefile(sys.executable, sys.executable),
+                  "realpath": os.path.realpath("."), "here": here,
+                  "ismount": [os.path.ismount("C:\\"), os.path.ismount("Z:\\")],
+                  "listdrives": outcome(os.listdrives), "listvolumes": outcome(
+                      lambda: len(os.listvolumes()))}, sort_keys=True))
+"""
+
+
+def test_without_the_mount_manager_what_the_world_line_says_changes_and_no_more(tmp_path):
+    """The runs' prefixes (mount_manager=False) against one with Wine's mount manager, the
+    same build and code page: st_dev 0, os.listdrives() and os.listvolumes() failing (the
+    world line's words); paths, realpath(), ismount(), samefile() alike."""
+    _need_windows((1252,))
+    w = windows.Windows("3.13", 1252, REQUIREMENTS, environ=_environ(), say=None)
+    with w:
+        kept = wine.Prefix(w.wine, w.cache, wine.ensure_prefix(w.wine, w.cache, w.exe), 1252,
+                           None, cpu=w.prefixes["1"].cpu)
+        try:
+            kept.open(w.exe, "pass")
+            seen = {}
+            for name, prefix in (("off", w.prefixes["0"]), ("on", kept)):
+                env = dict(w.run_environ(), **prefix.environ())
+                status, out, err = wine.communicate(
+                    prefix.pinned([w.wine.loader, w.exe, "-c", _VOLUMES]), env, str(tmp_path),
+                    120)
+                assert (status, err) == (0, b""), err
+                seen[name] = json.loads(out.decode("utf-8"))
+        finally:
+            kept.close()
+    here = wine.windows_path(str(tmp_path)).replace("/", "\\")
+    assert seen["on"] == {"st_dev zero": False, "same file": True, "realpath": here,
+                          "here": here, "ismount": [True, True],
+                          "listdrives": ["ok", ["C:\\", "Z:\\"]], "listvolumes": ["ok", 2]}
+    # Without it: WinError 0 (Wine answers nothing) and 2 (no volume found).
+    assert seen["off"] == dict(seen["on"], **{"st_dev zero": True,
+                                              "listdrives": ["OSError", 0],
+                                              "listvolumes": ["OSError", 2]})
+    assert windows.NO_VOLUMES == (", st_dev is 0 and os.listdrives() fails (Wine's mount "
+                                  "manager is off)")

@@ -98,15 +98,8 @@ def _write(text):
 
 
 def _say_error(error):
-    try:
-        sys.stderr.write("utf8env: error: %s\n" % error)
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        # No stderr (closed, or None) or a full one: the exit status still tells. The
-        # line left in a full stderr's buffer would fail again at exit, the interpreter's
-        # flush turning the status into 120: it goes to /dev/null instead.
-        from ._output import drop_pending
-        drop_pending(2)
+    from ._output import to_stderr      # not on run's path until an error is said
+    to_stderr("utf8env: error: %s\n" % error)
 
 
 companion = None     # the path the installed command started us with (start() sets it)

@@ -63,6 +63,18 @@ def write_bytes(data):
         _failed(error)
 
 
+def to_stderr(text):
+    """`text` on stderr, for the person watching (a progress or error line): where stderr
+    is closed (None), full or gone, nothing, and the exit status still tells. What a full
+    stderr's buffer still holds would fail again at exit, the interpreter's flush turning
+    the status into 120: it goes to /dev/null instead."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        drop_pending(2)
+
+
 def _stdout():
     stream = sys.stdout
     if stream is None:      # started with fd 1 closed

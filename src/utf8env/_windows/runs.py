@@ -21,6 +21,19 @@ _NO_WMI = ('raise ImportError("utf8env: no _wmi under Wine, which lacks '
            'propsys.VariantToString")\n')
 
 
+def written(path, code_page):
+    """The bytes Windows CPython may write for the Linux folder `path` (each of
+    wine.spellings()): in UTF-8 (UTF-8 mode, or a file it encodes so), and in the ANSI
+    code page (its stdio without UTF-8 mode), what the code page lacks as \\xNN
+    (backslashreplace): a folder that is not ASCII is found in either."""
+    out = []
+    for spelt in wine.spellings(path):
+        for data in (os.fsencode(spelt), spelt.encode("cp%d" % code_page, "backslashreplace")):
+            if data not in out:
+                out.append(data)
+    return out
+
+
 def needs_no_wmi(minor):
     """Whether Windows CPython `minor` ("3.12") imports _wmi (3.12+)."""
     return tuple(int(x) for x in minor.split(".")) >= (3, 12)

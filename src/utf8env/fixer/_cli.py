@@ -10,7 +10,6 @@ Sites go to stdout as PATH:LINE:COL: CALL: MESSAGE (columns in characters, from 
 then one summary line; --diff prints only the diff there (the sites to review go to
 stderr); a file left alone is one line on stderr, and the others go on."""
 import os
-import sys
 
 from .._errors import UsageError
 
@@ -106,11 +105,8 @@ def _summary(mode, files, with_sites, found, to_review, fixed, encodings):
 
 
 def _stderr(text):
-    try:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
+    from .._output import to_stderr
+    to_stderr(text)
 
 
 def _error_line(path, error):

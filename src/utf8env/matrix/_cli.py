@@ -48,11 +48,7 @@ def run(options, command):
     except KeyboardInterrupt:
         # The cells are in the terminal's process group: Ctrl-C reached them too. Wine's
         # prefixes were closed on the way out (_program's finally).
-        try:
-            sys.stderr.write("utf8env: matrix: interrupted\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
+        output.to_stderr("utf8env: matrix: interrupted\n")
         return INTERRUPTED
 
 

@@ -147,10 +147,11 @@ def _windows_plan(windows, command, sets, stdin, hostile, timeout, dirs, jobs):
 
 def _windows_runs(windows, script, planned, runs):
     """{env set name: {utf8: (interp, es, run, files)}}, the paths on stderr Linux's."""
+    from . import _windows
     out = {}
     for (es, utf8, cell), run in zip(planned, runs):
-        out.setdefault(es.name, {})[utf8] = (windows.interpreter(), es,
-                                              windows.as_host(run, script, cell), cell.left())
+        run = windows.as_host(run, script, cell, _windows.code_page(es))
+        out.setdefault(es.name, {})[utf8] = (windows.interpreter(), es, run, cell.left())
     return out
 
 

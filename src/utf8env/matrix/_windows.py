@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 
+from .. import _output as output
 from .._worlds.catalog import WORLD
 from .._windows import builds, runs, wine
 from ..readiness._windows import minor_of
@@ -53,11 +54,7 @@ def reader(page):
 
 
 def _say(line):
-    try:
-        sys.stderr.write("utf8env: matrix: %s\n" % line)
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
+    output.to_stderr("utf8env: matrix: %s\n" % line)
 
 
 class Windows(object):
@@ -197,13 +194,14 @@ class Windows(object):
                    env=env, stdin=stdin, timeout=timeout, cwd=cell.work)
 
     @staticmethod
-    def as_host(run, script, cell):
+    def as_host(run, script, cell, page):
         """`run` with the Windows paths of the script and of its cell's folder, in its
         stderr (tracebacks, EncodingWarnings), given back as Linux paths; stdout is
-        evidence, kept as is."""
+        evidence, kept as is. `page`: the cell's code page (runs.written(): a path that is
+        not ASCII is found in the code page's bytes too)."""
         stderr = run.stderr
         for path in (script, cell.dir):
             linux = os.fsencode(os.path.abspath(path))
-            for spelt in wine.spellings(path):
-                stderr = stderr.replace(os.fsencode(spelt), linux)
+            for written in runs.written(path, page):
+                stderr = stderr.replace(written, linux)
         return run._replace(stderr=stderr)

@@ -7,7 +7,6 @@ their process trees killed, one line). utf8env/_cli.py declares and parses the o
 this checks what only readiness knows and raises UsageError for bad input."""
 import os
 import signal
-import sys
 import time
 
 from .._errors import UsageError, Utf8envError
@@ -50,6 +49,7 @@ def _pythons(named, environ, need_pytest=True):
 
 INCOMPLETE = 3
 INTERRUPTED = 130
+INTERRUPTED_LINE = "utf8env: readiness: interrupted; the runs were stopped\n"
 
 
 class _Interrupted(Exception):
@@ -130,11 +130,8 @@ def run(options, command):
         with _Guard() as guard:
             return _run(options, args, world, timeout, project, guard)
     except (_Interrupted, KeyboardInterrupt):
-        try:
-            sys.stderr.write("utf8env: readiness: interrupted; the runs were stopped\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
+        from .._output import to_stderr
+        to_stderr(INTERRUPTED_LINE)
         return INTERRUPTED
 
 

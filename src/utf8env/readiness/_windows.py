@@ -37,6 +37,7 @@ import sys
 import time
 
 from .._errors import UsageError
+from .. import _output as output
 from ..matrix import _discovery as discovery
 from ..matrix._environments import warns_default_encoding
 from .._windows import builds, runs, wine, wheels
@@ -59,11 +60,7 @@ NO_VOLUMES = ", st_dev is 0 and os.listdrives() fails (Wine's mount manager is o
 
 
 def _say(line):
-    try:
-        sys.stderr.write("utf8env: readiness: %s\n" % line)
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
+    output.to_stderr("utf8env: readiness: %s\n" % line)
 
 
 class Windows(object):
@@ -237,10 +234,10 @@ class Windows(object):
         in every output (the reports show it as <tmp>)."""
         stdlib = os.path.dirname(self.exe) + "/"
         for _, _, stage, _ in planned:
-            linux = stage.dir.encode("utf-8")
+            linux = os.fsencode(stage.dir)
             for name in ("stdout", "stderr", "junit.xml", "progress.jsonl"):
-                _replace(stage.path(name), [(s.encode("utf-8"), linux)
-                                            for s in wine.spellings(stage.dir)])
+                _replace(stage.path(name), [(data, linux) for data in
+                                            runs.written(stage.dir, self.code_page)])
             path = stage.path("record.json")
             try:
                 with open(path, encoding="utf-8") as f:
@@ -386,11 +383,7 @@ def run(options, command):
             with windows:
                 return _run(options, args, timeout, project, guard, windows)
     except (cli._Interrupted, KeyboardInterrupt):
-        try:
-            sys.stderr.write("utf8env: readiness: interrupted; the runs were stopped\n")
-            sys.stderr.flush()
-        except (OSError, ValueError):
-            pass
+        output.to_stderr(cli.INTERRUPTED_LINE)
         return cli.INTERRUPTED
 
 
