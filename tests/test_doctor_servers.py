@@ -53,6 +53,7 @@ def application(environ, start_response):
                        "stdout_pair": pair(sys.stdout), "stderr_pair": pair(sys.stderr),
                        "open": opened, "print": printed,
                        "version": "%%d.%%d" %% sys.version_info[:2],
+                       "group": environ.get("mod_wsgi.process_group"),
                        "utf8_mode": sys.flags.utf8_mode,
                        "lc_ctype": locale.setlocale(locale.LC_CTYPE),
                        "preferred": locale.getpreferredencoding(False),
@@ -105,12 +106,13 @@ def _write(path, text):
     os.chmod(path, 0o644)
 
 
-def _serve(argv, port, env, log, timeout=30, stop=signal.SIGTERM):
-    """The app's answer (a dict) from the server `argv` started with exactly `env`, and
-    the server stopped (by `stop`: uWSGI reloads on SIGTERM, stops on SIGINT)."""
+def _serve(argv, port, env, log, timeout=30, stop=signal.SIGTERM, cwd=None):
+    """The app's answer (a dict) from the server `argv` started with exactly `env` (in
+    the folder `cwd`), and the server stopped (by `stop`: uWSGI reloads on SIGTERM, stops
+    on SIGINT)."""
     with open(log, "ab") as out:
         server = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                  stdin=subprocess.DEVNULL, start_new_session=True)
+                                  stdin=subprocess.DEVNULL, start_new_session=True, cwd=cwd)
     try:
         deadline = time.monotonic() + timeout
         while True:
@@ -205,11 +207,12 @@ def _uwsgi():
     return uwsgi
 
 
-@pytest.mark.parametrize("case", ["ini", "command-line"])
+@pytest.mark.parametrize("case", ["ini", "relative-ini", "command-line"])
 def test_uwsgi(case):
     """uWSGI's own Python from no locale (ini: `--ini FILE`, the fix an `env =` line of
-    it) and from LC_ALL=C over LANG=C.UTF-8 (every option on its command line, the fix
-    `--unenv LC_ALL` added to it)."""
+    it; relative-ini: `--ini app.ini` in its folder, which the fix names by its absolute
+    path, read from uWSGI's /proc/PID/cwd) and from LC_ALL=C over LANG=C.UTF-8 (every
+    option on its command line, the fix `--unenv LC_ALL` added to it)."""
     machine.root("uWSGI on a loopback port")
     uwsgi = _uwsgi()
     folder = _folder()
@@ -221,16 +224,16 @@ def test_uwsgi(case):
                    "--wsgi-file", app, "--master", "--processes", "1"]
         env = {"PATH": PATH}
         ini = os.path.join(folder, "app.ini")
-        if case == "ini":
+        if case in ("ini", "relative-ini"):
             _write(ini, "[uwsgi]\n" + "".join("%s = %s\n" % (options[i][2:], options[i + 1])
                                               for i in range(0, 6, 2))
                    + "master = true\nprocesses = 1\n")
-            argv = [uwsgi, "--ini", ini]
+            argv = [uwsgi, "--ini", ini if case == "ini" else "app.ini"]
         else:
             env.update(LC_ALL="C", LANG="C.UTF-8")
             argv = [uwsgi] + options
         log = os.path.join(folder, "uwsgi.log")
-        before = _serve(argv, port, env, log, stop=signal.SIGINT)
+        before = _serve(argv, port, env, log, stop=signal.SIGINT, cwd=folder)
         assert (before["fs"], before["stdout"], before["preferred"]) == (
             "ascii", "ANSI_X3.4-1968", "ANSI_X3.4-1968"), before
         report = before["doctor"]
@@ -245,13 +248,13 @@ def test_uwsgi(case):
         assert "/maps" in python["identified"], python
         assert (python["prediction"]["print"], python["prediction"]["open_write"]) == (
             "fails", "fails")
-        locale_code = "c-locale" if case == "ini" else "lc-all-overrides"
+        locale_code = "lc-all-overrides" if case == "command-line" else "c-locale"
         embedded, finding = _findings(report, "embedded-python", locale_code)
         assert embedded["fixes"] == [] and embedded["evidence"][-1].startswith(
             "the locale finding's fix makes it go away"), embedded
         assert any(line.startswith("PYTHONUTF8=1 changes nothing here")
                    for line in embedded["evidence"]), embedded
-        if case == "ini":
+        if case != "command-line":
             assert _fixes(finding) == [{
                 "option": 1, "context": "server", "lines": ["env = LANG=C.UTF-8"],
                 "where": "the [uwsgi] section of %s (uWSGI applies env before it starts "
@@ -264,7 +267,7 @@ def test_uwsgi(case):
                 "where": "uWSGI's command line, with its other options (applied before it "
                          "starts Python; then restart uWSGI)"}]
             argv += shlex.split(finding["fixes"][0]["lines"][0])
-        after = _serve(argv, port, env, log, stop=signal.SIGINT)
+        after = _serve(argv, port, env, log, stop=signal.SIGINT, cwd=folder)
         _assert_gone(after)
         assert _embedded(after, "uWSGI", None)["prediction"]["print"] == "ok"
     finally:
@@ -285,11 +288,21 @@ LoadModule wsgi_module {mod_wsgi}
 User daemon
 Group daemon
 WSGISocketPrefix {folder}/wsgi
-{daemon}WSGIScriptAlias / {folder}/app.py
+{app}
 <Directory {folder}>
 Require all granted
 </Directory>
 """
+EMBEDDED_APP = "WSGIScriptAlias / {folder}/app.py"
+# The app in a daemon process group of its own, in its VirtualHost (line 12 on), beside
+# another group (whose line comes first).
+DAEMON_APP = """<VirtualHost 127.0.0.1:{port}>
+WSGIDaemonProcess other processes=1 threads=1
+WSGIDaemonProcess myapp {display}processes=1 threads=2
+WSGIProcessGroup myapp
+WSGIScriptAlias / {folder}/app.py
+</VirtualHost>"""
+MYAPP_LINE = 14
 
 
 def _as_daemon():
@@ -302,11 +315,15 @@ def _as_daemon():
     return demote
 
 
-@pytest.mark.parametrize("mode", ["embedded", "daemon"])
+@pytest.mark.parametrize("mode", ["embedded", "daemon", "daemon-untitled"])
 def test_mod_wsgi(mode):
-    """Apache's mod_wsgi app from no locale, in embedded mode and in a daemon process group
-    of its own: the fix, a WSGIDaemonProcess with lang= and locale= and the app put in
-    it, appended to Apache's config (after the app's WSGIScriptAlias)."""
+    """Apache's mod_wsgi app from no locale: in embedded mode, and in a daemon process group
+    of its own inside its VirtualHost, with display-name=%{GROUP} (the process title names
+    the group: the fix is that WSGIDaemonProcess line with lang= and locale=, its file and
+    line named; applied, the app's encoding is fixed and the app still in its group) and
+    without (the group is not known: the options, and the groups there; added to the app's
+    line, the same). Never a new group: appended after the VirtualHost it changes nothing,
+    inside it it moves the app out of its own."""
     machine.root("Apache on a loopback port")
     apache = machine.command("apache2", "apache2", "Apache")
     if not os.path.exists(MOD_WSGI):
@@ -326,13 +343,17 @@ def test_mod_wsgi(mode):
         port = _free_port()
         _write(os.path.join(folder, "app.py"), APP % json.dumps(doctor))
         conf = os.path.join(folder, "httpd.conf")
-        daemon = "WSGIDaemonProcess app\nWSGIProcessGroup app\n" if mode == "daemon" else ""
-        _write(conf, APACHE_CONF.format(folder=folder, port=port, mod_wsgi=MOD_WSGI,
-                                        daemon=daemon))
+        app = (EMBEDDED_APP if mode == "embedded" else DAEMON_APP).format(
+            folder=folder, port=port,
+            display="display-name=%{GROUP} " if mode == "daemon" else "")
+        _write(conf, APACHE_CONF.format(folder=folder, port=port, mod_wsgi=MOD_WSGI, app=app))
+        with open(conf) as f:
+            lines = f.read().splitlines()
         argv = [apache, "-f", conf, "-DFOREGROUND"]
         log = os.path.join(folder, "apache.log")
         before = _serve(argv, port, {"PATH": PATH}, log)
         assert (before["fs"], before["preferred"]) == ("ascii", "ANSI_X3.4-1968"), before
+        assert before["group"] == ("" if mode == "embedded" else "myapp"), before
         report = before["doctor"]
         server = report["contexts"][0]
         assert (server["name"], server["summary"]) == ("server", "Apache mod_wsgi"), \
@@ -347,17 +368,43 @@ def test_mod_wsgi(mode):
         embedded, finding = _findings(report, "embedded-python", "c-locale")
         assert embedded["title"].endswith(
             ': open(path, "w").write("\u00e9") raises UnicodeEncodeError'), embedded
-        assert _fixes(finding) == [{
-            "option": 1, "context": "server",
-            "lines": ["WSGIDaemonProcess utf8env lang=C.UTF-8 locale=C.UTF-8",
-                      "WSGIProcessGroup utf8env"],
-            "where": "Apache's config (%s), after the app's WSGIScriptAlias (mod_wsgi daemon "
-                     "mode: lang= and locale= are set before Python starts; then restart "
-                     "Apache)" % conf}]
-        with open(conf, "a") as f:
-            f.write("".join(line + "\n" for line in finding["fixes"][0]["lines"]))
+        generic = ("the WSGIDaemonProcess line of the app's own process group (the group its "
+                   "WSGIProcessGroup names) in Apache's config (%s and the files it "
+                   "includes): add these options to it (mod_wsgi sets them in the group's "
+                   "processes before Python starts; then restart Apache). Which group is the "
+                   "app's was not found: " % conf)
+        if mode == "embedded":
+            assert _fixes(finding) == [{
+                "option": 1, "context": "server", "lines": ["lang=C.UTF-8 locale=C.UTF-8"],
+                "where": generic + "no WSGIDaemonProcess line was found there: in embedded "
+                                   "mode the app's Python has Apache's own environment"}]
+            return
+        if mode == "daemon":
+            assert server["evidence"][-1] == (
+                "process %d's title (wsgi:myapp): WSGIDaemonProcess myapp's display-name (%s, "
+                "line %d)" % (python["embedded"]["process"], conf, MYAPP_LINE)), server
+            edited = ("WSGIDaemonProcess myapp display-name=%{GROUP} processes=1 threads=2 "
+                      "lang=C.UTF-8 locale=C.UTF-8")
+            assert _fixes(finding) == [{
+                "option": 1, "context": "server", "lines": [edited],
+                "where": "the app's daemon process group: its WSGIDaemonProcess line in %s, "
+                         "line %d, to read (mod_wsgi sets them in the group's processes "
+                         "before Python starts; then restart Apache)" % (conf, MYAPP_LINE)}]
+            # Applied as printed: that line replaced by the one printed.
+            lines[MYAPP_LINE - 1] = finding["fixes"][0]["lines"][0]
+        else:
+            assert _fixes(finding) == [{
+                "option": 1, "context": "server", "lines": ["lang=C.UTF-8 locale=C.UTF-8"],
+                "where": generic + "this process's title names none of the groups there "
+                                   "(other in {0}, line {1}, myapp in {0}, line {2}); "
+                                   "display-name=%{{GROUP}} on the app's line makes it name "
+                                   "its group".format(conf, MYAPP_LINE - 1, MYAPP_LINE)}]
+            # Applied as printed: the options added to the app's group's line.
+            lines[MYAPP_LINE - 1] += " " + finding["fixes"][0]["lines"][0]
+        _write(conf, "\n".join(lines) + "\n")
         after = _serve(argv, port, {"PATH": PATH}, log)
         _assert_gone(after)
+        assert after["group"] == "myapp", after
         _embedded(after, "mod_wsgi", MOD_WSGI)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -498,7 +545,7 @@ def test_fixes_only_what_was_applied():
     """Only locale variables are written (PYTHONUTF8 does nothing to an embedded Python);
     mod_wsgi's one line needs one value."""
     from utf8env.doctor._contexts import Context
-    from utf8env.doctor._servers import fixes
+    from utf8env.doctor._servers import DaemonGroup, fixes
 
     def lines(kind, changes, **details):
         details.update(kind=kind)
@@ -510,8 +557,126 @@ def test_fixes_only_what_was_applied():
         [("unenv = LC_ALL", "env = LANG=C.UTF-8")]]
     assert lines("uwsgi", (("LANG", "C.UTF-8"),)) == [[("--env LANG=C.UTF-8",)]]
     assert lines("mod_wsgi", (("LC_ALL", None),)) == []
-    assert lines("mod_wsgi", (("LC_ALL", None), ("LANG", "en_US.UTF-8"))) == [[(
-        "WSGIDaemonProcess utf8env lang=en_US.UTF-8 locale=en_US.UTF-8",
-        "WSGIProcessGroup utf8env")]]
+    # mod_wsgi: the app's own group's line where it is known; never a new group.
+    group = DaemonGroup("web", "/etc/apache2/sites-enabled/web.conf", 3,
+                        'WSGIDaemonProcess web "display-name=%{GROUP}" lang=C locale=C', "%{GROUP}")
+    assert lines("mod_wsgi", (("LC_ALL", None), ("LANG", "en_US.UTF-8")), group=group,
+                 groups=(group,)) == [[(
+                     'WSGIDaemonProcess web "display-name=%{GROUP}" lang=en_US.UTF-8 '
+                     'locale=en_US.UTF-8',)]]
+    assert lines("mod_wsgi", (("LANG", "C.UTF-8"),)) == [[("lang=C.UTF-8 locale=C.UTF-8",)]]
     assert lines("supervisor", (("LANG", "C.UTF-8"),), program="a", group="a") == [
         [('environment=LANG="C.UTF-8"',)]]
+
+
+def _context(kind, argv, embedding):
+    from utf8env.doctor._servers import detect
+    place = _place({}, (kind, argv))._replace(embedding=embedding)
+    return detect(place)
+
+
+def _where(context):
+    from utf8env.doctor._servers import fixes
+    [[fix]] = fixes(context, (("LANG", "C.UTF-8"),))
+    return fix.where, fix.lines
+
+
+@pytest.mark.fast
+def test_uwsgi_ini_by_a_relative_path(tmp_path):
+    """`uwsgi --ini app.ini`: the file in uWSGI's working folder (its /proc/PID/cwd), by
+    its absolute path; where that folder cannot be read (or holds no such file), said."""
+    from utf8env.doctor._place import Process, Reader
+    from utf8env.doctor._servers import read_embedding
+    (tmp_path / "srv" / "app").mkdir(parents=True)
+    (tmp_path / "srv" / "app" / "app.ini").write_text("[uwsgi]\n")
+    (tmp_path / "proc" / "100").mkdir(parents=True)
+    os.symlink("/srv/app", str(tmp_path / "proc" / "100" / "cwd"))
+    argv = ("uwsgi", "--ini", "app.ini")
+    embedding = read_embedding((Process(100, "uwsgi", argv),), Reader(str(tmp_path)))
+    assert embedding.folder == "/srv/app"
+    tail = " (uWSGI applies env before it starts Python; then restart uWSGI)"
+    assert _where(_context("uwsgi", argv, embedding)) == (
+        "the [uwsgi] section of /srv/app/app.ini" + tail, ("env = LANG=C.UTF-8",))
+    unknown = "the [uwsgi] section of app.ini, relative to the folder uWSGI was started " \
+              "in (its working folder, /proc/100/cwd, could not be read or no longer holds " \
+              "it)" + tail
+    (tmp_path / "srv" / "app" / "app.ini").unlink()         # chdir= took it elsewhere
+    embedding = read_embedding((Process(100, "uwsgi", argv),), Reader(str(tmp_path)))
+    assert embedding.folder is None
+    assert _where(_context("uwsgi", argv, embedding))[0] == unknown
+    embedding = read_embedding((Process(100, "uwsgi", argv),), Reader("/nonexistent"))
+    assert _where(_context("uwsgi", argv, embedding))[0] == unknown
+
+
+DEBIAN_APACHE = {
+    "/etc/apache2/apache2.conf": "# Debian's\nIncludeOptional mods-enabled/*.load\n"
+                                 "IncludeOptional sites-enabled/*.conf\n",
+    "/etc/apache2/mods-enabled/wsgi.load": "LoadModule wsgi_module "
+                                           "/usr/lib/apache2/modules/mod_wsgi.so\n",
+    "/etc/apache2/sites-enabled/000-default.conf": "<VirtualHost *:80>\n</VirtualHost>\n",
+    "/etc/apache2/sites-enabled/shop.conf": "<VirtualHost *:80>\n"
+                                            "  WSGIDaemonProcess shop user=shop \\\n"
+                                            "      display-name=%{GROUP} threads=5\n"
+                                            "  WSGIProcessGroup shop\n</VirtualHost>\n",
+    "/etc/apache2/sites-enabled/web.conf": "# WSGIDaemonProcess commented\n"
+                                           "WSGIDaemonProcess web display-name=web-app\n",
+    "/etc/apache2/sites-available/off.conf": "WSGIDaemonProcess off\n",
+}
+
+
+@pytest.mark.fast
+def test_mod_wsgi_group_from_the_title_and_config(tmp_path):
+    """Debian's layout (IncludeOptional globs, a continued line): the group the process
+    title names, by display-name=%{GROUP} (cut to argv[0]'s length too) or its own
+    display-name; the title naming none, or several, is no group."""
+    from utf8env.doctor._place import Process, Reader
+    from utf8env.doctor._servers import read_embedding
+    for path, text in DEBIAN_APACHE.items():
+        target = tmp_path / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    reader = Reader(str(tmp_path))
+
+    def group(title):
+        argv = (title, "-k", "start")
+        embedding = read_embedding((Process(100, "apache2", argv),), reader)
+        assert embedding.apache_config == "/etc/apache2/apache2.conf"
+        assert [(g.name, g.path, g.number) for g in embedding.groups] == [
+            ("shop", "/etc/apache2/sites-enabled/shop.conf", 2),
+            ("web", "/etc/apache2/sites-enabled/web.conf", 2)]
+        context = _context("apache2", argv, embedding)
+        return embedding.group, context
+    found, context = group("(wsgi:shop)      ")
+    assert (found.name, found.display) == ("shop", "%{GROUP}")
+    assert context.evidence[-1] == ("process 100's title (wsgi:shop): WSGIDaemonProcess "
+                                    "shop's display-name (/etc/apache2/sites-enabled/"
+                                    "shop.conf, line 2)")
+    assert _where(context) == (
+        "the app's daemon process group: its WSGIDaemonProcess line in "
+        "/etc/apache2/sites-enabled/shop.conf, line 2, to read (mod_wsgi sets them in the "
+        "group's processes before Python starts; then restart Apache)",
+        ("WSGIDaemonProcess shop user=shop display-name=%{GROUP} threads=5 lang=C.UTF-8 "
+         "locale=C.UTF-8",))
+    assert group("(wsgi:sh")[0].name == "shop"          # argv[0] shorter than the title
+    assert group("web-app")[0].name == "web"
+    assert group("(wsgi:")[0].name == "shop"            # the one %{GROUP} group
+    from utf8env.doctor._servers import DaemonGroup, _title_group
+    two = (DaemonGroup("a", "f", 1, "", "%{GROUP}"), DaemonGroup("b", "f", 2, "", "%{GROUP}"))
+    assert _title_group("(wsgi:", two) is None          # several: which is not known
+    assert _title_group("(wsgi:b)", two) == two[1]
+    found, context = group("/usr/sbin/apache2")
+    assert found is None
+    assert _where(context)[0].endswith(
+        "Which group is the app's was not found: this process's title names none of the "
+        "groups there (shop in /etc/apache2/sites-enabled/shop.conf, line 2, web in "
+        "/etc/apache2/sites-enabled/web.conf, line 2); display-name=%{GROUP} on the app's "
+        "line makes it name its group")
+    # No config to read at all.
+    context = _context("apache2", ("/usr/sbin/apache2",), read_embedding(
+        (Process(100, "apache2", ("/usr/sbin/apache2",)),), Reader("/nonexistent")))
+    assert _where(context) == (
+        "the WSGIDaemonProcess line of the app's own process group (the group its "
+        "WSGIProcessGroup names) in Apache's config: add these options to it (mod_wsgi sets "
+        "them in the group's processes before Python starts; then restart Apache). Which "
+        "group is the app's was not found: Apache's config could not be read here",
+        ("lang=C.UTF-8 locale=C.UTF-8",))

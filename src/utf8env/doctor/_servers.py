@@ -17,9 +17,19 @@ locale.getpreferredencoding(False) from a server started with no locale variable
   nothing.
 - mod_wsgi (4.9.4, Debian's Apache 2.4): embedded mode has only Apache's environment;
   `WSGIDaemonProcess NAME lang=VALUE locale=VALUE` sets LANG and LC_ALL (and
-  setlocale()) in the daemon process before Python starts (ascii -> utf-8). It sets no
-  variable that names it in os.environ: an apache2 or httpd ancestor, in a process that
-  is no CGI script (no GATEWAY_INTERFACE), is its evidence.
+  setlocale()) in the daemon process before Python starts (ascii -> utf-8). The fix is
+  those options on the WSGIDaemonProcess line of the app's own group: a new group
+  appended after the app's VirtualHost changes nothing, one inside it moves the app out
+  of its group. Which group is the app's: the daemon process's title, where the line
+  has display-name=%{GROUP} (mod_wsgi writes "(wsgi:NAME)" over argv[0], cut to its
+  length) or a display-name of its own, found among the WSGIDaemonProcess lines of the
+  config Apache was started with (-f, else Debian's or RHEL's) and the files it
+  includes; without one, the options and the groups found are printed, never a new
+  group. It sets no variable that names it in os.environ: an apache2 or httpd ancestor,
+  in a process that is no CGI script (no GATEWAY_INTERFACE), is its evidence.
+- uWSGI given its ini by a relative path (`uwsgi --ini app.ini`) read it from its working
+  folder: /proc/PID/cwd, readable by the process's own user while it is dumpable, names
+  it; elsewhere the fix says the path is relative to that folder.
 - supervisor (4.3.0): `environment=NAME="VALUE",...` in a [program:x] section is given
   to the program at exec, so any Python it starts, 3.6 included, starts with it;
   NAME="" is how it clears one (glibc ignores an empty LC_ALL). It gives its programs
@@ -105,6 +115,10 @@ def detect(place):
         evidence.append("no GATEWAY_INTERFACE: not a CGI script, an app of mod_wsgi")
     argv = process.argv if process is not None else ()
     details = {"kind": found, "config": _config(found, argv)}
+    embedding = getattr(place, "embedding", None)
+    if embedding is not None and process is not None and embedding.pid == process.pid:
+        details.update(_read_config_facts(found, details["config"], embedding))
+        evidence += _group_evidence(embedding)
     if found == "supervisor":
         details["program"] = env.get("SUPERVISOR_PROCESS_NAME")
         details["group"] = env.get("SUPERVISOR_GROUP_NAME")
@@ -165,7 +179,8 @@ def fixes(context, changes):
             lines = tuple("env = %s=%s" % (n, v) if v is not None else "unenv = %s" % n
                           for n, v in changes)
             return [[Fix("the [uwsgi] section of %s (uWSGI applies env before it starts "
-                         "Python; then restart uWSGI)" % config, lines, "server")]]
+                         "Python; then restart uWSGI)" % _uwsgi_ini(context.details), lines,
+                         "server")]]
         words = []
         for n, v in changes:
             words += ["--env", "%s=%s" % (n, v)] if v is not None else ["--unenv", n]
@@ -176,12 +191,7 @@ def fixes(context, changes):
         values = set(v for _, v in changes if v is not None)
         if len(values) != 1:
             return []
-        value = values.pop()
-        where = ("Apache's config%s, after the app's WSGIScriptAlias (mod_wsgi daemon mode: "
-                 "lang= and locale= are set before Python starts; then restart Apache)"
-                 % (" (%s)" % config if config else ""))
-        return [[Fix(where, ("WSGIDaemonProcess utf8env lang=%s locale=%s" % (value, value),
-                             "WSGIProcessGroup utf8env"), "server")]]
+        return [[_mod_wsgi_fix(context.details, values.pop())]]
     if kind == "supervisor":
         program = context.details.get("program")
         section = ("[program:%s]" % program if program and program == context.details.get("group")
@@ -193,6 +203,185 @@ def fixes(context, changes):
                                          for n, v in changes)
         return [[Fix(where, (line,), "server")]]
     return []
+
+
+def _uwsgi_ini(details):
+    """The ini file as uWSGI read it: a relative path on its command line is its working
+    folder's (read from /proc/PID/cwd), said so where that folder is not known."""
+    config = details["config"]
+    if "pid" not in details:        # an absolute path (or no process to ask)
+        return config
+    if details["folder"] is not None:
+        return details["folder"].rstrip("/") + "/" + config
+    return ("%s, relative to the folder uWSGI was started in (its working folder, "
+            "/proc/%d/cwd, could not be read or no longer holds it)" % (config, details["pid"]))
+
+
+def _mod_wsgi_fix(details, value):
+    """lang= and locale= on the WSGIDaemonProcess line of the app's own group: mod_wsgi
+    sets them in that group's processes before it starts Python (measured: a new group
+    appended after a VirtualHost changes nothing; one inside it moves the app out of its
+    group). The line itself where the process title names the group, else the options and
+    where the line is."""
+    from ._fixes import Fix
+    options = "lang=%s locale=%s" % (value, value)
+    group = details.get("group")
+    after = "mod_wsgi sets them in the group's processes before Python starts; then restart " \
+            "Apache"
+    if group is not None:
+        words = [w for w in _words(group.text)
+                 if not w.lower().startswith(("lang=", "locale="))]
+        return Fix("the app's daemon process group: its WSGIDaemonProcess line in %s, line %d, "
+                   "to read (%s)" % (group.path, group.number, after),
+                   (" ".join(words + [options]),), "server")
+    config = details.get("apache_config") or details.get("config")
+    groups = details.get("groups") or ()
+    if groups:
+        why = ("this process's title names none of the groups there (%s); display-name=%%{GROUP} "
+               "on the app's line makes it name its group" % ", ".join(
+                   "%s in %s, line %d" % (g.name, g.path, g.number) for g in groups))
+    elif config and details.get("config_read"):
+        why = ("no WSGIDaemonProcess line was found there: in embedded mode the app's Python "
+               "has Apache's own environment")
+    else:
+        why = "Apache's config could not be read here"
+    return Fix("the WSGIDaemonProcess line of the app's own process group (the group its "
+               "WSGIProcessGroup names) in Apache's config%s: add these options to it (%s). "
+               "Which group is the app's was not found: %s" % (
+                   " (%s and the files it includes)" % config if config else "", after, why),
+               (options,), "server")
+
+
+def _read_config_facts(kind, config, embedding):
+    """What read_embedding() found of the server's config: uWSGI's working folder (where
+    its config is named by a relative path), mod_wsgi's daemon process groups and the one
+    this process's title names."""
+    if kind == "uwsgi" and config and not config.startswith("/"):
+        return {"folder": embedding.folder, "pid": embedding.pid}
+    if kind == "mod_wsgi":
+        return {"group": embedding.group, "groups": embedding.groups,
+                "apache_config": embedding.apache_config,
+                "config_read": embedding.apache_config is not None}
+    return {}
+
+
+def _group_evidence(embedding):
+    if embedding.group is None:
+        return []
+    return ["process %d's title %s: WSGIDaemonProcess %s's display-name (%s, line %d)" % (
+        embedding.pid, embedding.title, embedding.group.name, embedding.group.path,
+        embedding.group.number)]
+
+
+# -- Apache's config: the WSGIDaemonProcess lines -------------------------------------
+
+# Where Apache reads its config without -f: (its ServerRoot, the file), Debian's, then
+# RHEL's and Fedora's.
+_APACHE_DEFAULTS = (("/etc/apache2", "/etc/apache2/apache2.conf"),
+                    ("/etc/httpd", "/etc/httpd/conf/httpd.conf"))
+_MAX_CONFIG_FILES = 512         # Include loops and huge trees end here
+
+
+class DaemonGroup(Record):
+    """One WSGIDaemonProcess line of Apache's config."""
+    name = field()
+    path = field()              # the file it is in
+    number = field()            # its line number there (the first, for a continued line)
+    text = field()              # the directive, continuation lines joined
+    display = field(None)       # its display-name= option
+
+
+def _words(text):
+    """A directive's words as Apache splits them (a double-quoted word is one), quotes kept."""
+    import re
+    return re.findall(r'"[^"]*"|\S+', text)
+
+
+def _apache_groups(process, reader):
+    """(the config file Apache was started with or None, (DaemonGroup, ...)): that file and
+    those its Include and IncludeOptional lines name, read through `reader`."""
+    argv = list(process.argv[1:])
+    given, root = _option(argv, "-f", None), _option(argv, "-d", None)
+    if given is None:
+        for default_root, path in _APACHE_DEFAULTS:
+            if reader.text(path) is not None:
+                given, root = path, root or default_root
+                break
+        else:
+            return None, ()
+    elif not given.startswith("/") and root:
+        given = root.rstrip("/") + "/" + given
+    found, budget = [], [_MAX_CONFIG_FILES]
+    if not _read_apache(given, root, reader, found, budget):
+        return None, ()
+    return given, tuple(found)
+
+
+def _read_apache(path, root, reader, found, budget):
+    """Add the WSGIDaemonProcess lines of `path` and what it includes to `found`; False
+    where `path` could not be read."""
+    text = reader.text(path)
+    if text is None or budget[0] <= 0:
+        return False
+    budget[0] -= 1
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        number, line = index + 1, lines[index].strip()
+        while line.endswith("\\") and index + 1 < len(lines):   # a continued line
+            index += 1
+            line = line[:-1] + " " + lines[index].strip()
+        index += 1
+        words = _words(line)
+        if not words or words[0].startswith("#"):
+            continue
+        directive = words[0].lower()
+        argument = words[1].strip('"') if len(words) > 1 else None
+        if directive == "serverroot" and argument:
+            root = argument
+        elif directive in ("include", "includeoptional") and argument:
+            if not argument.startswith("/") and root:
+                argument = root.rstrip("/") + "/" + argument
+            for included in _expanded(argument, reader):
+                _read_apache(included, root, reader, found, budget)
+        elif directive == "wsgidaemonprocess" and argument:
+            display = [w.strip('"')[len("display-name="):] for w in words[2:]
+                       if w.strip('"').lower().startswith("display-name=")]
+            found.append(DaemonGroup(argument, path, number, line,
+                                     display[-1] if display else None))
+    return True
+
+
+def _expanded(pattern, reader, depth=8):
+    """The files an Include names: wildcards in any part, a folder's files (and its
+    folders'), in the order Apache reads them (sorted)."""
+    from fnmatch import fnmatchcase
+    paths = ["/"]
+    for part in [p for p in pattern.split("/") if p]:
+        if any(c in part for c in "*?["):
+            paths = [p.rstrip("/") + "/" + name for p in paths for name in reader.listdir(p)
+                     if fnmatchcase(name, part)]
+        else:
+            paths = [p.rstrip("/") + "/" + part for p in paths]
+    out = []
+    for path in paths:
+        inside = reader.listdir(path) if depth > 0 else []
+        if not inside:
+            out.append(path)
+        for name in inside:
+            out += _expanded(path.rstrip("/") + "/" + name, reader, depth - 1)
+    return out
+
+
+def _title_group(title, groups):
+    """The group whose display-name is the process's title: mod_wsgi writes it over argv[0]
+    (`(wsgi:NAME)` for %{GROUP}), cut to argv[0]'s length; None unless exactly one."""
+    def shown(group):
+        return "(wsgi:%s)" % group.name if group.display == "%{GROUP}" else group.display
+    if not title:
+        return None
+    named = [g for g in groups if g.display and shown(g).startswith(title)]
+    return named[0] if len(named) == 1 else None
 
 
 # -- the Python an embedding host starts ----------------------------------------------
@@ -225,6 +414,13 @@ class Embedding(Record):
     stdio_errors = field(None)  # uWSGI: the error handler its plugin gives sys.stdout
     source = field("")          # where all this was read, in words
     stdin_tty = field(False)    # this process's stdin (the app's, inherited) is a terminal
+    # What its config says of the app (detect() puts it in the server context's details):
+    folder = field(None)        # uWSGI named its ini by a relative path: its working
+                                # folder, which holds it (/proc/PID/cwd), or None
+    apache_config = field(None) # mod_wsgi: the config file Apache was started with, if read
+    groups = field(())          # mod_wsgi: its DaemonGroups (WSGIDaemonProcess lines)
+    group = field(None)         # mod_wsgi: the DaemonGroup the process title names
+    title = field(None)         # mod_wsgi: that title (argv[0] as mod_wsgi rewrote it)
 
 
 def read_embedding(ancestors, reader):
@@ -239,6 +435,32 @@ def read_embedding(ancestors, reader):
     if process is None:
         return None
     kind = _kind(process)
+    found = _embedding(process, kind, reader)
+    return found._replace(**_config_facts(process, kind, reader))
+
+
+def _config_facts(process, kind, reader):
+    """The Embedding fields of what the host's config says of the app."""
+    if kind == "uwsgi":
+        config = _config(kind, process.argv)
+        if not config or config.startswith("/"):
+            return {}
+        import os
+        try:
+            folder = os.readlink(reader.path("/proc/%d/cwd" % process.pid))
+        except (OSError, ValueError):
+            folder = None
+        if folder is None or not folder.startswith("/") or \
+                not reader.exists(folder.rstrip("/") + "/" + config):
+            folder = None
+        return {"folder": folder}
+    config, groups = _apache_groups(process, reader)
+    title = process.argv[0].strip() if process.argv else None
+    return {"apache_config": config, "groups": groups, "title": title,
+            "group": _title_group(title, groups)}
+
+
+def _embedding(process, kind, reader):
     maps = reader.text("/proc/%d/maps" % process.pid)
     library = None
     if maps:
@@ -298,6 +520,9 @@ def _configured(kind, process, reader):
     config = _config(kind, process.argv)
     if kind == "uwsgi":
         options = _long_options(process.argv[1:])
+        if config and not config.startswith("/"):
+            config = _config_facts(process, kind, reader).get("folder")
+            config = config and config.rstrip("/") + "/" + _config(kind, process.argv)
         if config and config.endswith(".ini"):
             options += _ini_options(reader.text(config) or "")
         names = [n.strip() for o, v in options if o in ("plugin", "plugins")
