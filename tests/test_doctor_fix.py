@@ -93,8 +93,7 @@ def test_a_file_that_cannot_be_written_is_left_whole(tmp_path):
     with pytest.raises(UsageError) as raised:
         repair.apply(repair.plan([_finding(fish)]), {"HOME": str(tmp_path)}, False)
     assert str(raised.value) == (
-        "--fix: %s/.config/fish/config.fish: cannot write it (Not a directory); nothing of it "
-        "was changed" % tmp_path)
+        "--fix: %s/.config is a regular file, not a folder; nothing was changed" % tmp_path)
     assert (tmp_path / ".config").read_bytes() == b"not a folder"
 
 
@@ -152,9 +151,8 @@ def test_another_users_start_up_file_is_not_written(tmp_path):
     os.chown(str(tmp_path / ".bashrc"), 65534, 65534)
     with pytest.raises(UsageError) as raised:
         repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(tmp_path)}, False)
-    assert str(raised.value) == ("--fix: %s/.bashrc belongs to uid 65534, not to this user "
-                                 "(uid 0): run doctor --fix as its owner; nothing was changed"
-                                 % tmp_path)
+    assert str(raised.value) == ("--fix: %s/.bashrc belongs to uid 65534, not to uid 0, whom "
+                                 "the fix is for; nothing was changed" % tmp_path)
     assert (tmp_path / ".bashrc").read_bytes() == STOCK
     assert os.listdir(str(tmp_path)) == [".bashrc"]
 

@@ -15,7 +15,7 @@ def run(args):
     here = places.gather(pythons=not args.no_pythons)
     diagnosis = findings.diagnose(here)
     if args.fix:
-        return _fix(here, diagnosis, args.dry_run)
+        return _fix(here, diagnosis, args)
     data = render.to_object(here, diagnosis) if (args.json or args.save or there) else None
     if args.save:
         snapshot.save(args.save, data)
@@ -36,16 +36,42 @@ def run(args):
     return 1 if findings.problems(diagnosis.findings) else 0
 
 
-def _fix(here, diagnosis, dry_run):
-    """--fix: the user's own fixes applied (or shown, --dry-run), then the verdict a new
-    session gets. Exit status 0 when that verdict is "ok", else 1."""
-    from . import _findings as findings, _repair as repair
+def _fix(here, diagnosis, args):
+    """--fix: the user's own fixes applied (or shown, --dry-run), then a new session of
+    the kind doctor runs in started and asked (_session.py). Exit status 0 when that
+    session says "ok", 1 when it has problems or some are left that are not the user's
+    to change, 3 when no new session could be started (not checked)."""
+    from . import _findings as findings, _repair as repair, _session as session
+    from ._contexts import primary
+    planned = repair.plan(diagnosis.findings)
+    done = repair.apply(planned, here.environ, args.dry_run)
+    # What is still wrong in a new session, as predicted (a finding without a fix of its
+    # own may be gone by another's, as a Python's failure by the locale's): the problems
+    # listed as not the user's to change.
+    predicted = findings.diagnose(here._replace(environ=repair.changed_environ(here.environ,
+                                                                               planned)))
+    still = set((f.code, f.title) for f in predicted.findings)
+    left = [finding for finding, steps in planned
+            if steps is None and (finding.code, finding.title) in still]
+    after = session.check(primary(diagnosis.contexts), here.environ,
+                          ["--no-pythons"] if args.no_pythons else [],
+                          repair.session_user(here.environ), args.dry_run)
+    if args.json:
+        import json
+        out = json.dumps(fix_object(diagnosis, done, left, after, args.dry_run),
+                         indent=2) + "\n"
+    else:
+        out = output.for_terminal(fix_text(diagnosis, done, left, after, args.dry_run))
+    output.write_bytes(out.encode("utf-8", "surrogateescape"))
+    if after.checked:
+        return 1 if after.problems or left else 0
+    return 1 if left else 3
+
+
+def fix_text(diagnosis, done, left, after, dry_run):
+    from . import _findings as findings
     from ._verdict import fix_lines
     from .._output import shown
-    planned = repair.plan(diagnosis.findings)
-    done = repair.apply(planned, here.environ, dry_run)
-    after = findings.diagnose(here._replace(environ=repair.changed_environ(here.environ,
-                                                                           planned)))
     lines = ["before: %s" % findings.verdict(diagnosis.findings), ""]
     lines.append("would change:" if dry_run else "changed:")
     for applied in done:
@@ -55,20 +81,35 @@ def _fix(here, diagnosis, dry_run):
         lines += ["      " + shown(line) for line in applied.lines]
     if not done:
         lines.append("  nothing")
-    # What is still wrong in a new session (a finding without a fix of its own may be
-    # gone by another's, as a Python's failure by the locale's).
-    still = set((f.code, f.title) for f in after.findings)
-    left = [finding for finding, steps in planned
-            if steps is None and (finding.code, finding.title) in still]
     if left:
         lines += ["", "not the user's to change (each problem's first fix):"]
         for finding in left:
             lines.append("  %s" % shown(finding.title))
             lines += fix_lines([f for f in finding.fixes if f.option == 1])
-    lines += ["", "after, in a new session: %s" % findings.verdict(after.findings)]
-    out = output.for_terminal("\n".join(lines) + "\n")
-    output.write_bytes(out.encode("utf-8", "surrogateescape"))
-    return 1 if findings.problems(after.findings) else 0
+    lines.append("")
+    if after.sessions and after.checked:
+        lines.append("new sessions: %s" % "; ".join(
+            "%s: %s" % (s.invocation, s.verdict) for s in after.sessions))
+    if after.checked:
+        lines.append("after, in a new session: %s" % after.verdict)
+    else:
+        lines.append("after, in a new session: not checked: %s" % shown(after.not_checked))
+    return "\n".join(lines) + "\n"
+
+
+def fix_object(diagnosis, done, left, after, dry_run):
+    """--fix --json (keys in docs/json.md)."""
+    from . import _findings as findings, _session as session
+    from ._render import SCHEMA
+    from ._verdict import finding_object
+    return {"schema": SCHEMA, "dry_run": bool(dry_run),
+            "before": {"verdict": findings.verdict(diagnosis.findings),
+                       "problems": findings.problems(diagnosis.findings)},
+            "changed": [applied.to_object() for applied in done],
+            "not_the_users": [dict(finding_object(f), fixes=[
+                fix for fix in finding_object(f)["fixes"] if fix["option"] == 1])
+                for f in left],
+            "after": session.to_object(after)}
 
 
 def _terminal_width():

@@ -11,15 +11,27 @@ checkout) is changed where it points. A line already in the file is not written 
 import os
 
 from .._errors import UsageError
+from .._output import shown
 
 MARK = "# utf8env doctor --fix:"
 
 
 class Applied(object):
-    """What --fix did (or, with --dry-run, would do) to one file."""
+    """What --fix did (or, with --dry-run, would do) to one file: `file` (None: the
+    crontab), `position` ("top", "end", "above the first job"), the lines, the backup."""
 
-    def __init__(self, target, lines, backup):
-        self.target, self.lines, self.backup = target, lines, backup
+    def __init__(self, file, position, lines, backup):
+        self.file, self.position, self.lines, self.backup = file, position, lines, backup
+
+    @property
+    def target(self):
+        if self.file is None:
+            return "the crontab (above its first job)"
+        return "%s (%s)" % (self.file, "at its top" if self.position == "top" else "at its end")
+
+    def to_object(self):
+        return {"file": self.file, "position": self.position, "lines": list(self.lines),
+                "backup": self.backup}
 
 
 def plan(findings):
@@ -48,7 +60,9 @@ def changed_environ(environ, findings_plan):
 
 def apply(findings_plan, environ, dry_run):
     """[Applied] for every file the plan changes; raises UsageError (one line, the file
-    untouched) when one cannot be written."""
+    untouched) when one cannot be written. Everything is written for the owner of HOME
+    (_owned.py's rules); root with another user's HOME writes as that user, in a child
+    that has only that user's ids."""
     grouped = []
     for _, steps in findings_plan:
         for step in steps or ():
@@ -58,14 +72,54 @@ def apply(findings_plan, environ, dry_run):
                     break
             else:
                 grouped.append((step.target, list(step.lines)))
-    done = []
-    for target, lines in grouped:
-        if target[0] == "crontab":
-            done.append(_crontab(lines, environ, dry_run))
-        else:
-            done += [_start_up_file(each, lines, environ, dry_run)
-                     for each in _with_zdotdir(target, environ)]
-    return [d for d in done if d is not None]
+    if not grouped:
+        return []
+    uid, gid = user(environ)
+
+    def work():
+        done = []
+        for target, lines in grouped:
+            if target[0] == "crontab":
+                done.append(_crontab(lines, environ, dry_run, uid))
+            else:
+                done += [_start_up_file(each, lines, environ, dry_run, uid)
+                         for each in _with_zdotdir(target, environ)]
+        return [None if d is None else [d.file, d.position, d.lines, d.backup] for d in done]
+
+    if os.geteuid() == 0 and uid != 0:
+        from ._owned import as_user
+        answers = as_user(uid, gid, work)
+    else:
+        answers = work()
+    return [Applied(*answer) for answer in answers if answer is not None]
+
+
+def user(environ):
+    """(uid, gid) of the user the fix is for: HOME's owner. Another user than this one is
+    refused, except for root, which writes as that user."""
+    home = _home(environ)
+    try:
+        st = os.stat(home)
+    except OSError as error:
+        raise UsageError("--fix: HOME=%s: %s; no start-up file to change" % (
+            shown(home), error.strerror or error))
+    if os.geteuid() not in (0, st.st_uid):
+        raise UsageError("--fix: HOME=%s belongs to uid %d, not to this user (uid %d): run "
+                         "doctor --fix as its owner; nothing was changed"
+                         % (shown(home), st.st_uid, os.geteuid()))
+    return st.st_uid, st.st_gid
+
+
+def session_user(environ):
+    """(uid, gid) to start a new session as: HOME's owner where root runs doctor with
+    another user's HOME (that user's start-up files are never run by root), else None."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        st = os.stat(_home(environ))
+    except (OSError, UsageError):
+        return None
+    return None if st.st_uid == 0 else (st.st_uid, st.st_gid)
 
 
 def _with_zdotdir(target, environ):
@@ -87,89 +141,55 @@ def _home(environ):
     return home
 
 
-def _start_up_file(target, lines, environ, dry_run):
+def _start_up_file(target, lines, environ, dry_run, uid):
     where, name = target
-    home = _home(environ)
-    path = name if name.startswith("/") else os.path.join(home, name[2:])
-    real = os.path.realpath(path)
-    _refuse_another_users(path, real, home)
+    path = name if name.startswith("/") else os.path.join(_home(environ), name[2:])
+    from . import _owned as owned
+    place = owned.find(path, uid)
     try:
-        with open(real, "rb") as f:
-            old = f.read()
-    except (FileNotFoundError, NotADirectoryError):
-        old = None
-    except OSError as error:
-        raise UsageError("--fix: %s: cannot read it (%s)" % (path, error.strerror or error))
-    present = set((old or b"").decode("utf-8", "surrogateescape").splitlines())
-    new_lines = [line for line in lines if line not in present]
-    if not new_lines:
-        return None
-    block = ("\n".join([MARK + " a UTF-8 locale for every program"] + new_lines) + "\n").encode(
-        "utf-8", "surrogateescape")
-    if old is None:
-        content = block
-    elif where == "top":
-        content = block + old
-    else:
-        content = old + (b"" if old.endswith(b"\n") or not old else b"\n") + block
-    backup = None if old is None else _backup_name(real)
-    if not dry_run:
-        if old is not None:
-            _write(backup, old, real)
-        _write(real, content, real)
-    return Applied("%s (%s)" % (path, "at its top" if where == "top" else "at its end"),
-                   new_lines, backup)
+        old = owned.read(place, uid, path)
+        present = set((old or b"").decode("utf-8", "surrogateescape").splitlines())
+        new_lines = [line for line in lines if line not in present]
+        if not new_lines:
+            return None
+        block = ("\n".join([MARK + " a UTF-8 locale for every program"] + new_lines)
+                 + "\n").encode("utf-8", "surrogateescape")
+        if old is None:
+            content = block
+        elif where == "top":
+            content = block + old
+        else:
+            content = old + (b"" if old.endswith(b"\n") or not old else b"\n") + block
+        folder = os.path.dirname(place.path)
+        backup = None if old is None else _backup_name(place)
+        if not dry_run:
+            mode = 0o644 if old is None else place.stat.st_mode & 0o7777
+            try:
+                owned.make_folders(place)
+                if old is not None:
+                    owned.write(place, backup, old, mode)
+                owned.write(place, place.name, content, mode)
+            except OSError as error:
+                raise UsageError("--fix: %s: cannot write it (%s); nothing of it was changed"
+                                 % (shown(path), error.strerror or error))
+    finally:
+        place.close()
+    return Applied(path, where, new_lines,
+                   None if backup is None else os.path.join(folder, backup))
 
 
-def _refuse_another_users(path, real, home):
-    """A file (or, where it does not exist yet, its nearest folder) that is not this
-    user's is not written: root running with another user's HOME (sudo without -H) would
-    leave that user a start-up file owned by root."""
-    probe = real
-    while not os.path.lexists(probe) and probe not in ("/", home):
-        probe = os.path.dirname(probe)
-    try:
-        owner = os.stat(probe).st_uid
-    except OSError:
-        return
-    if owner != os.geteuid():
-        raise UsageError("--fix: %s belongs to uid %d, not to this user (uid %d): run "
-                         "doctor --fix as its owner; nothing was changed"
-                         % (path, owner, os.geteuid()))
-
-
-def _backup_name(path):
-    candidate = path + ".utf8env-backup"
+def _backup_name(place):
+    """The first free name of NAME.utf8env-backup, NAME.utf8env-backup.2, ... beside it."""
+    from ._owned import exists
+    candidate = place.name + ".utf8env-backup"
     number = 1
-    while os.path.lexists(candidate):
+    while exists(place, candidate):
         number += 1
-        candidate = "%s.utf8env-backup.%d" % (path, number)
+        candidate = "%s.utf8env-backup.%d" % (place.name, number)
     return candidate
 
 
-def _write(path, content, like):
-    """`content` into `path` through a new file renamed over it, with the mode of `like`."""
-    folder = os.path.dirname(path) or "."
-    temporary = os.path.join(folder, ".%s.utf8env-new" % os.path.basename(path))
-    try:
-        os.makedirs(folder, exist_ok=True)
-        mode = os.stat(like).st_mode & 0o7777 if os.path.exists(like) else 0o644
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(content)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError as error:
-        raise UsageError("--fix: %s: cannot write it (%s); nothing of it was changed"
-                         % (path, error.strerror or error))
-
-
-def _crontab(lines, environ, dry_run):
+def _crontab(lines, environ, dry_run, uid):
     """The user's crontab with `lines` at its top (they hold for every job below them),
     read and installed with crontab(1); the old one kept in a backup file."""
     import subprocess
@@ -192,16 +212,29 @@ def _crontab(lines, environ, dry_run):
     new = _above_first_job(old, block)
     folder = os.path.join(environ.get("XDG_CACHE_HOME") or os.path.join(_home(environ), ".cache"),
                           "utf8env")
-    backup = _backup_name(os.path.join(folder, "crontab")) if old else None
+    backup = None
+    if old:
+        from . import _owned as owned
+        place = owned.find(os.path.join(folder, "crontab"), uid)
+        try:
+            name = _backup_name(place)
+            backup = os.path.join(os.path.dirname(place.path), name)
+            if not dry_run:
+                try:
+                    owned.make_folders(place)
+                    owned.write(place, name, old, 0o600)
+                except OSError as error:
+                    raise UsageError("--fix: %s: cannot write it (%s); nothing was changed"
+                                     % (shown(backup), error.strerror or error))
+        finally:
+            place.close()
     if not dry_run:
-        if backup:
-            _write(backup, old, backup)
         installed = subprocess.run(["crontab", "-"], input=new, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE)
         if installed.returncode != 0:
             raise UsageError("--fix: crontab - refused the new crontab (%s); the old one is "
                              "unchanged" % installed.stderr.decode("utf-8", "replace").strip())
-    return Applied("the crontab (above its first job)", new_lines, backup)
+    return Applied(None, "above the first job", new_lines, backup)
 
 
 def _above_first_job(crontab, block):

@@ -21,16 +21,22 @@ def verdict_lines(findings, verbose=True, width=None):
         if verbose:
             for line in finding.evidence:
                 lines += _folded("        - ", text(line), 10, width)
-            lines += fix_lines(finding.fixes)
-        elif finding.shared is not None:
-            # One change for all: said once, at the finding it belongs to.
+        if finding.shared is not None:
+            # One change for all: said once, at the finding it belongs to; plain, verbose
+            # and JSON (the evidence's last line) name the same options: that change,
+            # then the finding's own.
             shared = [f for f in findings if f.code == finding.shared][0]
             lines.append("        fix: the first fix of the %s below (%s)" % (
                 shared.severity, shared.code))
             others = len(set(fix.option for fix in finding.fixes))
-            if others:
+            if verbose:
+                lines += ["        or" + line[len("        fix"):] if index == 0 else line
+                          for index, line in enumerate(fix_lines(finding.fixes))]
+            elif others:
                 lines.append("        (or %d other fix%s, and the evidence: utf8env doctor "
                              "--verbose)" % (others, "es" if others > 1 else ""))
+        elif verbose:
+            lines += fix_lines(finding.fixes)
         else:
             first = [fix for fix in finding.fixes if fix.option == 1]
             lines += fix_lines(first)

@@ -1,0 +1,314 @@
+"""`doctor --fix` never writes across owners (src/utf8env/doctor/_owned.py): as root with
+a real user's HOME (useradd), it writes that user's own files as that user, follows a
+link only where the link and every folder on its way are the user's (a dotfiles
+checkout), and refuses in one line, writing nothing, a link into a root-owned file or
+folder, a folder or link of another user's on the way, a hard link, a FIFO in place of
+~/.bashrc, a folder every user may write; a user with another user's HOME is refused.
+Then, through the command in a root without /.dockerenv (the shell context, as in
+tests/test_doctor_places.py), the new sessions --fix starts are that user's.
+
+The users' homes are in one folder of /home made for this module (a user must be able to
+reach its home: tmp_path's folders are root's alone), removed with the users at the end."""
+import json
+import os
+import shutil
+import stat
+import subprocess
+
+import pytest
+
+from utf8env._errors import UsageError
+from utf8env.doctor import _owned as owned, _repair as repair
+from utf8env.doctor._findings import Finding
+from utf8env.doctor._fixes import Fix
+
+from support import machine
+import test_doctor_places
+
+STOCK = b"# ~/.bashrc: executed by bash(1) for non-login shells.\ncase $- in\n    *i*) ;;\n" \
+        b"      *) return;;\nesac\n"
+MARK = b"# utf8env doctor --fix: a UTF-8 locale for every program\n"
+LANG = (("LANG", "C.UTF-8"),)
+BASHRC = Fix("the top of ~/.bashrc", ("export LANG=C.UTF-8",), "shell", 1, ("top", "~/.bashrc"),
+             LANG)
+FISH = Fix("~/.config/fish/config.fish", ("set -gx LANG C.UTF-8",), "shell", 1,
+           ("end", "~/.config/fish/config.fish"), LANG)
+PLAN = repair.plan([Finding("c-locale", "warning", "C", (), (BASHRC,))])
+FISH_PLAN = repair.plan([Finding("c-locale", "warning", "C", (), (FISH,))])
+NOTHING = "; nothing was changed"
+
+
+class User(object):
+    def __init__(self, name):
+        import pwd
+        entry = pwd.getpwnam(name)
+        self.name, self.uid, self.gid = name, entry.pw_uid, entry.pw_gid
+
+
+@pytest.fixture(scope="module")
+def users():
+    """Two real users (useradd), and the root-owned folder of /home their homes go in."""
+    machine.root("useradd: real users")
+    useradd = machine.command("useradd", "passwd")
+    base = "/home/utf8env-owners-%d" % os.getpid()
+    names = ["u8o%da" % (os.getpid() % 100000), "u8o%db" % (os.getpid() % 100000)]
+    made = []
+    os.mkdir(base, 0o755)
+    try:
+        for name in names:
+            subprocess.run([useradd, "--no-create-home", "--user-group", "--home-dir",
+                            "/nonexistent", "--shell", "/bin/bash", name], check=True,
+                           stdout=subprocess.DEVNULL)
+            made.append(name)
+        yield base, User(names[0]), User(names[1])
+    finally:
+        for name in made:
+            subprocess.run([machine.command("userdel", "passwd"), name],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(base)
+
+
+@pytest.fixture
+def place(users, request):
+    """(base, user, other, home): a fresh home of `user`'s with Debian's stock-like
+    ~/.bashrc of theirs, and a root-owned file `base`/root-bashrc."""
+    base, user, other = users
+    folder = os.path.join(base, request.node.name.replace("[", "-").replace("]", ""))
+    os.mkdir(folder, 0o755)
+    home = os.path.join(folder, "home")
+    os.mkdir(home, 0o755)
+    _file(os.path.join(home, ".bashrc"), STOCK, user)
+    os.chown(home, user.uid, user.gid)
+    with open(os.path.join(folder, "root-bashrc"), "wb") as f:
+        f.write(STOCK)
+    yield folder, user, other, home
+    shutil.rmtree(folder)
+
+
+def _file(path, content, user):
+    with open(path, "wb") as f:
+        f.write(content)
+    os.chown(path, user.uid, user.gid)
+
+
+def _link(target, path, user):
+    os.symlink(target, path)
+    os.lchown(path, user.uid, user.gid)
+
+
+def _refused(plan, home):
+    with pytest.raises(UsageError) as raised:
+        repair.apply(plan, {"HOME": home}, dry_run=False)
+    return str(raised.value)
+
+
+def _tree(folder):
+    """Every name under `folder` with its owner, type and bytes: to show nothing changed."""
+    out = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            st = os.lstat(path)
+            content = None
+            if stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as f:
+                    content = f.read()
+            out[path] = (st.st_uid, stat.S_IFMT(st.st_mode), content)
+    return out
+
+
+def test_root_writes_a_users_own_bashrc_as_that_user(place):
+    folder, user, _, home = place
+    [done] = repair.apply(PLAN, {"HOME": home}, dry_run=False)
+    assert (done.target, done.backup) == ("%s/.bashrc (at its top)" % home,
+                                          "%s/.bashrc.utf8env-backup" % home)
+    with open(os.path.join(home, ".bashrc"), "rb") as f:
+        assert f.read() == MARK + b"export LANG=C.UTF-8\n" + STOCK
+    for name in (".bashrc", ".bashrc.utf8env-backup"):
+        st = os.lstat(os.path.join(home, name))
+        assert (st.st_uid, st.st_gid, stat.S_ISREG(st.st_mode)) == (user.uid, user.gid, True)
+
+
+def test_a_dotfiles_link_all_the_users_own_is_followed(place):
+    """~/.bashrc -> dotfiles/bashrc (relative, as GNU stow makes them): the link, the
+    folders on its way and the file are the user's, so the file is changed where it
+    points, the link left a link."""
+    folder, user, _, home = place
+    dotfiles = os.path.join(home, "dotfiles")
+    os.mkdir(dotfiles)
+    os.chown(dotfiles, user.uid, user.gid)
+    os.rename(os.path.join(home, ".bashrc"), os.path.join(dotfiles, "bashrc"))
+    _link("dotfiles/bashrc", os.path.join(home, ".bashrc"), user)
+    [done] = repair.apply(PLAN, {"HOME": home}, dry_run=False)
+    assert done.backup == "%s/bashrc.utf8env-backup" % dotfiles
+    assert os.readlink(os.path.join(home, ".bashrc")) == "dotfiles/bashrc"
+    with open(os.path.join(dotfiles, "bashrc"), "rb") as f:
+        assert f.read() == MARK + b"export LANG=C.UTF-8\n" + STOCK
+    assert os.lstat(os.path.join(dotfiles, "bashrc")).st_uid == user.uid
+
+
+def test_a_link_into_a_root_owned_file_is_refused(place):
+    """The issue's case: u's ~/.bashrc a link (u's own) to a file of root's, in root's
+    folder, or in u's own folder: refused, the root file untouched, no backup made."""
+    folder, user, _, home = place
+    os.unlink(os.path.join(home, ".bashrc"))
+    _link(os.path.join(folder, "root-bashrc"), os.path.join(home, ".bashrc"), user)
+    before = _tree(folder)
+    assert _refused(PLAN, home) == (
+        "--fix: the folder %s (where %s/.bashrc points) belongs to uid 0, not to uid %d, "
+        "whom the fix is for" % (folder, home, user.uid) + NOTHING)
+    # The same file, hard-linked by root into the user's home, and linked from ~/.bashrc.
+    os.link(os.path.join(folder, "root-bashrc"), os.path.join(home, "rootfile"))
+    os.unlink(os.path.join(home, ".bashrc"))
+    _link("rootfile", os.path.join(home, ".bashrc"), user)
+    before = _tree(folder)
+    assert _refused(PLAN, home) == (
+        "--fix: %s/rootfile (where %s/.bashrc points) belongs to uid 0, not to uid %d, whom "
+        "the fix is for" % (home, home, user.uid) + NOTHING)
+    assert _tree(folder) == before
+
+
+def test_a_hard_link_is_refused(place):
+    """A second name for ~/.bashrc keeps the old text once a new copy is renamed over
+    it: refused, whoever owns it (root's own hard link to a root file: refused too)."""
+    folder, user, _, home = place
+    os.link(os.path.join(home, ".bashrc"), os.path.join(home, "copy"))
+    before = _tree(folder)
+    assert _refused(PLAN, home) == (
+        "--fix: %s/.bashrc has 2 hard links: a new copy renamed over it would leave the "
+        "other names with the old text" % home + NOTHING)
+    os.unlink(os.path.join(home, "copy"))
+    os.unlink(os.path.join(home, ".bashrc"))
+    os.link(os.path.join(folder, "root-bashrc"), os.path.join(home, ".bashrc"))
+    assert _refused(PLAN, home) == (
+        "--fix: %s/.bashrc belongs to uid 0, not to uid %d, whom the fix is for"
+        % (home, user.uid) + NOTHING)
+    del before
+
+
+def test_a_fifo_in_place_of_bashrc_is_refused_at_once(place):
+    folder, user, _, home = place
+    os.unlink(os.path.join(home, ".bashrc"))
+    os.mkfifo(os.path.join(home, ".bashrc"))
+    os.chown(os.path.join(home, ".bashrc"), user.uid, user.gid)
+    before = _tree(folder)
+    assert _refused(PLAN, home) == (
+        "--fix: %s/.bashrc is a FIFO, not a regular file" % home + NOTHING)
+    assert _tree(folder) == before
+
+
+def test_a_folder_or_link_of_another_users_on_the_way_is_refused(place):
+    folder, user, other, home = place
+    config = os.path.join(home, ".config")
+    os.mkdir(config)
+    os.chown(config, other.uid, other.gid)
+    before = _tree(folder)
+    assert _refused(FISH_PLAN, home) == (
+        "--fix: the folder %s belongs to uid %d, not to uid %d, whom the fix is for"
+        % (config, other.uid, user.uid) + NOTHING)
+    # Root's folder under the user's: root hands paths to users, never the other way.
+    os.chown(config, 0, 0)
+    assert _refused(FISH_PLAN, home) == (
+        "--fix: the folder %s belongs to uid 0, not to uid %d, whom the fix is for"
+        % (config, user.uid) + NOTHING)
+    # A folder of the user's that every user may write (no sticky bit).
+    os.chown(config, user.uid, user.gid)
+    os.chmod(config, 0o777)
+    assert _refused(FISH_PLAN, home) == (
+        "--fix: the folder %s can be written by every user (no sticky bit): what is in it "
+        "could be replaced" % config + NOTHING)
+    # ~/.bashrc a link of the other user's (or root's) in the user's home.
+    os.unlink(os.path.join(home, ".bashrc"))
+    _link("copy", os.path.join(home, ".bashrc"), other)
+    _file(os.path.join(home, "copy"), STOCK, user)
+    assert _refused(PLAN, home) == (
+        "--fix: the link %s/.bashrc belongs to uid %d, not to uid %d, whom the fix is for"
+        % (home, other.uid, user.uid) + NOTHING)
+    # A link of the user's into the other user's home.
+    other_home = os.path.join(folder, "other")
+    os.mkdir(other_home, 0o755)
+    _file(os.path.join(other_home, "bashrc"), STOCK, other)
+    os.chown(other_home, other.uid, other.gid)
+    os.unlink(os.path.join(home, ".bashrc"))
+    _link(os.path.join(other_home, "bashrc"), os.path.join(home, ".bashrc"), user)
+    before = _tree(folder)
+    assert _refused(PLAN, home) == (
+        "--fix: the folder %s (where %s/.bashrc points) belongs to uid %d, not to uid %d, "
+        "whom the fix is for" % (other_home, home, other.uid, user.uid) + NOTHING)
+    assert _tree(folder) == before
+
+
+def test_a_user_with_another_users_home_is_refused(place):
+    """Not root: HOME's owner is another user: refused before anything is looked at."""
+    folder, user, other, home = place
+    before = _tree(folder)
+    with pytest.raises(UsageError) as raised:
+        owned.as_user(other.uid, other.gid,
+                      lambda: repair.apply(PLAN, {"HOME": home}, dry_run=False))
+    assert str(raised.value) == (
+        "--fix: HOME=%s belongs to uid %d, not to this user (uid %d): run doctor --fix as "
+        "its owner" % (home, user.uid, other.uid) + NOTHING)
+    assert _tree(folder) == before
+
+
+@pytest.fixture
+def no_container(tmp_path):
+    """The words that run a command in a root without /.dockerenv, as
+    tests/test_doctor_places.py makes it, its top folder open to every user (mktemp -d
+    makes it root's alone: a user's process chrooted there could not look at /)."""
+    if os.path.exists("/run/.containerenv"):
+        pytest.skip("a Podman container (/run/.containerenv): this test hides only /.dockerenv")
+    if not os.path.exists("/.dockerenv"):
+        return []
+    machine.mount_namespace("a root without /.dockerenv (the shell context)")
+    chroot = machine.command("chroot", "coreutils")
+    unshare = machine.command("unshare", "util-linux")
+    folder = tmp_path / "roots"
+    folder.mkdir()
+    script = tmp_path / "no-dockerenv.sh"
+    hide = test_doctor_places._HIDE.replace('"$CHROOT"', chroot)
+    script.write_text(hide.replace("shift\n", 'shift\nchmod 755 "$new"\n', 1))
+    assert 'chmod 755 "$new"' in script.read_text()
+    return [unshare, "--mount", "--propagation", "private", "/bin/sh", str(script), str(folder)]
+
+
+def _doctor(no_container, home, *args):
+    """doctor ARGS as root with the user's HOME, in the shell context, by the system's
+    python3 (which the user's new sessions can start: /root is root's alone)."""
+    from utf8env._own_command import own_command
+    env = {"HOME": home, "XDG_CACHE_HOME": home + "/.cache", "PATH": "/usr/bin:/bin",
+           "SHELL": "/bin/bash"}
+    result = subprocess.run(list(no_container) + own_command("/usr/bin/python3")
+                            + ["doctor"] + list(args), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd="/")
+    return result.returncode, result.stdout.decode(), result.stderr.decode()
+
+
+def test_the_command_as_root_writes_and_checks_as_the_user(place, no_container):
+    """As root with u's HOME: the line written as u, the new sessions started as u (an
+    interactive one started as root would get LC_ALL=C from u's ~/.bashrc here), "ok"
+    measured; through a link into root's file: one line, status 2, nothing written."""
+    if not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("no /usr/bin/python3 (apt-get install python3): a Python the user can run")
+    folder, user, _, home = place
+    with open("/etc/skel/.profile", "rb") as f:
+        _file(os.path.join(home, ".profile"), f.read(), user)
+    # An interactive session not started as the user would get LC_ALL=C: 1 problem.
+    _file(os.path.join(home, ".bashrc"), STOCK + b'[ "$(id -u)" = %d ] || export LC_ALL=C\n'
+          % user.uid, user)
+    code, out, err = _doctor(no_container, home, "--fix", "--no-pythons")
+    assert (code, out, err) == (0, "before: 1 problem\n\nchanged:\n"
+                                   "  %s/.bashrc (at its top), backup in %s/.bashrc.utf8env-backup\n"
+                                   "      export LANG=C.UTF-8\n\n"
+                                   "new sessions: bash -i -c: ok; bash -l -c: ok\n"
+                                   "after, in a new session: ok\n" % (home, home), "")
+    assert {n: os.lstat(os.path.join(home, n)).st_uid for n in os.listdir(home)} == {
+        ".bashrc": user.uid, ".bashrc.utf8env-backup": user.uid, ".profile": user.uid}
+    os.unlink(os.path.join(home, ".bashrc"))
+    _link(os.path.join(folder, "root-bashrc"), os.path.join(home, ".bashrc"), user)
+    before = _tree(folder)
+    code, out, err = _doctor(no_container, home, "--fix", "--no-pythons")
+    assert (code, out, err) == (2, "", (
+        "utf8env: error: --fix: the folder %s (where %s/.bashrc points) belongs to uid 0, "
+        "not to uid %d, whom the fix is for; nothing was changed\n" % (folder, home, user.uid)))
+    assert _tree(folder) == before
