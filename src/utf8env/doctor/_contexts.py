@@ -6,8 +6,14 @@ unit file beats the shell rc of the user who started it, and so on).
 """
 from .._engine.records import Record, field
 
-# In the order their fixes are preferred: the most specific place first.
-CONTEXTS = ("server", "systemd", "cron", "ssh", "ci", "container", "shell")
+# In the order their fixes are preferred: the most specific place first. The sessions
+# (_sessions.py: sudo, su, at, tmux, screen) come between cron and ssh, nearest ancestor
+# first: the last of them to start this process gave it its environment (sudo in an ssh
+# session or in a container is sudo's to fix). A command run by `sh -c` or nohup comes
+# after the places that set its environment's values (ssh, CI, a container's image).
+CONTEXTS = ("server", "systemd", "cron", "sudo", "su", "at", "tmux", "screen", "ssh", "ci",
+            "container", "command", "shell")
+_SESSIONS = ("sudo", "su", "at", "tmux", "screen")
 
 # cron(8)/crontab(5): "SHELL is set to /bin/sh, and LOGNAME and HOME are set from the
 # /etc/passwd line of the crontab's owner"; Debian's cron sets PATH=/usr/bin:/bin
@@ -38,11 +44,23 @@ class Context(Record):
 
 def detect(place):
     """The Contexts found in `place`, in CONTEXTS order."""
+    from . import _sessions as sessions
     found = []
-    for detector in (_server, _systemd, _cron, _ssh, _ci, _container, _shell):
+    for detector in (_server, _systemd, _cron):
         context = detector(place)
         if context is not None:
             found.append(context)
+    near = sessions.detect(place)
+    unknown = len(place.ancestors) + 1
+    found += [context for depth, context in sorted(
+        ((d, c) for d, c in near if c.name in _SESSIONS),
+        key=lambda dc: (unknown if dc[0] is None else dc[0], CONTEXTS.index(dc[1].name)))]
+    for detector in (_ssh, _ci, _container):
+        context = detector(place)
+        if context is not None:
+            found.append(context)
+    found += [c for _, c in near if c.name not in _SESSIONS]
+    found.append(_shell(place))
     return tuple(found)
 
 
@@ -178,9 +196,9 @@ def _shell(place):
 
 
 def primary(contexts):
-    """The context whose fix comes first: the first of CONTEXTS found (shell at worst)."""
-    for name in CONTEXTS:
-        for context in contexts:
-            if context.name == name:
-                return context
+    """The context whose fix comes first: the first found in detect()'s order, which is
+    CONTEXTS' with the sessions nearest first (shell at worst)."""
+    for context in contexts:
+        if context.name in CONTEXTS:
+            return context
     return None

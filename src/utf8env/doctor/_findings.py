@@ -366,6 +366,14 @@ def _origin(variable, value, found_contexts, info):
         setter = _set_by(variable, value, files)
         if setter is not None:
             return "(set by %s)" % setter
+    for context in found_contexts:
+        if context.name in ("sudo", "su", "at", "tmux", "screen", "command"):
+            # The nearest session gave this process its environment (contexts.detect's
+            # order); the places after it (an ssh client, a container's image) did not.
+            from ._sessions import origin
+            return origin(context, variable, value, files)
+        if context.name not in ("sudo", "su", "at", "tmux", "screen", "command"):
+            break       # a place that sets the environment itself comes first
     if ssh is not None:
         if variable in ssh.details.get("from_pam", ()):
             return ("(as /etc/default/locale sets it: sshd's PAM (pam_env) applies that file "

@@ -134,6 +134,9 @@ def _for_context(context, changes, info):
     if name == "server":
         from ._servers import fixes
         return fixes(context, changes)
+    if name in ("sudo", "su", "at", "tmux", "screen", "command"):
+        from . import _sessions as sessions
+        return sessions.fixes(context, changes)
     if name == "ssh":
         return _ssh(context, changes, info)
     if name == "cron":

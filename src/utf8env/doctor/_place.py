@@ -20,6 +20,8 @@ _FILES = (
     "/proc/self/cgroup",        # cgroups(7): a systemd unit, a container runtime
     "/proc/1/cgroup",
     "/proc/1/comm",             # PID 1: systemd, init, or a container's own program
+    "/proc/self/status",        # proc(5) SigIgn: SIGHUP ignored, as nohup leaves it
+    "/etc/pam.d/su",            # Debian: pam_env reads /etc/default/locale for su
 )
 # The shell start-up files that may set a locale variable, for saying where one came
 # from: the user's (under $HOME, shown as ~/...) and the system's.
