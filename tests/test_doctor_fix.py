@@ -201,3 +201,113 @@ def test_no_shell_fix_for_a_shell_no_test_started(shell):
     assert for_remedies([remedy], (ssh,), {}) == ()
     for known in ("/bin/sh", "/bin/dash", "/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"):
         assert [f.context for f in for_remedies([remedy], (), {"shell": known})] == ["shell"]
+
+
+# -- what --fix says after writing (doctor/_session.py, doctor/_cli.py) --------------------
+
+def _context(name, **details):
+    from utf8env.doctor._contexts import Context
+    return Context(name, name, (), details)
+
+
+@pytest.mark.parametrize("name,details,said", [
+    ("cron", {}, "cron starts its jobs itself: a job running `utf8env doctor` (crontab -e) "
+                 "says it at its next run"),
+    ("ssh", {}, "a new ssh session starts at the client: `ssh HOST utf8env doctor` there "
+                "says it"),
+    ("systemd", {"unit": "app.service"}, "the service starts under systemd: after "
+                                          "`systemctl restart app.service`, `utf8env doctor` "
+                                          "in its ExecStart= says it"),
+    ("systemd", {"unit": None}, "the service starts under systemd: after `systemctl restart "
+                                "UNIT`, `utf8env doctor` in its ExecStart= says it"),
+    ("server", {}, "the server starts its apps itself: after a restart, `utf8env doctor` run "
+                   "by the app says it"),
+    ("ci", {}, "the CI service starts its jobs: a job running `utf8env doctor` says it"),
+    ("container", {}, "a container starts from its image: `docker run --rm IMAGE utf8env "
+                      "doctor` after the next build says it"),
+    ("tmux", {}, "doctor cannot start a new session of this kind (tmux): start one and run "
+                 "`utf8env doctor` in it"),
+    ("shell", {"shell": "/bin/ksh"}, "no test has started /bin/ksh's sessions: start a new "
+                                     "one and run `utf8env doctor` in it"),
+])
+def test_what_cannot_be_started_is_not_checked(name, details, said):
+    from utf8env.doctor import _session as session
+    after = session.check(_context(name, **details), {"HOME": "/nonexistent"}, [])
+    assert (after.checked, after.verdict, after.problems, after.sessions, after.not_checked) \
+        == (False, None, None, (), said)
+    assert session.check(_context("shell", shell="/bin/bash"), {}, [], dry_run=True) \
+        .not_checked == session.DRY_RUN
+
+
+def test_the_text_and_json_of_fix_say_the_same():
+    from utf8env.doctor import _cli as cli, _session as session
+    from utf8env.doctor._findings import Diagnosis
+    finding = _finding(DOCKERFILE)
+    diagnosis = Diagnosis(None, (), (), (), (finding,), None)
+    done = [repair.Applied("/h/.bashrc", "top", ["export LANG=C.UTF-8"],
+                           "/h/.bashrc.utf8env-backup"),
+            repair.Applied(None, "above the first job", ['LC_ALL=""'], None)]
+    seen = session.After(sessions=(session.Seen("bash -i -c", "ok", 0),
+                                   session.Seen("bash -l -c", "1 problem", 1)))
+    assert cli.fix_text(diagnosis, done, [finding], seen, False) == (
+        "before: 1 problem\n\nchanged:\n"
+        "  /h/.bashrc (at its top), backup in /h/.bashrc.utf8env-backup\n"
+        "      export LANG=C.UTF-8\n"
+        "  the crontab (above its first job)\n"
+        "      LC_ALL=\"\"\n\n"
+        "not the user's to change (each problem's first fix):\n"
+        "  LC_CTYPE is the C locale\n"
+        "        fix: the Dockerfile:\n"
+        "            ENV LANG=C.UTF-8\n\n"
+        "new sessions: bash -i -c: ok; bash -l -c: 1 problem\n"
+        "after, in a new session: 1 problem\n")
+    assert cli.fix_object(diagnosis, done, [finding], seen, False) == {
+        "schema": 1, "dry_run": False, "before": {"verdict": "1 problem", "problems": 1},
+        "changed": [{"file": "/h/.bashrc", "position": "top",
+                     "lines": ["export LANG=C.UTF-8"], "backup": "/h/.bashrc.utf8env-backup"},
+                    {"file": None, "position": "above the first job", "lines": ['LC_ALL=""'],
+                     "backup": None}],
+        "not_the_users": [{"code": "c-locale", "severity": "warning",
+                           "title": "LC_CTYPE is the C locale", "evidence": [],
+                           "fixes": [{"option": 1, "where": "the Dockerfile",
+                                      "context": "container", "lines": ["ENV LANG=C.UTF-8"]}]}],
+        "after": {"checked": True, "verdict": "1 problem", "problems": 1,
+                  "sessions": [{"invocation": "bash -i -c", "verdict": "ok", "problems": 0},
+                               {"invocation": "bash -l -c", "verdict": "1 problem",
+                                "problems": 1}],
+                  "not_checked": None}}
+    cron = session.After(not_checked=session.NOT_STARTED["cron"])
+    assert cli.fix_text(diagnosis, [], [], cron, False).endswith(
+        "changed:\n  nothing\n\nafter, in a new session: not checked: cron starts its jobs "
+        "itself: a job running `utf8env doctor` (crontab -e) says it at its next run\n")
+    assert cli.fix_object(diagnosis, [], [], cron, False)["after"] == {
+        "checked": False, "verdict": None, "problems": None, "sessions": [],
+        "not_checked": session.NOT_STARTED["cron"]}
+
+
+def test_one_shared_error_lists_the_same_options_plain_and_verbose():
+    """A Python 3.6 error whose locale fix is the warning's (said once, there) and whose
+    own fix is `utf8env run`: the plain text names that fix and counts the other one, the
+    verbose text names both, and the JSON's evidence says the locale fix removes it."""
+    from utf8env.doctor._verdict import finding_object, verdict_lines
+    wrap = Fix("the Dockerfile's ENTRYPOINT", ('ENTRYPOINT ["utf8env", "run", "--", "py36"]',),
+               "container", 1)
+    error = Finding("print-fails", "error", "print fails on 3.6",
+                    ("the locale finding's fix makes it go away (decide() with LANG=C.UTF-8)",),
+                    (wrap,), shared="c-locale")
+    warning = _finding(DOCKERFILE)
+    plain = verdict_lines([error, warning], verbose=False)
+    verbose = verdict_lines([error, warning], verbose=True)
+    assert plain[:5] == [
+        "2 problems", "", "error   print fails on 3.6",
+        "        fix: the first fix of the warning below (c-locale)",
+        "        (or 1 other fix, and the evidence: utf8env doctor --verbose)"]
+    assert verbose[:7] == [
+        "2 problems", "", "error   print fails on 3.6",
+        "        - the locale finding's fix makes it go away (decide() with LANG=C.UTF-8)",
+        "        fix: the first fix of the warning below (c-locale)",
+        "        or: the Dockerfile's ENTRYPOINT:",
+        '            ENTRYPOINT ["utf8env", "run", "--", "py36"]']
+    data = finding_object(error)
+    assert [f["where"] for f in data["fixes"]] == ["the Dockerfile's ENTRYPOINT"]
+    assert data["evidence"][-1].startswith("the locale finding's fix makes it go away")

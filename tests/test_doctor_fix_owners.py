@@ -312,3 +312,87 @@ def test_the_command_as_root_writes_and_checks_as_the_user(place, no_container):
         "utf8env: error: --fix: the folder %s (where %s/.bashrc points) belongs to uid 0, "
         "not to uid %d, whom the fix is for; nothing was changed\n" % (folder, home, user.uid)))
     assert _tree(folder) == before
+
+
+def _documented(section):
+    """{key: [the {"a", "b"} groups of its value, each a set]} of a table in docs/json.md."""
+    import re
+    page = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs",
+                        "json.md")
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    table = text.split("## `%s`" % section, 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            keys, value = line.split(" | ", 1)
+            groups = [set(re.findall(r'"([a-z_]+)"', group))
+                      for group in re.findall(r"\{([^{}]*)\}", value)]
+            for key in re.findall(r"`([a-z_]+)`", keys):
+                out[key] = groups
+    return out
+
+
+def test_fix_json_is_as_documented(place, no_container):
+    """doctor --fix --json as root with u's HOME, in the shell context: the object
+    whole, its keys those docs/json.md names. This HOME has a ~/.bashrc and no
+    ~/.profile: a login bash reads neither (bash(1) INVOCATION: ~/.bash_profile,
+    ~/.bash_login, ~/.profile), so the line at the top of ~/.bashrc does not reach it, and
+    the verdict --fix prints is the one it saw there: 1 problem (a prediction said ok)."""
+    if not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("no /usr/bin/python3 (apt-get install python3): a Python the user can run")
+    folder, user, _, home = place
+    code, out, err = _doctor(no_container, home, "--fix", "--json", "--no-pythons")
+    data = json.loads(out)
+    assert (code, err) == (1, ""), out
+    assert data == {
+        "schema": 1, "dry_run": False, "before": {"verdict": "1 problem", "problems": 1},
+        "changed": [{"file": "%s/.bashrc" % home, "position": "top",
+                     "lines": ["export LANG=C.UTF-8"],
+                     "backup": "%s/.bashrc.utf8env-backup" % home}],
+        "not_the_users": [],
+        "after": {"checked": True, "verdict": "1 problem", "problems": 1, "sessions": [
+            {"invocation": "bash -i -c", "verdict": "ok", "problems": 0},
+            {"invocation": "bash -l -c", "verdict": "1 problem", "problems": 1}],
+            "not_checked": None}}
+    documented = _documented("utf8env doctor --fix --json")
+    assert set(documented) == set(data)
+    assert documented["before"] == [set(data["before"])]
+    assert documented["changed"] == [set(data["changed"][0])]
+    assert documented["after"] == [set(data["after"]), set(data["after"]["sessions"][0])]
+    # The text says the same.
+    code, out, _ = _doctor(no_container, home, "--fix", "--no-pythons")
+    assert (code, out) == (1, "before: 1 problem\n\nchanged:\n  nothing\n\nnew sessions: "
+                              "bash -i -c: ok; bash -l -c: 1 problem\nafter, in a new "
+                              "session: 1 problem\n")
+    # --dry-run: nothing written, nothing checked.
+    code, out, _ = _doctor(no_container, home, "--fix", "--dry-run", "--no-pythons")
+    assert (code, out) == (3, "before: 1 problem\n\nwould change:\n  nothing\n\nafter, in a "
+                              "new session: not checked: --dry-run changes nothing: `utf8env "
+                              "doctor --fix` writes the lines and starts a new session\n")
+
+
+@pytest.mark.parametrize("rc,said", [
+    (b"export LANG=C.UTF-8\n", ("ok", "ok")),
+    (b"", ("1 problem", "1 problem")),
+    (b"exit 7\n", "bash -i -c ended with status 7 and no verdict (its last line: nothing)"),
+])
+def test_the_new_sessions_are_started_and_asked(tmp_path, rc, said):
+    """session.check() for bash starts `bash -i -c` and `bash -l -c` for real, each
+    running doctor: what they say is what they saw (here, with /.dockerenv or not, no
+    locale variable is a problem and LANG=C.UTF-8 from ~/.bashrc is none); a session that
+    ends without a verdict is 'not checked', with its status."""
+    from utf8env.doctor import _session as session
+    from utf8env.doctor._contexts import Context
+    (tmp_path / ".bashrc").write_bytes(rc)
+    (tmp_path / ".profile").write_bytes(b". ~/.bashrc\n")
+    env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / ".cache"),
+           "PATH": "/usr/bin:/bin", "SHELL": "/bin/bash"}
+    after = session.check(Context("shell", "not a terminal", (), {"shell": "/bin/bash"}),
+                          env, ["--no-pythons"])
+    if isinstance(said, str):
+        assert (after.checked, after.not_checked) == (False, said)
+    else:
+        assert [(s.invocation, s.verdict) for s in after.sessions] == [
+            ("bash -i -c", said[0]), ("bash -l -c", said[1])]
+        assert after.verdict == said[0]

@@ -40,6 +40,9 @@ UNKNOWN_SHELL = "no test has started %(shell)s's sessions: start a new one and r
                 "`utf8env doctor` in it"
 DRY_RUN = "--dry-run changes nothing: `utf8env doctor --fix` writes the lines and starts a " \
           "new session"
+# What an interactive shell started without a terminal says on stderr (bash's job
+# control), not what ended it.
+_NO_TERMINAL = ("no job control in this shell", "Inappropriate ioctl for device")
 TIMEOUT = 120           # seconds for one new session (a start-up file waiting for input)
 
 
@@ -130,7 +133,8 @@ def _started(shell, arguments, environ, doctor_args, user):
         data = json.loads(out.decode("utf-8", "surrogateescape"))
         return Seen(invocation, data["verdict"], data["problems"])
     except (ValueError, KeyError, TypeError):
-        last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["nothing"]
+        last = [line for line in err.decode("utf-8", "replace").strip().splitlines()
+                if not line.endswith(_NO_TERMINAL)][-1:] or ["nothing"]
         return "%s ended with status %d and no verdict (its last line: %s)" % (
             invocation, child.returncode, last[0])
 
