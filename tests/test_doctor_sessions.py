@@ -28,6 +28,7 @@ import pytest
 from utf8env._own_command import own_command
 
 from support import machine
+import test_doctor_servers as servers
 from test_doctor_places import no_container      # noqa: F401 (a fixture)
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -304,3 +305,289 @@ def test_bash_c(tmp_path, no_container):
                                       "this command)")
     assert _fixes(finding) == [(1, "command", COMMAND_WHERE, ["env LANG=C.UTF-8"])]
     _ok(*session("after", finding["fixes"][0]["lines"][0]))
+
+
+# -- nohup ----------------------------------------------------------------------------------
+
+def test_nohup(tmp_path, no_container):
+    """A program relaunched under nohup by a program that is no shell (here pytest):
+    SIGHUP ignored is the evidence, the command line the fix."""
+    env = {"PATH": PATH, "HOME": str(tmp_path), "LANG": "C"}
+
+    def session(words):
+        result = subprocess.run(list(no_container) + ["nohup"] + words + own_command() + [
+            "doctor", "--json", "--no-pythons"], env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=str(tmp_path))
+        return json.loads(result.stdout.decode("utf-8"))
+    data = session([])
+    assert data["contexts"][0]["name"] == "command" and data["verdict"] == "1 problem", data
+    assert data["contexts"][0]["evidence"][0] == "SIGHUP is ignored, as nohup(1) leaves it"
+    [finding] = data["findings"]
+    assert _fixes(finding) == [(1, "command", COMMAND_WHERE, ["env LANG=C.UTF-8"])]
+    data = session(shlex.split(finding["fixes"][0]["lines"][0]))
+    assert (data["verdict"], data["problems"]) == ("ok", 0), data
+
+
+# -- musl -----------------------------------------------------------------------------------
+
+MB_CUR_MAX = r"""#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <langinfo.h>
+int main(void) {
+    const char *name = setlocale(LC_CTYPE, "");
+    printf("%s %d %s\n", name ? name : "(refused)", (int)MB_CUR_MAX, nl_langinfo(CODESET));
+    return 0;
+}
+"""
+
+
+def test_musl_rules(tmp_path):
+    """musl's rules as doctor states them (locale_state.MUSL_DEFAULT, the c-locale
+    finding's words under musl), measured with a static musl program: no locale variable
+    gives C.UTF-8, only C and POSIX are ASCII, any other name is UTF-8."""
+    from utf8env.doctor._locale_state import MUSL_DEFAULT
+    musl_gcc = machine.command("musl-gcc", "musl-tools", "a static musl program")
+    source = tmp_path / "mb.c"
+    source.write_text(MB_CUR_MAX)
+    program = str(tmp_path / "mb")
+    subprocess.run([musl_gcc, "-static", "-o", program, str(source)], check=True)
+
+    def run(*assignments):
+        return subprocess.run(["env", "-i"] + list(assignments) + [program],
+                              stdout=subprocess.PIPE, check=True).stdout.decode()
+    assert run() == "%s 4 UTF-8\n" % MUSL_DEFAULT
+    for name in ("C", "POSIX"):
+        assert run("LANG=" + name) == "C 1 ASCII\n"
+        assert run("LANG=C.UTF-8", "LC_ALL=" + name) == "C 1 ASCII\n"
+    for name in ("de_DE.UTF-8", "xx_YY.UTF-8", "en_US", "de_DE.ISO-8859-1"):
+        assert run("LANG=" + name) == "%s 4 UTF-8\n" % name
+
+
+# -- what is evidence (pure) ----------------------------------------------------------------
+
+def _place(environ, *ancestors, **more):
+    from utf8env._engine.policy import LocaleFacts
+    from utf8env.doctor._place import Place, Process
+    values = dict(files={}, markers=(), proc=True, ttys=(False, False, False),
+                  sshd_configs=(), pythons=(),
+                  facts=LocaleFacts({"C.UTF-8": "UTF-8", "C.utf8": "UTF-8"},
+                                    c_codeset="ANSI_X3.4-1968"))
+    values.update(more)
+    return Place(environ=environ, ancestors=tuple(
+        Process(pid, argv[0].rpartition("/")[2].lstrip("-")[:15], tuple(argv))
+        for pid, argv in enumerate(ancestors, 100)), **values)
+
+
+def _names(place):
+    from utf8env.doctor._contexts import detect
+    return [c.name for c in detect(place)]
+
+
+@pytest.mark.fast
+def test_sessions_nearest_first():
+    # sudo on a /.dockerenv host: sudo's, its fix the command line.
+    from utf8env.doctor._findings import diagnose
+    sudo = _place({"LANG": "C", "SUDO_USER": "u", "SUDO_COMMAND": "/usr/bin/app"},
+                  ["sudo", "-u", "app", "/usr/bin/app"], ["-bash"],
+                  markers=("/.dockerenv",))
+    assert _names(sudo) == ["sudo", "container", "shell"]
+    [finding] = diagnose(sudo).findings
+    assert finding.evidence[0] == ("LANG=C (kept by sudo from the environment of u, who ran "
+                                   "it: sudoers' env_reset keeps LANG and LC_*)")
+    assert [(f.context, f.lines) for f in finding.fixes] == [("sudo", ("env LANG=C.UTF-8",))]
+    # tmux in an ssh session, sudo in tmux: the nearest first.
+    ssh = {"SSH_CONNECTION": "10.0.0.2 5 10.0.0.1 22", "LANG": "C"}
+    assert _names(_place(dict(ssh, TMUX="/tmp/tmux-0/default,7,0"), ["bash"],
+                         ["tmux: server"])) == ["tmux", "ssh", "shell"]
+    assert _names(_place(dict(ssh, TMUX="/t,7,0", SUDO_USER="u"), ["sudo", "x"], ["bash"],
+                         ["tmux: server"])) == ["sudo", "tmux", "ssh", "shell"]
+    # Variables alone (sudo -E keeps TMUX) come after what an ancestor shows.
+    assert _names(_place({"TMUX": "/t,7,0", "SUDO_USER": "u"}, ["sudo", "-E", "x"])) == [
+        "sudo", "tmux", "shell"]
+    # The places that set the environment themselves come first (cron, a unit).
+    assert _names(_place({"SUDO_USER": "u", "INVOCATION_ID": "x"}, ["sudo", "x"])) == [
+        "systemd", "sudo", "shell"]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("parent, command", [
+    (["bash", "-c", "app; true"], True), (["/bin/sh", "-c", "app"], True),
+    (["dash", "-e", "-c", "app"], True), (["bash", "-i", "-c", "app"], False),
+    (["bash", "-lc", "app"], False), (["-bash", "-c", "app"], False),
+    (["zsh", "-c", "app"], False), (["fish", "-c", "app"], False), (["bash"], False),
+    (["bash", "script.sh"], False), (["python3", "-c", "x"], False)])
+def test_command_evidence(parent, command):
+    """`sh -c` reads no start-up file; -i, -l, a login shell's -NAME, zsh (~/.zshenv)
+    and fish (config.fish) do read one: not this context."""
+    assert ("command" in _names(_place({}, parent))) == command
+
+
+@pytest.mark.fast
+def test_nohup_evidence():
+    status = "Name:\tpython3\nSigIgn:\t0000000000001001\n"
+    place = _place({}, ["python3", "-m", "pytest"], files={"/proc/self/status": status})
+    assert _names(place) == ["command", "shell"]
+    # A shell's child under nohup is the shell's (its start-up files are read).
+    assert _names(_place({}, ["bash"], files={"/proc/self/status": status})) == ["shell"]
+    assert _names(_place({}, ["python3"], files={"/proc/self/status": "SigIgn:\t1000\n"})) == [
+        "shell"]
+
+
+@pytest.mark.fast
+def test_su_login_value_not_recognised():
+    """`su -` starts from an empty environment: a value that neither /etc/default/locale
+    nor a start-up file gives is said not recognised, not blamed on the caller or image."""
+    from utf8env.doctor._findings import diagnose
+    place = _place({"LANG": "C"}, ["su", "-", "u"], markers=("/.dockerenv",),
+                   files={"/etc/pam.d/su": "session required pam_env.so readenv=1 "
+                                           "envfile=/etc/default/locale\n"})
+    [finding] = diagnose(place).findings
+    assert finding.evidence[0] == (
+        "LANG=C (not recognised: su - does not keep the caller's variables, and neither "
+        "/etc/default/locale nor a start-up file doctor reads sets this value)")
+    # No -c: only the file's line reaches every su session.
+    assert [(f.option, f.lines) for f in finding.fixes] == [(1, ("LANG=C.UTF-8",))]
+
+
+@pytest.mark.fast
+def test_musl_wording():
+    """With musl named, no locale variable is no problem (C.UTF-8); LANG=C is, said with
+    musl's rule."""
+    from utf8env.doctor._findings import diagnose
+    musl = ("musl", "the dynamic loader /lib/ld-musl-x86_64.so.1")
+    assert diagnose(_place({}, ["python3"], libc=musl)).findings == ()
+    assert diagnose(_place({}, ["python3"], libc=("glibc", "x"))).findings[0].code == "c-locale"
+    [finding] = diagnose(_place({"LANG": "C"}, ["python3"], libc=musl)).findings
+    assert finding.title == ("LC_CTYPE is the C locale (LANG=C): ASCII for every program but "
+                             "Python 3.7+, which coerces it (musl: only C and POSIX are ASCII)")
+    assert finding.evidence[1] == (
+        "the C library is musl (the dynamic loader /lib/ld-musl-x86_64.so.1): C and POSIX are "
+        "its only ASCII locales; with no locale variable, or any other name, a program gets "
+        "UTF-8 (C.UTF-8)")
+
+
+@pytest.mark.fast
+def test_libc_from_loaders(tmp_path):
+    from utf8env.doctor._place import Reader, libc
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "ld-musl-x86_64.so.1").write_bytes(b"")
+    assert libc(Reader(str(tmp_path)), own=False) == (
+        "musl", "the dynamic loader /lib/ld-musl-x86_64.so.1")
+    (tmp_path / "lib64").mkdir()
+    (tmp_path / "lib64" / "ld-linux-x86-64.so.2").write_bytes(b"")     # Debian + musl-tools
+    assert libc(Reader(str(tmp_path)), own=False) == (
+        "glibc", "the dynamic loader /lib64/ld-linux-x86-64.so.2")
+    assert libc(Reader(str(tmp_path / "none")), own=False) is None
+
+
+# -- Apache's envvars -----------------------------------------------------------------------
+
+ENVVARS = "/etc/apache2/envvars"
+WSGI_APP = r'''import json, os, subprocess
+DOCTOR = %s
+def application(environ, start_response):
+    doctor = subprocess.run(DOCTOR, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    wc = subprocess.run("printf '\\303\\251' | wc -m", shell=True, stdout=subprocess.PIPE)
+    body = json.dumps({"doctor": doctor.stdout.decode("utf-8", "replace"),
+                       "stderr": doctor.stderr.decode("utf-8", "replace"),
+                       "wc": wc.stdout.decode("ascii").strip()})
+    start_response("200 OK", [("Content-Type", "application/json")])
+    return [body.encode("ascii")]
+'''
+HTTPD_CONF = """PidFile {folder}/httpd.pid
+ErrorLog {folder}/error.log
+Listen 127.0.0.1:{port}
+ServerName localhost
+LoadModule mpm_prefork_module /usr/lib/apache2/modules/mod_mpm_prefork.so
+LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
+LoadModule wsgi_module {mod_wsgi}
+User daemon
+Group daemon
+WSGIScriptAlias / {folder}/app.py
+<Directory {folder}>
+Require all granted
+</Directory>
+"""
+
+
+def _apache_answer(apache2ctl, conf, confdir, port, log):
+    """The app's answer from Apache started as Debian starts it (apache2ctl, which reads
+    $APACHE_CONFDIR/envvars), then Apache stopped (its whole process group)."""
+    import signal
+    import urllib.request
+    with open(log, "ab") as out:
+        server = subprocess.Popen([apache2ctl, "-f", conf, "-DFOREGROUND"],
+                                  env={"PATH": PATH, "APACHE_CONFDIR": confdir}, stdout=out,
+                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  start_new_session=True)
+    try:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/" % port, timeout=20) as r:
+                    return json.loads(r.read().decode("ascii"))
+            except OSError:
+                assert server.poll() is None, open(log, "rb").read()[-3000:]
+                time.sleep(0.05)
+        raise AssertionError("no answer from Apache: %s" % open(log, "rb").read()[-3000:])
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait()
+        for _ in range(600):        # Apache's children end after their parent
+            try:
+                os.killpg(server.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+
+
+def test_apache_envvars():
+    """mod_wsgi's app under Apache started by apache2ctl with Debian's own envvars (a copy,
+    byte for byte, in a private APACHE_CONFDIR): LANG=C is that file's `export LANG=C`,
+    named as such (not the image's, on a /.dockerenv host); its line replaced by the
+    printed one, the app's programs get UTF-8."""
+    machine.root("Apache on a loopback port")
+    apache2ctl = machine.command("apache2ctl", "apache2", "Apache's apache2ctl")
+    if not os.path.exists(ENVVARS) or not os.path.exists(servers.MOD_WSGI):
+        pytest.skip("no %s or mod_wsgi: apt-get install apache2 libapache2-mod-wsgi-py3 (%s "
+                    "does)" % (ENVVARS, SETUP))
+    with open(ENVVARS) as f:
+        stock = f.read()
+    folder = servers._folder()
+    try:
+        doctor = own_command("/usr/bin/python3")[:-1] + [
+            servers._readable_copy(folder), "doctor", "--json", "--no-pythons"]
+        confdir = os.path.join(folder, "conf")
+        os.mkdir(confdir)
+        os.chmod(confdir, 0o755)
+        servers._write(os.path.join(confdir, "envvars"), stock)
+        servers._write(os.path.join(folder, "app.py"), WSGI_APP % json.dumps(doctor))
+        port = servers._free_port()
+        conf = os.path.join(folder, "httpd.conf")
+        servers._write(conf, HTTPD_CONF.format(folder=folder, port=port,
+                                               mod_wsgi=servers.MOD_WSGI))
+        log = os.path.join(folder, "apache.log")
+        answer = _apache_answer(apache2ctl, conf, confdir, port, log)
+        data = json.loads(answer["doctor"])
+        assert answer["wc"] == "2" and data["contexts"][0]["name"] == "server", answer
+        [number] = [n for n, line in enumerate(stock.splitlines(), 1)
+                    if line.strip() == "export LANG=C"]
+        path = os.path.join(confdir, "envvars")
+        finding = [f for f in data["findings"] if f["code"] == "c-locale"][0]
+        assert finding["evidence"][0] == (
+            "LANG=C (set by %s line %d, `export LANG=C`: apache2ctl, and Debian's "
+            "apache2.service through it, reads that file before it starts Apache)"
+            % (path, number))
+        fix = finding["fixes"][0]
+        assert (fix["option"], fix["context"], fix["where"], fix["lines"]) == (
+            1, "server", "as root, %s line %d: `export LANG=C` replaced by this line (then "
+            "apache2ctl restart)" % (path, number), ["export LANG=C.UTF-8"])
+        lines = stock.splitlines(True)
+        lines[number - 1] = fix["lines"][0] + "\n"
+        servers._write(path, "".join(lines))
+        answer = _apache_answer(apache2ctl, conf, confdir, port, log)
+        data = json.loads(answer["doctor"])
+        assert (answer["wc"], data["verdict"]) == ("1", "ok"), answer
+    finally:
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)

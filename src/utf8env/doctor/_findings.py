@@ -69,7 +69,7 @@ def diagnose(place):
     from . import _contexts as detecting, _pythons as predicting
     from ._place import this_platform
     environ = place.environ
-    state = locale_state.analyse(environ, place.facts)
+    state = locale_state.analyse(environ, place.facts, place.libc[0] if place.libc else None)
     found_contexts = detecting.detect(place)
     platform = this_platform()
     predicted = []
@@ -152,7 +152,23 @@ def _info(place, found_contexts):
     from ._sshd import use_pam
     return {"distribution": fixing.distribution(place.files.get("/etc/os-release")),
             "locale_gen": place.files.get("/etc/locale.gen"), "files": place.files,
-            "utf8env": installed_command(), "use_pam": use_pam(place.sshd_configs)}
+            "utf8env": installed_command(), "use_pam": use_pam(place.sshd_configs),
+            "libc": place.libc, "apache_envvars": _envvars_line(place)}
+
+
+def _envvars_line(place):
+    """(path, line number, line) of the `export LANG=VALUE` line of Apache's envvars
+    that gave this process its LANG (the last that sets it), or None."""
+    if place.apache_envvars is None or not place.environ.get("LANG"):
+        return None
+    path, text = place.apache_envvars
+    found = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if fixing.parse_assignments(line).get("LANG") is not None:
+            found = (path, number, line.strip(), fixing.parse_assignments(line)["LANG"])
+    if found is None or found[3] != place.environ["LANG"]:
+        return None
+    return found[:3]
 
 
 def _finding(code, severity, title, evidence, remedies, found_contexts, info):
@@ -244,10 +260,18 @@ def _locale_findings(state, found_contexts, environ, facts, info, tools):
                            if variable else "")]
         evidence += _context_evidence(found_contexts, info)
         changes = _c_locale_changes(state, environ, facts, good) if good else ()
+        libc = info.get("libc")
+        musl = ""
+        if libc and libc[0] != "glibc":
+            # Named where it is not glibc: musl's rules are not glibc's (locale_state).
+            musl = " (%s: only C and POSIX are ASCII)" % libc[0]
+            evidence.append("the C library is %s (%s): C and POSIX are its only ASCII "
+                            "locales; with no locale variable, or any other name, a program "
+                            "gets UTF-8 (%s)" % (libc[0], libc[1], locale_state.MUSL_DEFAULT))
         out.append(_finding(
             "c-locale", "warning",
             "LC_CTYPE is the C locale (%s): ASCII for every program but Python 3.7+, which "
-            "coerces it" % why, evidence,
+            "coerces it%s" % (why, musl), evidence,
             _locale_remedies(variable or "LANG", good, changes=changes), found_contexts, info))
     elif not state.missing and not locale_state.is_utf8(state.codeset):
         variable = state.decided_by
@@ -366,6 +390,10 @@ def _origin(variable, value, found_contexts, info):
         setter = _set_by(variable, value, files)
         if setter is not None:
             return "(set by %s)" % setter
+    envvars = info.get("apache_envvars")
+    if envvars is not None and variable == "LANG":
+        return ("(set by %s line %d, `%s`: apache2ctl, and Debian's apache2.service through "
+                "it, reads that file before it starts Apache)" % envvars)
     for context in found_contexts:
         if context.name in ("sudo", "su", "at", "tmux", "screen", "command"):
             # The nearest session gave this process its environment (contexts.detect's

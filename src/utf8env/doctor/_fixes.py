@@ -133,6 +133,15 @@ def _for_context(context, changes, info):
         return [[fix]] if fix is not None else []
     if name == "server":
         from ._servers import fixes
+        envvars = info.get("apache_envvars")
+        values = [v for n, v in changes if n == "LANG"]
+        if envvars is not None and values and values[0] and len(changes) == 1:
+            # Debian's envvars has `export LANG=C`: its own line, for every Apache process
+            # (tests/test_doctor_sessions.py: Apache started by apache2ctl).
+            path, number, line = envvars
+            return [[Fix("as root, %s line %d: `%s` replaced by this line (then apache2ctl "
+                         "restart)" % (path, number, line), ("export LANG=%s" % values[0],),
+                         "server")]] + fixes(context, changes)
         return fixes(context, changes)
     if name in ("sudo", "su", "at", "tmux", "screen", "command"):
         from . import _sessions as sessions

@@ -101,13 +101,23 @@ def names_to_ask(environ):
     return [n for i, n in enumerate(names) if n not in names[:i] and "\0" not in n]
 
 
-def analyse(environ, facts):
-    """The LocaleState of `environ` on a libc with `facts`."""
+# musl (1.2, measured with a static musl-gcc program in tests/test_doctor_sessions.py):
+# setlocale(LC_CTYPE, "") with no locale variable gives C.UTF-8 (MB_CUR_MAX 4), where
+# glibc gives C; C and POSIX are its only ASCII locales, and it accepts any other name as
+# UTF-8.
+MUSL_DEFAULT = "C.UTF-8"
+
+
+def analyse(environ, facts, libc=None):
+    """The LocaleState of `environ` on a libc with `facts`; `libc`: "musl" applies musl's
+    default (MUSL_DEFAULT) where no variable decides, else glibc's rules (the engine's)."""
     from .._engine.preconfig import setlocale
     lc_ctype, source = setlocale(environ, facts.accepts, "linux")
     decided_by = source.partition("=")[0] if source else None
     codeset = (facts.c_codeset or "ANSI_X3.4-1968") if lc_ctype == "C" \
         else facts.codesets.get(lc_ctype, "")
+    if libc == "musl" and decided_by is None and lc_ctype == "C":
+        lc_ctype, codeset = MUSL_DEFAULT, "UTF-8"
     missing = []
     for name, value in _locale_values(environ):
         if facts.accepts(value):

@@ -52,6 +52,10 @@ class Place(Record):
     facts = field()             # LocaleFacts of the real libc for the names in play
     pythons = field()           # pythons.Found, in discovery order
     embedding = field(None)     # servers.Embedding: what a uWSGI or Apache ancestor embeds
+    apache_envvars = field(None)    # (path, text) of the envvars an Apache ancestor's
+                                    # apache2ctl read (Debian), or None
+    libc = field(None)          # (name, evidence): ("musl", "/lib/ld-musl-x86_64.so.1 ..."),
+                                # ("glibc", ...), or None: not known
 
 
 def gather(environ=None, root="/", pythons=True):
@@ -84,7 +88,58 @@ def gather(environ=None, root="/", pythons=True):
                  markers=tuple(m for m in _MARKERS if reader.exists(m)),
                  ancestors=ancestors, ttys=_ttys(), proc=reader.exists("/proc/self/stat"),
                  sshd_configs=configs, facts=facts, pythons=tuple(found),
-                 embedding=servers.read_embedding(ancestors, reader))
+                 embedding=servers.read_embedding(ancestors, reader),
+                 apache_envvars=_apache_envvars(ancestors, environ, reader),
+                 libc=libc(reader, root == "/"))
+
+
+def _apache_envvars(ancestors, environ, reader):
+    """(path, text) of Debian's envvars where an apache2 ancestor was started by
+    apache2ctl: the variables that file exports (APACHE_RUN_DIR, ...) are here, and the
+    file is $APACHE_CONFDIR/envvars, apache2ctl passing `-d $APACHE_CONFDIR` to apache2
+    where it is not /etc/apache2."""
+    apache = [p for p in ancestors if p.name == "apache2"]
+    if not apache or not any(environ.get(n) for n in ("APACHE_RUN_DIR", "APACHE_RUN_USER",
+                                                      "APACHE_LOG_DIR")):
+        return None
+    folder = "/etc/apache2"
+    for process in apache:
+        argv = list(process.argv)
+        if "-d" in argv[:-1]:
+            folder = argv[argv.index("-d") + 1].rstrip("/") or "/"
+    path = folder + "/envvars"
+    text = reader.text(path)
+    return (path, text) if text is not None else None
+
+
+# The dynamic loaders (PT_INTERP) each C library installs: glibc's per architecture
+# (ld.so(8)), musl's /lib/ld-musl-ARCH.so.1 (musl's INSTALL). Debian with musl-tools has
+# both: its programs are glibc's. Alpine with gcompat has a glibc-named loader that is
+# musl's: the interpreter running doctor says which it is linked with first.
+_GLIBC_LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1",
+                  "/lib/ld-linux-armhf.so.3", "/lib/ld-linux.so.2", "/lib64/ld64.so.2",
+                  "/lib/ld64.so.1", "/lib64/ld-linux-riscv64-lp64d.so.1")
+
+
+def libc(reader, own=True):
+    """("glibc" or "musl", the evidence) of this system's C library, or None. `own`: the
+    interpreter running doctor is this system's (platform.libc_ver() reads its binary)."""
+    if own:
+        import platform
+        try:
+            name, version = platform.libc_ver(sys.executable)
+        except (OSError, ValueError):
+            name, version = "", ""
+        if name == "glibc":
+            return "glibc", "platform.libc_ver(): glibc %s" % version
+    musl = [name for name in reader.listdir("/lib") if name.startswith("ld-musl-")]
+    glibc = [path for path in _GLIBC_LOADERS if reader.exists(path)]
+    if musl and not (glibc and own is False):
+        return "musl", "the dynamic loader /lib/%s%s" % (
+            musl[0], " (the interpreter running doctor is not linked with glibc)" if own else "")
+    if glibc:
+        return "glibc", "the dynamic loader %s" % glibc[0]
+    return None
 
 
 def _probe(environ, names):
