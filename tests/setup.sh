@@ -70,3 +70,7 @@ python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/w
   ansible-core==2.19.14 resolvelib==1.2.1 jinja2==3.1.6 packaging==26.2 pycparser==3.11
 python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/wheels \
   click==7.1.2 setuptools==84.2.1 pip==26.3
+# doctor's session tests (tests/test_doctor_sessions.py): Debian's sudo (stock sudoers),
+# at/atd (run as `atd -s` in a private mount namespace), screen (tmux is already here),
+# and musl-tools (a static musl program measuring musl's locale rules); no service is started.
+command -v sudo >/dev/null && [ -x /usr/sbin/atd ] && command -v screen >/dev/null && command -v tmux >/dev/null && command -v musl-gcc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends sudo at screen tmux musl-tools >/dev/null; }
