@@ -157,6 +157,7 @@ def test_a_link_into_a_root_owned_file_is_refused(place):
     assert _refused(PLAN, home) == (
         "--fix: the folder %s (where %s/.bashrc points) belongs to uid 0, not to uid %d, "
         "whom the fix is for" % (folder, home, user.uid) + NOTHING)
+    assert _tree(folder) == before
     # The same file, hard-linked by root into the user's home, and linked from ~/.bashrc.
     os.link(os.path.join(folder, "root-bashrc"), os.path.join(home, "rootfile"))
     os.unlink(os.path.join(home, ".bashrc"))
@@ -177,13 +178,13 @@ def test_a_hard_link_is_refused(place):
     assert _refused(PLAN, home) == (
         "--fix: %s/.bashrc has 2 hard links: a new copy renamed over it would leave the "
         "other names with the old text" % home + NOTHING)
+    assert _tree(folder) == before
     os.unlink(os.path.join(home, "copy"))
     os.unlink(os.path.join(home, ".bashrc"))
     os.link(os.path.join(folder, "root-bashrc"), os.path.join(home, ".bashrc"))
     assert _refused(PLAN, home) == (
         "--fix: %s/.bashrc belongs to uid 0, not to uid %d, whom the fix is for"
         % (home, user.uid) + NOTHING)
-    del before
 
 
 def test_a_fifo_in_place_of_bashrc_is_refused_at_once(place):

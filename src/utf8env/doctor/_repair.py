@@ -1,12 +1,16 @@
 """`utf8env doctor --fix [--dry-run]`: apply the fixes that are the user's own to make
-(a shell start-up file under $HOME, the user's crontab), each after a backup, then
-diagnose again with the variables a new session will have, and say both verdicts.
+(a shell start-up file under $HOME, the user's crontab), each after a backup; _cli.py
+then has new sessions started and asked (_session.py).
 
 For each problem, the first option whose every step is the user's to make is applied;
 a problem with none (it needs root, the ssh client, the image) is said with its first
 fix, untouched. A file is changed by writing a new copy beside it and renaming it over
-the old one (a full disk leaves the old one whole); a symlinked start-up file (a dotfiles
-checkout) is changed where it points. A line already in the file is not written twice.
+the old one (a full disk leaves the old one whole). A line already in the file is not
+written twice. Files are written for HOME's owner alone, through _owned.py's checks (no
+link into a file or folder of another owner's, no hard link, no FIFO); a symlinked
+start-up file that is the user's all the way (a dotfiles checkout) is changed where it
+points; root with another user's HOME writes as that user, in a child with that user's
+ids alone.
 """
 import os
 
