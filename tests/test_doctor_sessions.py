@@ -205,6 +205,17 @@ def test_at(tmp_path):
     _ok(*_at_session(tmp_path, job, "after", env))
 
 
+def _gone(pid):
+    """Waits until the server `pid` (a daemon: not this process's child) has ended."""
+    for _ in range(600):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError("process %d still runs" % pid)
+
+
 # -- tmux and screen ------------------------------------------------------------------------
 
 TMUX_WHERE = ("the tmux server's global environment, then a new window (tmux new-window, or "
@@ -249,8 +260,12 @@ def test_tmux(unset, tmp_path):
                        env=client, check=True)
         _ok(*_read(tmp_path, "typed", wait=True))
     finally:
+        server = subprocess.run([tmux, "-S", socket, "display-message", "-p", "#{pid}"],
+                                env=client, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         subprocess.run([tmux, "-S", socket, "kill-server"], env=client,
                        stderr=subprocess.DEVNULL)
+        if server.stdout.strip().isdigit():
+            _gone(int(server.stdout))
 
 
 def test_screen(tmp_path):
@@ -281,7 +296,10 @@ def test_screen(tmp_path):
             subprocess.run(shlex.split(line), env=client, check=True)
         _ok(*window("after"))
     finally:
+        names = os.listdir(str(screens))            # PID.NAME (screen(1), -ls)
         subprocess.run([screen, "-S", "u8", "-X", "quit"], env=client)
+        for name in names:
+            _gone(int(name.partition(".")[0]))
 
 
 # -- a command run by sh -c ----------------------------------------------------------------
