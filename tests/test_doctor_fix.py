@@ -225,8 +225,23 @@ def _context(name, **details):
     ("ci", {}, "the CI service starts its jobs: a job running `utf8env doctor` says it"),
     ("container", {}, "a container starts from its image: `docker run --rm IMAGE utf8env "
                       "doctor` after the next build says it"),
-    ("tmux", {}, "doctor cannot start a new session of this kind (tmux): start one and run "
-                 "`utf8env doctor` in it"),
+    ("sudo", {"user": "u"}, "a sudo session starts from the user who runs sudo: `sudo "
+                            "utf8env doctor` there says it"),
+    ("su", {"login": True}, "an su session starts with a password: `su - USER -c 'utf8env "
+                            "doctor'` says it"),
+    ("su", {"login": False}, "an su session starts with a password: `su USER -c 'utf8env "
+                             "doctor'` says it"),
+    ("at", {}, "atd starts its jobs itself: `echo 'utf8env doctor' | at now` says it (in the "
+               "mail of its output)"),
+    ("tmux", {"socket": "/tmp/tmux-0/default"}, "a tmux window starts from the tmux server: "
+                                                "start a new tmux window and run `utf8env "
+                                                "doctor`"),
+    ("screen", {}, "a screen window starts from the screen session: start a new window "
+                   "(C-a c) and run `utf8env doctor`"),
+    ("command", {}, "the command was started without a start-up file: run `utf8env doctor` "
+                    "the way it was started (in its place on that command line)"),
+    ("launchd", {}, "doctor cannot start a new session of this kind (launchd): start one and "
+                    "run `utf8env doctor` in it"),
     ("shell", {"shell": "/bin/ksh"}, "no test has started /bin/ksh's sessions: start a new "
                                      "one and run `utf8env doctor` in it"),
 ])

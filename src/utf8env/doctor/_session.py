@@ -33,6 +33,18 @@ NOT_STARTED = {
     "ci": "the CI service starts its jobs: a job running `utf8env doctor` says it",
     "container": "a container starts from its image: `docker run --rm IMAGE utf8env "
                  "doctor` after the next build says it",
+    "sudo": "a sudo session starts from the user who runs sudo: `sudo utf8env doctor` "
+            "there says it",
+    "su": "an su session starts with a password: `su%(dash)s USER -c 'utf8env doctor'` says "
+          "it",
+    "at": "atd starts its jobs itself: `echo 'utf8env doctor' | at now` says it (in the "
+          "mail of its output)",
+    "tmux": "a tmux window starts from the tmux server: start a new tmux window and run "
+            "`utf8env doctor`",
+    "screen": "a screen window starts from the screen session: start a new window (C-a c) "
+              "and run `utf8env doctor`",
+    "command": "the command was started without a start-up file: run `utf8env doctor` "
+               "the way it was started (in its place on that command line)",
 }
 OTHER = "doctor cannot start a new session of this kind (%(name)s): start one and run " \
         "`utf8env doctor` in it"
@@ -81,7 +93,8 @@ def check(context, environ, doctor_args, user=None, dry_run=False):
     if name != "shell":
         details = dict(context.details) if context is not None else {}
         return After(not_checked=NOT_STARTED.get(name, OTHER) % dict(
-            details, name=name, unit=details.get("unit") or "UNIT"))
+            details, name=name, unit=details.get("unit") or "UNIT",
+            dash=" -" if details.get("login") else ""))
     shell = (context.details.get("shell") if context is not None else None) or \
         environ.get("SHELL") or "/bin/sh"
     invocations = SHELL_SESSIONS.get(shell.rpartition("/")[2])
