@@ -212,6 +212,16 @@ def test_a_folder_or_link_of_another_users_on_the_way_is_refused(place):
     assert _refused(FISH_PLAN, home) == (
         "--fix: the folder %s belongs to uid 0, not to uid %d, whom the fix is for"
         % (config, user.uid) + NOTHING)
+    # ~/.config a link of the user's to a folder of root's where nothing is yet: no
+    # folder is made there.
+    os.rmdir(config)
+    _link(folder, config, user)
+    assert _refused(FISH_PLAN, home) == (
+        "--fix: the folder %s (where %s/fish/config.fish points) belongs to uid 0, not to "
+        "uid %d, whom the fix is for" % (folder, config, user.uid) + NOTHING)
+    assert not os.path.lexists(os.path.join(folder, "fish"))
+    os.unlink(config)
+    os.mkdir(config)
     # A folder of the user's that every user may write (no sticky bit).
     os.chown(config, user.uid, user.gid)
     os.chmod(config, 0o777)

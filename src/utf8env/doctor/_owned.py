@@ -104,6 +104,9 @@ def _find(path, uid):
                 if ".." in parts:
                     _refuse("%s does not exist, and a path through it goes back up (..)"
                             % shown(here))
+                if folder.st_uid != uid:
+                    _refuse("the folder %s%s belongs to uid %d, not to uid %d, whom the fix "
+                            "is for" % (shown(where or "/"), via, folder.st_uid, uid))
                 missing = [name] + [p for p in parts if p != "."]
                 result = Owned(fd, missing[-1], None, "/".join([where] + missing),
                                missing[:-1])
