@@ -7,37 +7,218 @@ difference explains the failure.
 differs is given, here, the value it had there (the libc here asked about the new
 names), the diagnosis made again, and the change that removes the most problems is the
 one that explains them.
+
+A snapshot is input from anywhere (another machine, a hand edit, a hostile file): load()
+reads only a regular file, at most MAX_BYTES of it, and checks it whole against the
+schema --save writes (SNAPSHOT) before compare() touches it; everything else is one
+line and status 2. File names are shown as the rest of the CLI shows text.
 """
 from .._errors import UsageError
+from .._output import for_terminal, shown
 from . import _render as render
 from ._verdict import text
 
 _COMPARED = ("verdict", "problems")
+# A snapshot is a few kB (the kept variables, the findings, one entry per Python); a file
+# larger than this is not one, and /dev/zero is not read without end.
+MAX_BYTES = 1 << 20
+_ACCEPTED = "expected the JSON object `utf8env doctor --save FILE` writes, \"schema\": 1"
+
+
+def _named(path):
+    """A file name as the rest of the CLI shows it: undecodable bytes as \\xNN, control
+    characters too (a name must not drive the reader's terminal)."""
+    return for_terminal(shown(path))
 
 
 def save(path, data):
     import json
+    import os
     try:
-        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+        # O_NONBLOCK: a FIFO nobody reads is refused (ENXIO) instead of blocking for ever.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o666)
+        with open(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(json.dumps(data, indent=2) + "\n")
-    except OSError as error:
-        raise UsageError("--save %s: cannot write it (%s)" % (path, error.strerror or error))
+    except (OSError, ValueError) as error:
+        raise UsageError("--save %s: cannot write it (%s)" % (
+            _named(path), getattr(error, "strerror", None) or error))
 
 
 def load(path):
+    """The snapshot in `path`, checked whole against the schema --save writes (SNAPSHOT);
+    UsageError, one line, for anything else: a file that is not regular (a FIFO, a
+    device), larger than MAX_BYTES, not JSON, nested too deep, not a schema-1 doctor
+    object, or one with a value of the wrong type at any depth."""
     import json
+    data = _read(path)
     try:
-        with open(path, "rb") as f:
-            data = json.loads(f.read().decode("utf-8", "surrogateescape"))
-    except OSError as error:
-        raise UsageError("--compare %s: cannot read it (%s)" % (path, error.strerror or error))
+        data = json.loads(data.decode("utf-8", "surrogateescape"))
+    except RecursionError:
+        raise UsageError("--compare %s: not a utf8env doctor snapshot (nested too deeply; %s)"
+                         % (_named(path), _ACCEPTED))
     except ValueError:
         data = None
-    if not isinstance(data, dict) or data.get("schema") != render.SCHEMA \
-            or not isinstance(data.get("environ"), dict) or "verdict" not in data:
-        raise UsageError("--compare %s: not a utf8env doctor snapshot (expected the JSON "
-                         "object `utf8env doctor --save FILE` writes, \"schema\": 1)" % path)
+    if not isinstance(data, dict) or type(data.get("schema")) is not int \
+            or data.get("schema") != render.SCHEMA \
+            or any(key not in data for key in _REQUIRED):
+        raise UsageError("--compare %s: not a utf8env doctor snapshot (%s)" % (
+            _named(path), _ACCEPTED))
+    wrong = _wrong(data, SNAPSHOT, ())
+    if wrong is not None:
+        raise UsageError("--compare %s: not a utf8env doctor snapshot (%s is %s; %s)" % (
+            _named(path), _named(_path(wrong[0])), wrong[1], _ACCEPTED))
     return data
+
+
+def _read(path):
+    """At most MAX_BYTES of the regular file `path`: opened without blocking (a FIFO),
+    then asked what it is (fstat), so nothing but a regular file is read."""
+    import os
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError) as error:
+        raise UsageError("--compare %s: cannot read it (%s)" % (
+            _named(path), getattr(error, "strerror", None) or error))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError("--compare %s: not a regular file (%s)" % (_named(path),
+                                                                         _ACCEPTED))
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as error:
+        raise UsageError("--compare %s: cannot read it (%s)" % (
+            _named(path), error.strerror or error))
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        raise UsageError("--compare %s: larger than %d bytes, which no snapshot is (%s)" % (
+            _named(path), MAX_BYTES, _ACCEPTED))
+    return b"".join(chunks)
+
+
+# -- the schema --save writes (render.to_object) ---------------------------------------
+# A type (a tuple: any of them); Null(t): that or null; [t]: a list of t; Map(t): an
+# object of any keys, each a t; {key: t}: an object with those keys, of those types (any
+# other key is left alone: a later schema-1 writer may add one).
+
+
+class Null(object):
+    def __init__(self, inner):
+        self.inner = inner
+
+
+class Map(object):
+    def __init__(self, inner):
+        self.inner = inner
+
+
+_SCALAR = (str, int, bool, float, type(None))   # a value compare() only shows
+_STRINGS = [str]
+_STREAM = Null({"encoding": Null(str), "errors": Null(str)})
+SNAPSHOT = {
+    "schema": int, "verdict": str, "problems": int,
+    "findings": [{"code": str, "severity": str, "title": str, "evidence": _STRINGS,
+                  "fixes": [{"option": int, "where": str, "context": str,
+                             "lines": _STRINGS}]}],
+    "contexts": [{"name": str, "summary": str, "evidence": _STRINGS}],
+    "locale": {"variables": Map(str), "decided_by": Null(str), "lc_ctype": Null(str),
+               "codeset": Null(str),
+               "missing": [{"variable": str, "value": str, "spellings": _STRINGS,
+                            "utf8_variants": _STRINGS}],
+               "utf8_locale": Null(str), "available": Map(Null(str))},
+    "pythons": [{"path": Null(str), "version": Null(str), "sources": _STRINGS,
+                 "commands": _STRINGS, "identified": Null(str), "error": Null(str),
+                 "prediction": Null({
+                     "startup_error": Null({"message": str, "exit_code": int}),
+                     "utf8_mode": (bool, int), "lc_ctype": Null(str),
+                     "filesystem": _STREAM, "stdin": _STREAM, "stdout": _STREAM,
+                     "stderr": _STREAM, "open": _STREAM, "preferred_encoding": Null(str),
+                     "print": str, "names": str, "open_write": str,
+                     "pep686": [{"field": str, "now": _SCALAR, "with_3.15": _SCALAR}]}),
+                 "embedded": Null({"host": str, "process": int, "kind": Null(str),
+                                   "binary": Null(str), "library": Null(str)})}],
+    "tools": [{"name": str, "message": str, "when": str}],
+    "distribution": Null(str),
+    "environ": Map(str),
+}
+# Without these it is no doctor snapshot at all (said without naming what is missing).
+_REQUIRED = ("schema", "verdict", "environ")
+
+
+def _wrong(value, schema, where):
+    """(where, what is wrong there) of the first value not of its type or key missing,
+    or None. Goes no deeper than the schema: what lies below a value it does not
+    describe is never visited."""
+    if isinstance(schema, Null):
+        if value is None:
+            return None
+        found = _wrong(value, schema.inner, where)
+        if found is not None and found[0] == where:     # this value itself: null was fine too
+            return where, found[1] + " or null"
+        return found
+    if isinstance(schema, list):
+        if not isinstance(value, list):
+            return where, "%s, not a list" % _kind(value)
+        for index, item in enumerate(value):
+            found = _wrong(item, schema[0], where + (index,))
+            if found is not None:
+                return found
+        return None
+    if isinstance(schema, (dict, Map)):
+        if not isinstance(value, dict):
+            return where, "%s, not an object" % _kind(value)
+        if isinstance(schema, dict):
+            for key in schema:
+                if key not in value:
+                    return where + (key,), "missing"
+        for key, item in value.items():
+            inner = schema.inner if isinstance(schema, Map) else schema.get(key)
+            found = None if inner is None else _wrong(item, inner, where + (key,))
+            if found is not None:
+                return found
+        return None
+    types = schema if isinstance(schema, tuple) else (schema,)
+    # JSON's true and false are not its numbers (bool is int's subclass in Python).
+    if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+        return where, "%s, not %s" % (_kind(value), _expected(types))
+    return None
+
+
+def _expected(types):
+    if types == _SCALAR:
+        return "a string, a number, true, false or null"
+    names = {str: "a string", int: "an integer", bool: "true or false"}
+    return " or ".join(names[t] for t in types)
+
+
+def _kind(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return {str: "a string", int: "a number", float: "a number", list: "a list",
+            dict: "an object"}[type(value)]
+
+
+def _path(where):
+    """contexts[0].name, environ.LANG, environ["A B"]: where a value is, as one line."""
+    import json
+    import re
+    out = ""
+    for part in where:
+        if isinstance(part, int):
+            out += "[%d]" % part
+        elif re.match(r"\A[A-Za-z_][A-Za-z0-9_.-]*\Z", part):
+            out += ("." if out else "") + part
+        else:
+            out += "[%s]" % json.dumps(part)
+    return out
 
 
 def compare(there, place, diagnosis):
@@ -113,7 +294,7 @@ def _moved(place, environ):
 
 
 def to_text(path, result, problems_here):
-    lines = ["", "compared with %s (there) and this place (here):" % path]
+    lines = ["", "compared with %s (there) and this place (here):" % _named(path)]
     if not result["differences"]:
         lines.append("  no difference")
     width = max([len(str(d["what"])) for d in result["differences"]] + [0])
