@@ -559,7 +559,8 @@ def test_fixes_only_what_was_applied():
     assert lines("mod_wsgi", (("LC_ALL", None),)) == []
     # mod_wsgi: the app's own group's line where it is known; never a new group.
     group = DaemonGroup("web", "/etc/apache2/sites-enabled/web.conf", 3,
-                        'WSGIDaemonProcess web "display-name=%{GROUP}" lang=C locale=C', "%{GROUP}")
+                        'WSGIDaemonProcess web "display-name=%{GROUP}" lang=C locale=C',
+                        "%{GROUP}")
     assert lines("mod_wsgi", (("LC_ALL", None), ("LANG", "en_US.UTF-8")), group=group,
                  groups=(group,)) == [[(
                      'WSGIDaemonProcess web "display-name=%{GROUP}" lang=en_US.UTF-8 '
