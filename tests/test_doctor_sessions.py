@@ -29,7 +29,7 @@ from utf8env._own_command import own_command
 
 from support import machine
 import test_doctor_servers as servers
-from test_doctor_places import no_container      # noqa: F401 (a fixture)
+from test_doctor_places import _stock_home, no_container      # noqa: F401 (a fixture)
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SETUP = machine.SETUP
@@ -85,20 +85,63 @@ SUDO_WHERE = ("the sudo command line, in front of the command (sudo [-u USER] en
 
 
 @pytest.mark.parametrize("options", [["-u", "root"], ["-i", "-u", "root"], ["-E", "-u", "root"]])
-def test_sudo(options, tmp_path):
+@pytest.mark.parametrize("lc_all", [False, True])
+def test_sudo(options, lc_all, tmp_path):
+    """The caller's LANG=C (or LC_ALL=C over LANG=C.UTF-8), kept by sudo."""
     machine.root("sudo as root")
     sudo = machine.command("sudo", "sudo", "Debian's sudo")
     env = {"PATH": PATH, "HOME": str(tmp_path), "LANG": "C"}
+    if lc_all:
+        env.update(LANG="C.UTF-8", LC_ALL="C")
 
     def session(name, fix=()):
         subprocess.run([sudo] + options + list(fix) + ["sh", "-c", _snippet(tmp_path, name)],
                        env=env, stdin=subprocess.DEVNULL, check=True, cwd=str(tmp_path))
         return _read(tmp_path, name)
     finding = _problem(*session("before"), context="sudo")
-    assert finding["evidence"][0] == ("LANG=C (kept by sudo from the environment of root, who "
-                                      "ran it: sudoers' env_reset keeps LANG and LC_*)")
-    assert _fixes(finding) == [(1, "sudo", SUDO_WHERE, ["env LANG=C.UTF-8"])]
+    variable, line = ("LC_ALL", "env -u LC_ALL") if lc_all else ("LANG", "env LANG=C.UTF-8")
+    assert finding["evidence"][1 if lc_all else 0] == (
+        "%s=C (kept by sudo from the environment of root, who ran it: sudoers' env_reset "
+        "keeps LANG and LC_*)" % variable)
+    assert _fixes(finding) == [(1, "sudo", SUDO_WHERE.replace("env LANG=C.UTF-8", line),
+                                [line])]
     _ok(*session("after", shlex.split(finding["fixes"][0]["lines"][0])))
+
+
+# root's HOME a copy of Debian's stock start-up files, private to a mount namespace; the
+# interpreters under /root/.pyenv bound back in (as tests/support/crond.py does).
+_ROOT_HOME = """set -e
+keep=$(mktemp -d); [ -d /root/.pyenv ] && mount --bind /root/.pyenv "$keep"
+mount -t tmpfs -o mode=700 tmpfs /root
+cp -a "$0"/. /root/
+if [ -d "$keep/versions" ]; then mkdir /root/.pyenv; mount --move "$keep" /root/.pyenv; fi
+exec "$@"
+"""
+
+
+def test_sudo_login_shell(tmp_path):
+    """`sudo -i` with no command: the target's login shell reads its start-up files, and
+    the commands are typed into it; the fix is that HOME's ~/.bashrc (Debian's stock
+    ~/.profile reads it), written where doctor says."""
+    machine.mount_namespace("root's HOME private to a mount namespace")
+    sudo = machine.command("sudo", "sudo", "Debian's sudo")
+    home = _stock_home(tmp_path / "home")
+    env = {"PATH": PATH, "HOME": str(tmp_path), "LANG": "C"}
+
+    def session(name):
+        subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                        _ROOT_HOME, str(home), sudo, "-i", "-u", "root"], env=env,
+                       input=(_snippet(tmp_path, name) + "\n").encode(), check=True,
+                       cwd=str(tmp_path))
+        return _read(tmp_path, name)
+    finding = _problem(*session("before"), context="sudo")
+    fix = finding["fixes"][0]
+    assert _fixes(finding) == [(1, "sudo", "in the HOME of the user sudo runs the shell as, the "
+                                "top of ~/.bashrc (above its \"If not running interactively\" "
+                                "line)", ["export LANG=C.UTF-8"])]
+    bashrc = home / ".bashrc"
+    bashrc.write_text("".join(line + "\n" for line in fix["lines"]) + bashrc.read_text())
+    _ok(*session("after"))
 
 
 # -- su -----------------------------------------------------------------------------------

@@ -72,7 +72,25 @@ def _sudo(place):
         return None
     user = env.get("SUDO_USER")
     summary = "sudo" + (" (run by %s)" % user if user else "")
-    return depth, "sudo", summary, evidence, {"user": user}
+    shell = _reading_shell(place.ancestors[:depth]) if depth else None
+    if shell:
+        # sudo -i, sudo -s, sudo bash: a shell that reads its start-up files stands
+        # between sudo and this process (no command in front of which to write).
+        summary += ", in its %s" % shell
+    return depth, "sudo", summary, evidence, {"user": user, "shell": shell}
+
+
+def _reading_shell(between):
+    """The name of the shell among the processes `between` a session and this one that
+    read its start-up files (a login shell, or one without -c), or None."""
+    for process in between:
+        argv = process.argv or (process.name,)
+        name = argv[0].rpartition("/")[2]
+        base = name.lstrip("-")
+        if base in _PLAIN_SHELLS + ("zsh", "fish") and (name.startswith("-") or
+                                                        "-c" not in argv[1:]):
+            return base
+    return None
 
 
 def _su(place):
@@ -183,6 +201,13 @@ def fixes(context, changes):
     from ._fixes import Fix
     name = context.name
     line = env_words(changes)
+    if name == "sudo" and context.details.get("shell"):
+        from ._fixes import _for_shell
+        fix = _for_shell(context.details["shell"], changes)
+        if fix is None:
+            return []
+        return [[fix._replace(where="in the HOME of the user sudo runs the shell as, "
+                              + fix.where, context="sudo")]]
     if name == "sudo":
         return [[Fix("the sudo command line, in front of the command (sudo [-u USER] %s "
                      "COMMAND): sudo runs it with no shell, and keeps LANG and LC_* of the "
