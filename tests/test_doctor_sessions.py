@@ -348,17 +348,24 @@ def test_screen(tmp_path):
 # -- a command run by sh -c ----------------------------------------------------------------
 
 COMMAND_WHERE = ("the command line, in front of the command (env LANG=C.UTF-8 COMMAND): a "
-                 "command run by sh -c, bash -c or nohup reads no start-up file")
+                 "command run by sh -c, bash -c, a shell script or nohup reads no "
+                 "start-up file")
 
 
-def test_bash_c(tmp_path, no_container):
+@pytest.mark.parametrize("how", ["-c", "script"])
+def test_bash_c(how, tmp_path, no_container):
+    """`bash -c COMMAND` and `bash SCRIPT`: the fix's words in front of the command."""
     env = {"PATH": PATH, "HOME": str(tmp_path), "LANG": "C", "SHELL": "/bin/bash"}
 
     def session(name, line=""):
-        command = "sh -c " + shlex.quote(_snippet(tmp_path, name))
-        subprocess.run(list(no_container) + ["bash", "-c", (line + " " if line else "") +
-                                             command],
-                       env=env, stdin=subprocess.DEVNULL, check=True, cwd=str(tmp_path))
+        command = (line + " " if line else "") + "sh -c " + shlex.quote(_snippet(tmp_path, name))
+        if how == "script":
+            (tmp_path / "job.sh").write_text(command + "\n")
+            words = ["bash", str(tmp_path / "job.sh")]
+        else:
+            words = ["bash", "-c", command]
+        subprocess.run(list(no_container) + words, env=env, stdin=subprocess.DEVNULL,
+                       check=True, cwd=str(tmp_path))
         return _read(tmp_path, name)
     data, wc = session("before")
     finding = _problem(data, wc, context="command")
@@ -477,7 +484,10 @@ def test_sessions_nearest_first():
     (["dash", "-e", "-c", "app"], True), (["bash", "-i", "-c", "app"], False),
     (["bash", "-lc", "app"], False), (["-bash", "-c", "app"], False),
     (["zsh", "-c", "app"], False), (["fish", "-c", "app"], False), (["bash"], False),
-    (["bash", "script.sh"], False), (["python3", "-c", "x"], False)])
+    (["bash", "script.sh"], True), (["sh", "-e", "/srv/deploy.sh", "-i"], True),
+    (["bash", "--rcfile", "r", "-i"], False), (["bash", "-o", "vi"], False),
+    (["bash", "-x", "-l", "script.sh"], False), (["bash", "-ic", "app"], False),
+    (["bash", "-ec", "app"], True), (["python3", "-c", "x"], False)])
 def test_command_evidence(parent, command):
     """`sh -c` reads no start-up file; -i, -l, a login shell's -NAME, zsh (~/.zshenv)
     and fish (config.fish) do read one: not this context."""

@@ -150,20 +150,49 @@ def _screen(place):
     return depth, "screen", "screen window", evidence, {"session": env.get("STY")}
 
 
+# The shell options that take the next word as their argument (bash(1), dash(1)).
+_WITH_ARGUMENT = ("-o", "+o", "-O", "+O", "--rcfile", "--init-file")
+
+
+def _how_run(argv):
+    """"-c" or "a script" for a shell's argv that reads commands from its -c string or a
+    script file, neither interactive (-i) nor a login shell (-l, --login); else None."""
+    words = list(argv[1:])
+    index = 0
+    while index < len(words):
+        word = words[index]
+        short = word.startswith("-") and not word.startswith("--")
+        if word in ("-i", "-l", "--login") or (short and ("i" in word or "l" in word)):
+            return None
+        if short and "c" in word:
+            how = "-c"
+        elif word in _WITH_ARGUMENT:
+            index += 2
+            continue
+        elif word.startswith(("-", "+")) and word != "--":
+            index += 1
+            continue
+        else:
+            how = "a script" if word != "--" or index + 1 < len(words) else None
+        # What comes after -c or the script's name is the command's: not the shell's.
+        return how
+    return None
+
+
 def _command(place):
-    """A parent `sh -c` or `bash -c` that is neither interactive nor a login shell, or
-    SIGHUP ignored (nohup) with a parent that is no shell."""
+    """A parent `sh -c`, `bash -c` or `sh SCRIPT` that is neither interactive nor a login
+    shell (zsh and fish read a start-up file even then), or SIGHUP ignored (nohup) with a
+    parent that is no shell."""
     if not place.ancestors:
         return None
     parent = place.ancestors[0]
     argv = parent.argv
     name = (argv[0] if argv else parent.name).rpartition("/")[2]
-    if name.lstrip("-") in _PLAIN_SHELLS and not name.startswith("-") and "-c" in argv[1:]:
-        options = [w for w in argv[1:argv.index("-c") + 1]]
-        if not any(w in ("-i", "-l", "--login") or (w.startswith("-") and not w.startswith("--")
-                                                    and ("i" in w or "l" in w))
-                   for w in options):
-            return 0, "command", "a command run by %s -c (no start-up file read)" % name, \
+    if name in _PLAIN_SHELLS:
+        how = _how_run(argv)
+        if how is not None:
+            what = "%s -c" % name if how == "-c" else "%s running a script" % name
+            return 0, "command", "a command run by %s (no start-up file read)" % what, \
                 [_shown(parent)], {}
     if place.files.get("/proc/self/status") and _sighup_ignored(place.files["/proc/self/status"]):
         return None if name.lstrip("-") in _PLAIN_SHELLS + ("zsh", "fish") else (
@@ -250,7 +279,7 @@ def fixes(context, changes):
                      "theirs", lines, "screen")]]
     if name == "command":
         return [[Fix("the command line, in front of the command (%s COMMAND): a command "
-                     "run by sh -c, bash -c or nohup reads no start-up file" % line,
+                     "run by sh -c, bash -c, a shell script or nohup reads no start-up file" % line,
                      (line,), "command")]]
     return []
 
