@@ -681,3 +681,20 @@ def test_mod_wsgi_group_from_the_title_and_config(tmp_path):
         "them in the group's processes before Python starts; then restart Apache). Which "
         "group is the app's was not found: Apache's config could not be read here",
         ("lang=C.UTF-8 locale=C.UTF-8",))
+
+
+@pytest.mark.fast
+def test_apache_config_read_once_and_bounded(tmp_path):
+    """`-d ROOT` alone names ROOT's apache2.conf (Debian's apache2@NAME); a file that
+    includes itself, or `Include /`, is read once, and no whole disk is listed."""
+    from utf8env.doctor._place import Process, Reader
+    from utf8env.doctor._servers import read_embedding
+    conf = tmp_path / "etc" / "apache2-web" / "apache2.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text("Include /\nInclude apache2.conf\nWSGIDaemonProcess web "
+                    "display-name=%{GROUP}\n")
+    argv = ("(wsgi:web)", "-d", "/etc/apache2-web", "-k", "start")
+    found = read_embedding((Process(100, "apache2", argv),), Reader(str(tmp_path)))
+    assert found.apache_config == "/etc/apache2-web/apache2.conf"
+    assert [(g.name, g.number) for g in found.groups] == [("web", 3)]
+    assert found.group.name == "web"

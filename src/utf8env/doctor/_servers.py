@@ -303,7 +303,11 @@ def _apache_groups(process, reader):
     argv = list(process.argv[1:])
     given, root = _option(argv, "-f", None), _option(argv, "-d", None)
     if given is None:
-        for default_root, path in _APACHE_DEFAULTS:
+        # -d ROOT alone: the distribution's file name under that root (Debian's
+        # apache2@NAME instances start with -d /etc/apache2-NAME).
+        defaults = [(r, root.rstrip("/") + p[len(r):]) for r, p in _APACHE_DEFAULTS] \
+            if root else _APACHE_DEFAULTS
+        for default_root, path in defaults:
             if reader.text(path) is not None:
                 given, root = path, root or default_root
                 break
@@ -311,19 +315,22 @@ def _apache_groups(process, reader):
             return None, ()
     elif not given.startswith("/") and root:
         given = root.rstrip("/") + "/" + given
-    found, budget = [], [_MAX_CONFIG_FILES]
-    if not _read_apache(given, root, reader, found, budget):
+    found, seen = [], set()
+    if not _read_apache(given, root, reader, found, seen):
         return None, ()
     return given, tuple(found)
 
 
-def _read_apache(path, root, reader, found, budget):
+def _read_apache(path, root, reader, found, seen):
     """Add the WSGIDaemonProcess lines of `path` and what it includes to `found`; False
-    where `path` could not be read."""
-    text = reader.text(path)
-    if text is None or budget[0] <= 0:
+    where `path` could not be read. A file is read once (Apache refuses a recursive
+    Include), _MAX_CONFIG_FILES at most."""
+    if path in seen or len(seen) >= _MAX_CONFIG_FILES:
         return False
-    budget[0] -= 1
+    seen.add(path)
+    text = reader.text(path)
+    if text is None:
+        return False
     lines = text.splitlines()
     index = 0
     while index < len(lines):
@@ -343,7 +350,7 @@ def _read_apache(path, root, reader, found, budget):
             if not argument.startswith("/") and root:
                 argument = root.rstrip("/") + "/" + argument
             for included in _expanded(argument, reader):
-                _read_apache(included, root, reader, found, budget)
+                _read_apache(included, root, reader, found, seen)
         elif directive == "wsgidaemonprocess" and argument:
             display = [w.strip('"')[len("display-name="):] for w in words[2:]
                        if w.strip('"').lower().startswith("display-name=")]
@@ -370,6 +377,8 @@ def _expanded(pattern, reader, depth=8):
             out.append(path)
         for name in inside:
             out += _expanded(path.rstrip("/") + "/" + name, reader, depth - 1)
+            if len(out) >= _MAX_CONFIG_FILES:       # `Include /` lists no whole disk
+                return out
     return out
 
 
