@@ -38,9 +38,9 @@ def run(args):
 
 def _fix(here, diagnosis, args):
     """--fix: the user's own fixes applied (or shown, --dry-run), then a new session of
-    the kind doctor runs in started and asked (_session.py). Exit status 0 when that
-    session says "ok", 1 when it has problems or some are left that are not the user's
-    to change, 3 when no new session could be started (not checked)."""
+    the kind doctor runs in started and asked (_session.py). Exit status 0 when those
+    sessions say "ok", 1 when they have problems; unchecked, 1 when problems are left
+    that are not the user's to change, else 3."""
     from . import _findings as findings, _repair as repair, _session as session
     from ._contexts import primary
     planned = repair.plan(diagnosis.findings)
@@ -63,8 +63,8 @@ def _fix(here, diagnosis, args):
     else:
         out = output.for_terminal(fix_text(diagnosis, done, left, after, args.dry_run))
     output.write_bytes(out.encode("utf-8", "surrogateescape"))
-    if after.checked:
-        return 1 if after.problems or left else 0
+    if after.checked:         # what was seen decides
+        return 1 if after.problems else 0
     return 1 if left else 3
 
 
@@ -106,9 +106,8 @@ def fix_object(diagnosis, done, left, after, dry_run):
             "before": {"verdict": findings.verdict(diagnosis.findings),
                        "problems": findings.problems(diagnosis.findings)},
             "changed": [applied.to_object() for applied in done],
-            "not_the_users": [dict(finding_object(f), fixes=[
-                fix for fix in finding_object(f)["fixes"] if fix["option"] == 1])
-                for f in left],
+            "not_the_users": [finding_object(f._replace(fixes=tuple(
+                fix for fix in f.fixes if fix.option == 1))) for f in left],
             "after": session.to_object(after)}
 
 
