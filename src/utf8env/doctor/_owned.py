@@ -56,12 +56,16 @@ def _kind(mode):
     return "not a regular file"
 
 
+def _not_theirs(what, via, owner, uid):
+    _refuse("%s%s belongs to uid %d, not to uid %d, whom the fix is for" % (
+        what, via, owner, uid))
+
+
 def _check_step(parent, st, path, uid, via):
     """A folder or link at `path` (lstat `st`) under a folder owned by `parent`."""
-    what = "folder" if stat.S_ISDIR(st.st_mode) else "link"
     if st.st_uid not in (0, uid) or (parent == uid and st.st_uid != uid):
-        _refuse("the %s %s%s belongs to uid %d, not to uid %d, whom the fix is for" % (
-            what, shown(path), via, st.st_uid, uid))
+        _not_theirs("the %s %s" % ("folder" if stat.S_ISDIR(st.st_mode) else "link",
+                                   shown(path)), via, st.st_uid, uid)
     if stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_IWOTH and \
             not st.st_mode & stat.S_ISVTX:
         _refuse("the folder %s%s can be written by every user (no sticky bit): what is in "
@@ -105,8 +109,7 @@ def _find(path, uid):
                     _refuse("%s does not exist, and a path through it goes back up (..)"
                             % shown(here))
                 if folder.st_uid != uid:
-                    _refuse("the folder %s%s belongs to uid %d, not to uid %d, whom the fix "
-                            "is for" % (shown(where or "/"), via, folder.st_uid, uid))
+                    _not_theirs("the folder %s" % shown(where or "/"), via, folder.st_uid, uid)
                 missing = [name] + [p for p in parts if p != "."]
                 result = Owned(fd, missing[-1], None, "/".join([where] + missing),
                                missing[:-1])
@@ -128,8 +131,7 @@ def _find(path, uid):
                 continue
             if not parts:
                 if folder.st_uid != uid:
-                    _refuse("the folder %s%s belongs to uid %d, not to uid %d, whom the fix "
-                            "is for" % (shown(where or "/"), via, folder.st_uid, uid))
+                    _not_theirs("the folder %s" % shown(where or "/"), via, folder.st_uid, uid)
                 result = Owned(fd, name, st, here, [])
                 stack.pop()
                 return result
@@ -169,8 +171,7 @@ def read(place, uid, shown_path):
                 not stat.S_ISREG(opened.st_mode):
             _refuse("%s changed while it was looked at" % shown(shown_path))
         if opened.st_uid != uid:
-            _refuse("%s belongs to uid %d, not to uid %d, whom the fix is for"
-                    % (shown(shown_path), opened.st_uid, uid))
+            _not_theirs(shown(shown_path), "", opened.st_uid, uid)
         if opened.st_nlink != 1:
             _refuse("%s has %d hard links: a new copy renamed over it would leave the other "
                     "names with the old text" % (shown(shown_path), opened.st_nlink))
