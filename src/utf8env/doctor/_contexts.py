@@ -13,7 +13,7 @@ from .._engine.records import Record, field
 # after the places that set its environment's values (ssh, CI, a container's image).
 CONTEXTS = ("server", "systemd", "cron", "sudo", "su", "at", "tmux", "screen", "ssh", "ci",
             "container", "command", "shell")
-_SESSIONS = ("sudo", "su", "at", "tmux", "screen")
+_SESSIONS = CONTEXTS[CONTEXTS.index("sudo"):CONTEXTS.index("ssh")]
 
 # cron(8)/crontab(5): "SHELL is set to /bin/sh, and LOGNAME and HOME are set from the
 # /etc/passwd line of the crontab's owner"; Debian's cron sets PATH=/usr/bin:/bin

@@ -395,13 +395,12 @@ def _origin(variable, value, found_contexts, info):
         return ("(set by %s line %d, `%s`: apache2ctl, and Debian's apache2.service through "
                 "it, reads that file before it starts Apache)" % envvars)
     for context in found_contexts:
-        if context.name in ("sudo", "su", "at", "tmux", "screen", "command"):
-            # The nearest session gave this process its environment (contexts.detect's
-            # order); the places after it (an ssh client, a container's image) did not.
-            from ._sessions import origin
-            return origin(context, variable, value, files)
-        if context.name not in ("sudo", "su", "at", "tmux", "screen", "command"):
+        from ._sessions import NAMES, origin    # not for explain: it has no context
+        if context.name not in NAMES:
             break       # a place that sets the environment itself comes first
+        # The nearest session gave this process its environment (contexts.detect's
+        # order); the places after it (an ssh client, a container's image) did not.
+        return origin(context, variable, value, files)
     if ssh is not None:
         if variable in ssh.details.get("from_pam", ()):
             return ("(as /etc/default/locale sets it: sshd's PAM (pam_env) applies that file "

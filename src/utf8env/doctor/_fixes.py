@@ -143,8 +143,8 @@ def _for_context(context, changes, info):
                          "restart)" % (path, number, line), ("export LANG=%s" % values[0],),
                          "server")]] + fixes(context, changes)
         return fixes(context, changes)
-    if name in ("sudo", "su", "at", "tmux", "screen", "command"):
-        from . import _sessions as sessions
+    from . import _sessions as sessions
+    if name in sessions.NAMES:
         return sessions.fixes(context, changes)
     if name == "ssh":
         return _ssh(context, changes, info)

@@ -4,7 +4,9 @@ from evidence (pure: from a place.Place), and the fix a new session of that kind
   sudo    sudo(8) execs the command with no shell; Debian's sudoers has env_reset, whose
           env_check list keeps LANG, LANGUAGE and LC_* of the user who ran sudo (`sudo -V`
           as root lists them), and /etc/pam.d/sudo has no pam_env: the command's own
-          line is what reaches it (`sudo -u USER env LANG=C.UTF-8 COMMAND`).
+          line is what reaches it (`sudo -u USER env LANG=C.UTF-8 COMMAND`); under `sudo
+          -i` or `sudo -s` with commands typed, the shell's start-up file in the HOME of
+          the user sudo runs it as.
   su      su(1) runs `shell -c COMMAND` as a non-login shell (no start-up file), and
           Debian's /etc/pam.d/su has `pam_env.so readenv=1 envfile=/etc/default/locale`:
           util-linux su puts PAM's variables over the caller's, for `su -` and `su USER -c`
@@ -16,9 +18,9 @@ from evidence (pure: from a place.Place), and the fix a new session of that kind
           default): `tmux set-environment -g` reaches every new window, interactive or
           `tmux new-window COMMAND`.
   screen  a new window gets the screen server's environment, changed by `setenv`.
-  command a non-interactive `sh -c`/`bash -c` reads no start-up file (bash(1)
-          INVOCATION), nor does a program relaunched under nohup: the command line is
-          what reaches it (`env LANG=C.UTF-8 COMMAND`).
+  command a non-interactive `sh -c`/`bash -c` or shell script reads no start-up file
+          (bash(1) INVOCATION), nor does a program relaunched under nohup: the command
+          line is what reaches it (`env LANG=C.UTF-8 COMMAND`).
 
 Each is proven in a real place of its kind by tests/test_doctor_sessions.py (stock sudo
 and sudoers, su with Debian's PAM, a real atd, real tmux and screen servers). Where the
