@@ -370,9 +370,9 @@ def test_mod_wsgi(mode):
             ': open(path, "w").write("\u00e9") raises UnicodeEncodeError'), embedded
         generic = ("the WSGIDaemonProcess line of the app's own process group (the group its "
                    "WSGIProcessGroup names) in Apache's config (%s and the files it "
-                   "includes): add these options to it (mod_wsgi sets them in the group's "
-                   "processes before Python starts; then restart Apache). Which group is the "
-                   "app's was not found: " % conf)
+                   "includes): add these options to it (mod_wsgi sets lang= and locale= in "
+                   "the group's processes before Python starts; then restart Apache). Which "
+                   "group is the app's was not found: " % conf)
         if mode == "embedded":
             assert _fixes(finding) == [{
                 "option": 1, "context": "server", "lines": ["lang=C.UTF-8 locale=C.UTF-8"],
@@ -387,9 +387,10 @@ def test_mod_wsgi(mode):
                       "lang=C.UTF-8 locale=C.UTF-8")
             assert _fixes(finding) == [{
                 "option": 1, "context": "server", "lines": [edited],
-                "where": "the app's daemon process group: its WSGIDaemonProcess line in %s, "
-                         "line %d, to read (mod_wsgi sets them in the group's processes "
-                         "before Python starts; then restart Apache)" % (conf, MYAPP_LINE)}]
+                "where": "the app's daemon process group, its WSGIDaemonProcess line (%s, "
+                         "line %d), changed to this one (mod_wsgi sets lang= and locale= in "
+                         "the group's processes before Python starts; then restart Apache)"
+                         % (conf, MYAPP_LINE)}]
             # Applied as printed: that line replaced by the one printed.
             lines[MYAPP_LINE - 1] = finding["fixes"][0]["lines"][0]
         else:
@@ -607,6 +608,10 @@ def test_uwsgi_ini_by_a_relative_path(tmp_path):
     assert _where(_context("uwsgi", argv, embedding))[0] == unknown
     embedding = read_embedding((Process(100, "uwsgi", argv),), Reader("/nonexistent"))
     assert _where(_context("uwsgi", argv, embedding))[0] == unknown
+    # No process read at all (no /proc): where the folder is, is not known.
+    assert _where(_context("uwsgi", argv, None))[0] == (
+        "the [uwsgi] section of app.ini, relative to the folder uWSGI was started in (not "
+        "known here)" + tail)
 
 
 DEBIAN_APACHE = {
@@ -653,9 +658,9 @@ def test_mod_wsgi_group_from_the_title_and_config(tmp_path):
                                     "shop's display-name (/etc/apache2/sites-enabled/"
                                     "shop.conf, line 2)")
     assert _where(context) == (
-        "the app's daemon process group: its WSGIDaemonProcess line in "
-        "/etc/apache2/sites-enabled/shop.conf, line 2, to read (mod_wsgi sets them in the "
-        "group's processes before Python starts; then restart Apache)",
+        "the app's daemon process group, its WSGIDaemonProcess line (/etc/apache2/sites-"
+        "enabled/shop.conf, line 2), changed to this one (mod_wsgi sets lang= and locale= in "
+        "the group's processes before Python starts; then restart Apache)",
         ("WSGIDaemonProcess shop user=shop display-name=%{GROUP} threads=5 lang=C.UTF-8 "
          "locale=C.UTF-8",))
     assert group("(wsgi:sh")[0].name == "shop"          # argv[0] shorter than the title
@@ -678,8 +683,9 @@ def test_mod_wsgi_group_from_the_title_and_config(tmp_path):
     assert _where(context) == (
         "the WSGIDaemonProcess line of the app's own process group (the group its "
         "WSGIProcessGroup names) in Apache's config: add these options to it (mod_wsgi sets "
-        "them in the group's processes before Python starts; then restart Apache). Which "
-        "group is the app's was not found: Apache's config could not be read here",
+        "lang= and locale= in the group's processes before Python starts; then restart "
+        "Apache). Which group is the app's was not found: Apache's config could not be read "
+        "here",
         ("lang=C.UTF-8 locale=C.UTF-8",))
 
 

@@ -209,12 +209,13 @@ def _uwsgi_ini(details):
     """The ini file as uWSGI read it: a relative path on its command line is its working
     folder's (read from /proc/PID/cwd), said so where that folder is not known."""
     config = details["config"]
-    if "pid" not in details:        # an absolute path (or no process to ask)
+    if config.startswith("/"):
         return config
-    if details["folder"] is not None:
+    if details.get("folder") is not None:
         return details["folder"].rstrip("/") + "/" + config
-    return ("%s, relative to the folder uWSGI was started in (its working folder, "
-            "/proc/%d/cwd, could not be read or no longer holds it)" % (config, details["pid"]))
+    return "%s, relative to the folder uWSGI was started in (%s)" % (
+        config, "its working folder, /proc/%d/cwd, could not be read or no longer holds it"
+        % details["pid"] if "pid" in details else "not known here")
 
 
 def _mod_wsgi_fix(details, value):
@@ -226,13 +227,13 @@ def _mod_wsgi_fix(details, value):
     from ._fixes import Fix
     options = "lang=%s locale=%s" % (value, value)
     group = details.get("group")
-    after = "mod_wsgi sets them in the group's processes before Python starts; then restart " \
-            "Apache"
+    after = ("mod_wsgi sets lang= and locale= in the group's processes before Python starts; "
+             "then restart Apache")
     if group is not None:
         words = [w for w in _words(group.text)
                  if not w.lower().startswith(("lang=", "locale="))]
-        return Fix("the app's daemon process group: its WSGIDaemonProcess line in %s, line %d, "
-                   "to read (%s)" % (group.path, group.number, after),
+        return Fix("the app's daemon process group, its WSGIDaemonProcess line (%s, line %d), "
+                   "changed to this one (%s)" % (group.path, group.number, after),
                    (" ".join(words + [options]),), "server")
     config = details.get("apache_config") or details.get("config")
     groups = details.get("groups") or ()
