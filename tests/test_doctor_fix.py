@@ -326,3 +326,23 @@ def test_one_shared_error_lists_the_same_options_plain_and_verbose():
     data = finding_object(error)
     assert [f["where"] for f in data["fixes"]] == ["the Dockerfile's ENTRYPOINT"]
     assert data["evidence"][-1].startswith("the locale finding's fix makes it go away")
+
+
+def test_links_are_followed_as_the_kernel_does_and_a_loop_ends(tmp_path):
+    """`..` after a link is the physical parent (the folder the link's target is in), as
+    open(2) has it; a link loop ends at 40 links (SYMLOOP_MAX) in one line."""
+    (tmp_path / "dot").mkdir()
+    (tmp_path / "dot" / "deep").mkdir()
+    (tmp_path / "dot" / "bashrc").write_bytes(STOCK)
+    (tmp_path / "shortcut").symlink_to("dot/deep")
+    (tmp_path / ".bashrc").symlink_to("shortcut/../bashrc")
+    [done] = repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(tmp_path)}, False)
+    assert done.backup == "%s/dot/bashrc.utf8env-backup" % tmp_path
+    assert (tmp_path / "dot" / "bashrc").read_bytes() == MARK + b"export LANG=C.UTF-8\n" + STOCK
+    loop = tmp_path / "loop"
+    loop.mkdir()
+    (loop / ".bashrc").symlink_to(".bashrc")
+    with pytest.raises(UsageError) as raised:
+        repair.apply(repair.plan([_finding(BASHRC)]), {"HOME": str(loop)}, False)
+    assert str(raised.value) == ("--fix: %s/.bashrc: more than 40 links on the way; nothing "
+                                 "was changed" % loop)
