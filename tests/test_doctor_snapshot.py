@@ -283,6 +283,17 @@ def test_wrong_types_named_where_they_are(saved, tmp_path, capsys):
         path = _write(tmp_path, _replaced(data, where, value))
         assert _refused(path, capsys) == _line(path, "not a utf8env doctor snapshot (%s; %s)"
                                                % (what, ACCEPTED)), where
+    # compare() diagnoses the place again for each variable that differs: only those
+    # --save keeps, and not thousands of them.
+    path = _write(tmp_path, _replaced(data, ("environ", "LD_PRELOAD"), "/tmp/x.so"))
+    assert _refused(path, capsys) == _line(path, "not a utf8env doctor snapshot (environ."
+                                                 "LD_PRELOAD is a variable --save does not "
+                                                 "keep; %s)" % ACCEPTED)
+    many = dict(("LC_X%d" % i, "C") for i in range(snapshot.MAX_VARIABLES + 1))
+    path = _write(tmp_path, dict(data, environ=many))
+    assert _refused(path, capsys) == _line(path, "not a utf8env doctor snapshot (environ is "
+                                                 "an object of 257 variables, more than the "
+                                                 "256 --compare reads; %s)" % ACCEPTED)
     mutated = copy.deepcopy(data)
     del mutated["contexts"][0]["name"]
     path = _write(tmp_path, mutated)

@@ -22,6 +22,10 @@ _COMPARED = ("verdict", "problems")
 # A snapshot is a few kB (the kept variables, the findings, one entry per Python); a file
 # larger than this is not one, and /dev/zero is not read without end.
 MAX_BYTES = 1 << 20
+# The variables a snapshot's environ may hold (render.kept_environ's: the locale's,
+# PYTHON*, a few more), each one compared by diagnosing this place again: far more than
+# any environment has.
+MAX_VARIABLES = 256
 _ACCEPTED = "expected the JSON object `utf8env doctor --save FILE` writes, \"schema\": 1"
 
 
@@ -63,11 +67,25 @@ def load(path):
             or any(key not in data for key in _REQUIRED):
         raise UsageError("--compare %s: not a utf8env doctor snapshot (%s)" % (
             _named(path), _ACCEPTED))
-    wrong = _wrong(data, SNAPSHOT, ())
+    wrong = _wrong(data, SNAPSHOT, ()) or _wrong_environ(data["environ"])
     if wrong is not None:
         raise UsageError("--compare %s: not a utf8env doctor snapshot (%s is %s; %s)" % (
             _named(path), _named(_path(wrong[0])), wrong[1], _ACCEPTED))
     return data
+
+
+def _wrong_environ(environ):
+    """(where, what is wrong) of a variable --save does not keep, or of more variables
+    than MAX_VARIABLES; else None. compare() diagnoses this place again for each variable
+    that differs (a child asks the libc each time): what it is given is bounded."""
+    kept = render.kept_environ(environ)
+    for name in environ:
+        if name not in kept:
+            return ("environ", name), "a variable --save does not keep"
+    if len(environ) > MAX_VARIABLES:
+        return ("environ",), "an object of %d variables, more than the %d --compare reads" % (
+            len(environ), MAX_VARIABLES)
+    return None
 
 
 def _read(path):
@@ -251,7 +269,8 @@ def compare(there, place, diagnosis):
         for key in ("stdout", "print"):
             a, b = _short(other["prediction"].get(key)), _short(python["prediction"][key])
             if a != b:
-                differences.append({"what": "%s %s" % (python["path"], key), "there": a, "here": b})
+                differences.append({"what": "%s %s" % (python["path"], key), "there": a,
+                                    "here": b})
     for key in _COMPARED:
         if there.get(key) != here[key]:
             differences.append({"what": key, "there": there.get(key), "here": here[key]})
@@ -290,7 +309,8 @@ def _moved(place, environ):
     """`place` with another environment: the libc asked about its names."""
     from ._place import _probe
     from . import _locale_state as locale_state
-    return place._replace(environ=environ, facts=_probe(environ, locale_state.names_to_ask(environ)))
+    return place._replace(environ=environ,
+                          facts=_probe(environ, locale_state.names_to_ask(environ)))
 
 
 def to_text(path, result, problems_here):
