@@ -18,7 +18,12 @@ if _LOADED and not os.path.realpath(_LOADED).startswith(os.path.realpath(SRC) + 
         "tests/setup.sh: pip install -e .) or run with -p no:utf8env.readiness.plugin"
         % (os.path.dirname(_LOADED), SRC))
 
-from support import machine  # noqa: E402
+import tempfile  # noqa: E402
+from itertools import count  # noqa: E402
+
+from support import isolation, machine  # noqa: E402
+
+_TESTS = count()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -32,16 +37,41 @@ def _session_home(tmp_path_factory):
     only where UTF8ENV_DEBIAN_ROOT names it."""
     home = tmp_path_factory.mktemp("session-home")
     os.makedirs(str(home / ".cache" / "utf8env" / "locales"), mode=0o700)
+    # The run's own TMPDIR, for what module and session fixtures start: never the
+    # machine's /tmp, where other runs (a matrix killed by SIGKILL) leave their folders.
+    tmpdir = str(tmp_path_factory.mktemp("session-tmp"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HOME", str(home))
         patch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+        patch.setenv("TMPDIR", tmpdir)
+        patch.setattr(tempfile, "tempdir", tmpdir)
         if getattr(os, "geteuid", lambda: None)() == 0:       # none on Windows
             patch.setenv("UTF8ENV_DEBIAN_ROOT", machine.CHROOT)
         yield str(home)
 
 
+@pytest.fixture(scope="session")
+def session_tmp(_session_home):
+    """The TMPDIR of the run's module and session fixtures (each test has its own)."""
+    return os.environ["TMPDIR"]
+
+
 @pytest.fixture(autouse=True)
-def _own_home(_session_home, tmp_path_factory, monkeypatch):
+def _leaves_nothing(_session_home, tmp_path_factory):
+    """Fails the test that leaves a process, a file in its TMPDIR, a changed signal
+    disposition or mask, working folder or environment (support/isolation.py). Set up
+    before and ended after every other fixture of the test (monkeypatch's undo
+    included), so that it sees what the test left, not what a fixture restores."""
+    guard = isolation.Guard(tmp_path_factory.mktemp("tmp"), "%d-%d" % (os.getpid(), next(_TESTS)))
+    guard.enter()
+    yield
+    left = guard.leftovers()
+    if left:
+        pytest.fail("the test left behind:\n  " + "\n  ".join(left), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _own_home(_leaves_nothing, _session_home, tmp_path_factory, monkeypatch):
     """Each test gets its own HOME and XDG_CACHE_HOME (so the interpreter cache of a
     launched utf8env, and anything else a child keeps, lands in the test's folder and
     never in the real ~/.cache); only the compiled locales are the run's (a link)."""

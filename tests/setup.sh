@@ -9,8 +9,11 @@ cd "$(dirname "$0")/.."
 command -v cc >/dev/null && [ -e /usr/include/stdlib.h ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null; }
 # The versions of tests/constraints.txt: the ones the suite last passed with.
 python3 -m pip install -q -c tests/constraints.txt -e '.[test]'
-# pytest-xdist: tests/test_readiness.py checks the pytest plugin under xdist too.
-python3 -m pip install -q -c tests/constraints.txt pytest-xdist
+# pytest-xdist: tests/test_readiness.py checks the pytest plugin under xdist too, and the
+# suite passes under -n 2. pytest-randomly: every run takes the tests in a new order
+# (the seed is printed; CONTRIBUTING says how to repeat one), so that no test depends on
+# what ran before it.
+python3 -m pip install -q -c tests/constraints.txt pytest-xdist pytest-randomly
 if ! command -v debootstrap >/dev/null || [ ! -d /usr/share/i18n/locales ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap locales >/dev/null

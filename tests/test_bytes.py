@@ -543,7 +543,9 @@ def public_place(wheels, worlds, tools):
     python = _unprivileged_python()
     if python is None:
         pytest.skip("no Python outside a private folder that nobody can run")
-    place = tempfile.mkdtemp(prefix="utf8env-test-bytes-")
+    # In the machine's /tmp, whose parents nobody can search (the test's TMPDIR is under
+    # pytest's 0700 folders); a folder of the test's own, removed afterwards.
+    place = tempfile.mkdtemp(prefix="utf8env-test-bytes-", dir="/tmp")
     try:
         os.chmod(place, 0o755)
         bin_folder = install.venv_with(wheels["c"], os.path.join(place, "venv"), python)

@@ -21,6 +21,7 @@ from utf8env import _worlds as worlds
 from utf8env.matrix import (_cli as cli, _discovery as discovery, _environments as environments,
                             _pep as pep, _program as program, _report as report,
                             _results as results, _scenarios as scenarios)
+from utf8env.matrix import _cells
 from utf8env.matrix._cells import LAUNCHER, python_command
 from utf8env._own_command import own_command
 from utf8env import _cli as utf8env_cli, _commands as commands, _options as options
@@ -48,12 +49,24 @@ def own_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
+# The folders the module's PEP run made for its cells: checked by path, so that a folder
+# another run left in a chroot's /tmp (a matrix killed by SIGKILL) is not this run's.
+PEP_CELL_FOLDERS = []
+
+
 @pytest.fixture(scope="module")
 def result():
     _need_worlds()
     if not machine.interpreters():
         pytest.skip(machine.missing(discovery.VERSIONS))
-    return pep.run_pep()
+    made = _cells.Cell.__init__
+
+    def recorded(cell, root):
+        made(cell, root)
+        PEP_CELL_FOLDERS.append(cell.dir)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_cells.Cell, "__init__", recorded)
+        return pep.run_pep()
 
 
 @pytest.fixture(scope="module")
@@ -190,11 +203,13 @@ def test_agreement_with_the_pep_tables(result):
         assert row in result.rows
 
 
-def test_cells_leave_no_directory_behind(result):
-    roots = {e.environment.root for e in result.environments}
-    for root in roots:
-        base = os.path.join(root, "tmp") if root != "/" else tempfile.gettempdir()
-        assert glob.glob(os.path.join(base, "utf8env-matrix-*")) == []
+def test_cells_leave_no_directory_behind(result, session_tmp):
+    roots = {os.path.realpath(e.environment.root) for e in result.environments}
+    # Every root's /tmp had cells (the host's TMPDIR, each chroot's /tmp), and none is left.
+    assert {os.path.realpath(os.path.dirname(d)) for d in PEP_CELL_FOLDERS} == {
+        os.path.realpath(os.path.join(r, "tmp") if r != "/" else session_tmp)
+        for r in roots}
+    assert [d for d in PEP_CELL_FOLDERS if os.path.lexists(d)] == []
 
 
 def test_every_cell_is_one_job(result):

@@ -20,7 +20,6 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 
 import pytest
 
@@ -330,12 +329,13 @@ def test_the_json_carries_the_windows_row(cafe):
     assert c["utf8_mode_changes"].startswith("status UnicodeError -> ok; ")
 
 
-def test_an_invocation_leaves_no_prefix_and_no_wine_process(cafe):
+def test_an_invocation_leaves_no_prefix_and_no_wine_process(cafe, session_tmp):
     _, pids, _ = cafe
     for pid in pids:
         assert _runs_left(pid) == []
     assert _wine_processes(pids) == []
-    assert glob.glob(os.path.join(tempfile.gettempdir(), "utf8env-matrix-win-*")) == []
+    # The invocations ran with the run's own TMPDIR (the module fixture's).
+    assert glob.glob(os.path.join(session_tmp, "utf8env-matrix-win-*")) == []
 
 
 def _wine_processes(pids):

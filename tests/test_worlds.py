@@ -294,10 +294,13 @@ def test_a_cache_folder_of_another_user_is_not_used(tmp_path):
 @pytest.mark.fast
 def test_no_cache_folder_means_a_temporary_one(monkeypatch):
     monkeypatch.setattr(build, "cache_folder", lambda environ=None: None)
+    # The process's one temporary folder is this test's, not the one later tests use.
+    monkeypatch.setattr(build, "_TEMPORARY", [])
     folder = build.store()
     assert folder.startswith(tempfile.gettempdir()) and "utf8env-locales-" in folder
     assert build.store() == folder
     assert build.store("/given") == "/given"
+    shutil.rmtree(folder)       # what the process would do at exit
 
 
 def _identity(path):
@@ -614,27 +617,62 @@ def test_a_signalled_runner_ends_its_jobs_starts_no_other_and_replies(tmp_path, 
     assert _gone(sleeper)
 
 
-def test_ctrl_c_stops_the_matrix_and_its_cells_in_one_line(tmp_path):
+@pytest.mark.parametrize("signum, status, line", [
+    (signal.SIGINT, 130, b"utf8env: matrix: interrupted\n"),
+    (signal.SIGTERM, 143, b"utf8env: matrix: ended by SIGTERM\n"),
+    (signal.SIGHUP, 129, b"utf8env: matrix: ended by SIGHUP\n"),
+])
+def test_a_signal_stops_the_matrix_and_its_cells_in_one_line(signum, status, line, tmp_path):
     started = tmp_path / "started"
     script = tmp_path / "sleepy.py"
     script.write_text("import os, time\nwith open(%r, 'w') as f:\n    f.write(str(os.getpid()))"
                       "\ntime.sleep(300)\n" % str(started))
     from utf8env._own_command import own_command
+    # The signal's default disposition, whatever this run inherited: a suite started in
+    # the background of a script (its SIGINT ignored) or under nohup (SIGHUP).
     proc = subprocess.Popen(own_command() + ["matrix", "--python", sys.executable, "--env-set",
                                              "utf8-locale", "--", str(script)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL))
     try:
         _wait_for(str(started))
         while not started.read_text():
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)          # this process alone: kill -INT
+        proc.send_signal(signum)          # this process alone: kill -INT
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert (proc.returncode, out, err) == (130, b"", b"utf8env: matrix: interrupted\n")
+    assert (proc.returncode, out, err) == (status, b"", line)
     assert _gone(int(started.read_text()))
+    # The cells' folders went with them (the test's own TMPDIR: tests/support/isolation.py).
+    assert os.listdir(tempfile.gettempdir()) == []
+
+
+def test_a_signal_ignored_on_entry_stays_ignored_and_the_matrix_ends_on_its_own(tmp_path):
+    # nohup's SIGHUP: utf8env does not catch what its caller chose to ignore.
+    started, go = tmp_path / "started", tmp_path / "go"
+    script = tmp_path / "waits.py"
+    script.write_text("import os, time\nopen(%r, 'w').close()\nwhile not os.path.exists(%r):\n"
+                      "    time.sleep(0.05)\n" % (str(started), str(go)))
+    from utf8env._own_command import own_command
+    proc = subprocess.Popen(own_command() + ["matrix", "--python", sys.executable, "--env-set",
+                                             "utf8-locale", "--", str(script)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    try:
+        _wait_for(str(started))
+        proc.send_signal(signal.SIGHUP)
+        go.write_text("")
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (proc.returncode, err) == (0, b"")
+    assert out.startswith(b"utf8env matrix -- waits.py\n")
+    assert out.endswith(b"\n1 cell, 0 with a problem\n")
 
 
 @pytest.mark.fast

@@ -2,6 +2,7 @@
 or the user's command and prints report.py's page. utf8env/_cli.py declares and parses the
 options (the one parser); this checks what only the matrix knows. Raises UsageError for
 bad input; utf8env._cli.main prints it."""
+import signal
 import sys
 import time
 
@@ -9,6 +10,43 @@ from .._errors import UsageError
 from .. import _output as output
 
 INTERRUPTED = 130
+
+
+class _Ended(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (`timeout`, `kill`, a closed terminal): the run ends as Ctrl-C
+    ends it (a KeyboardInterrupt, which the runners' pool already answers by stopping
+    them), so that its cells' processes and folders go with it."""
+
+
+class _EndedBySignals(object):
+    """SIGTERM and SIGHUP raise _Ended while the matrix runs, where they would otherwise
+    kill it at once and leave its runners, their jobs and the cells' folders behind. A
+    signal ignored on entry (nohup's SIGHUP) stays ignored; outside the main thread (a
+    library caller's thread) nothing is changed. After the first, the others are ignored
+    until the run has ended, so that nothing cuts the clean-up short."""
+
+    NAMES = ("SIGTERM", "SIGHUP")
+
+    def __enter__(self):
+        self.old = {}
+        for name in self.NAMES:
+            signum = getattr(signal, name)
+            if signal.getsignal(signum) is not signal.SIG_DFL:
+                continue
+            try:
+                self.old[signum] = signal.signal(signum, self._handle)
+            except ValueError:          # not the main thread
+                pass
+        return self
+
+    def _handle(self, signum, frame):
+        for other in self.old:
+            signal.signal(other, signal.SIG_IGN)
+        raise _Ended(signum)
+
+    def __exit__(self, *exc):
+        for signum, old in self.old.items():
+            signal.signal(signum, old)
 
 def _progress():
     """A callback printing one progress line on stderr once the run takes more than a
@@ -42,9 +80,14 @@ def run(options, command):
     timeout = _timeout(options.timeout)
     pythons = discovery.named(options.python)
     try:
-        if not command:
-            return _pep(options, pythons, timeout)
-        return _program(options, command, pythons, timeout)
+        with _EndedBySignals():
+            if not command:
+                return _pep(options, pythons, timeout)
+            return _program(options, command, pythons, timeout)
+    except _Ended as ended:
+        # As the shell reports a command a signal ended: 128 + its number.
+        output.to_stderr("utf8env: matrix: ended by %s\n" % signal.Signals(ended.args[0]).name)
+        return 128 + ended.args[0]
     except KeyboardInterrupt:
         # The cells are in the terminal's process group: Ctrl-C reached them too. Wine's
         # prefixes were closed on the way out (_program's finally).
