@@ -123,7 +123,8 @@ def _read(path):
 # -- the schema --save writes (render.to_object) ---------------------------------------
 # A type (a tuple: any of them); Null(t): that or null; [t]: a list of t; Map(t): an
 # object of any keys, each a t; {key: t}: an object with those keys, of those types (any
-# other key is left alone: a later schema-1 writer may add one).
+# other key is left alone: a later schema-1 writer may add one), Optional(t) the keys
+# added since schema 1 began.
 
 
 class Null(object):
@@ -136,12 +137,19 @@ class Map(object):
         self.inner = inner
 
 
+class Optional(object):
+    """A key a snapshot written before it was added lacks (checked where present)."""
+    def __init__(self, inner):
+        self.inner = inner
+
+
 _SCALAR = (str, int, bool, float, type(None))   # a value compare() only shows
 _STRINGS = [str]
 _STREAM = Null({"encoding": Null(str), "errors": Null(str)})
 SNAPSHOT = {
     "schema": int, "verdict": str, "problems": int,
     "findings": [{"code": str, "severity": str, "title": str, "evidence": _STRINGS,
+                  "shared": Optional(Null(str)),
                   "fixes": [{"option": int, "where": str, "context": str,
                              "lines": _STRINGS}]}],
     "contexts": [{"name": str, "summary": str, "evidence": _STRINGS}],
@@ -173,6 +181,8 @@ def _wrong(value, schema, where):
     """(where, what is wrong there) of the first value not of its type or key missing,
     or None. Goes no deeper than the schema: what lies below a value it does not
     describe is never visited."""
+    if isinstance(schema, Optional):
+        return _wrong(value, schema.inner, where)
     if isinstance(schema, Null):
         if value is None:
             return None
@@ -193,7 +203,7 @@ def _wrong(value, schema, where):
             return where, "%s, not an object" % _kind(value)
         if isinstance(schema, dict):
             for key in schema:
-                if key not in value:
+                if key not in value and not isinstance(schema[key], Optional):
                     return where + (key,), "missing"
         for key, item in value.items():
             inner = schema.inner if isinstance(schema, Map) else schema.get(key)
