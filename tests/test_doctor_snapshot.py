@@ -103,7 +103,8 @@ def test_the_saved_snapshot_has_every_level(saved):
 # What --save writes where a value may be of more than one JSON type (render.to_object):
 # null beside a string or an object, UTF-8 mode's 0/1 or true/false, and PEP 686's
 # changes (a mode, an encoding), which compare() only shows.
-NULLABLE = {"findings[].shared", "locale.decided_by", "locale.lc_ctype", "locale.codeset", "locale.utf8_locale",
+NULLABLE = {"findings[].shared", "locale.decided_by", "locale.lc_ctype", "locale.codeset",
+            "locale.utf8_locale",
             "locale.available.*", "pythons[].path", "pythons[].version",
             "pythons[].identified", "pythons[].error", "pythons[].prediction",
             "pythons[].embedded", "pythons[].prediction.startup_error",
