@@ -409,6 +409,11 @@ def test_names_are_escaped(saved, tmp_path, capsys):
         shown[:-5] + "/s.json")
     text = snapshot.to_text(hostile, {"differences": [], "explains": []}, 0)
     assert text.splitlines()[1] == "compared with %s (there) and this place (here):" % shown
+    # A variable's name and value from the snapshot, shown so too.
+    difference = {"what": "LC_\x1b[2J", "there": "C.UTF-8\x9b\udcff", "here": None}
+    text = snapshot.to_text("s.json", {"differences": [difference], "explains": []}, 0)
+    assert text.splitlines()[2:4] == ["  LC_\\x1b[2J  there: C.UTF-8\\x9b\\xff",
+                                      "              here:  (unset)"]
 
 
 def test_save_does_not_block_on_a_fifo(tmp_path):

@@ -327,9 +327,9 @@ def to_text(path, result, problems_here):
     lines = ["", "compared with %s (there) and this place (here):" % _named(path)]
     if not result["differences"]:
         lines.append("  no difference")
-    width = max([len(str(d["what"])) for d in result["differences"]] + [0])
+    width = max([len(_named(d["what"])) for d in result["differences"]] + [0])
     for d in result["differences"]:
-        lines.append("  %-*s  there: %s" % (width, d["what"], _value(d["there"])))
+        lines.append("  %-*s  there: %s" % (width, _named(d["what"]), _value(d["there"])))
         lines.append("  %-*s  here:  %s" % (width, "", _value(d["here"])))
     for e in result["explains"]:
         lines.append("explains: %s (there %s, here %s): with the value it has there, this place "
@@ -339,7 +339,8 @@ def to_text(path, result, problems_here):
     if result["differences"] and not result["explains"]:
         lines.append("explains: no single difference of the environment removes a problem here"
                      if problems_here else "explains: nothing: there is no problem here")
-    return "\n".join(text(line) for line in lines) + "\n"
+    # Names and values from the snapshot as the rest of the page shows text (_named).
+    return "\n".join(for_terminal(text(line)) for line in lines) + "\n"
 
 
 def _value(value):
