@@ -194,7 +194,9 @@ def test_crontab_printed_bytes(cron_printed):
         assert cron_printed[place, "any"] == COERCE + PIOE_NOTE
     # A LANG naming a locale this machine lacks: replaced by C.UTF-8.
     assert cron_printed["missing", "command"] == b"LANG=C.UTF-8\n" + COERCE + PIOE_NOTE
-    assert cron_printed["missing", "any"] == b"LANG=C.UTF-8\n" + COERCE + PIOE_NOTE
+    # For any program, the UTF-8 mode `run` keeps for a 3.7+ there (the C locale gave it).
+    assert cron_printed["missing", "any"] == (b"LANG=C.UTF-8\n" + COERCE + b"PYTHONUTF8=1\n"
+                                              + PIOE_NOTE)
     # LC_ALL=C: no variable does it for 3.6; the `run` line, with a bare utf8env for a
     # described target.
     assert cron_printed["lc-all-c", "command"] == (ONLY_RUN + LC_ALL_NOTE + CRON_SCHEDULE_NOTE
@@ -220,7 +222,9 @@ def test_crontab_lines_make_36_print_e_acute_under_cron(cron_jobs, place):
     # No COMMAND: the lines for any program.
     _ok(jobs["any-py36-after"])
     _ok(jobs["any-charmap-after"], b"UTF-8\n")
-    _ok(jobs["any-py311-after"], b"\xc3\xa9 utf-8 UTF-8\n")
+    # 3.11 in C.UTF-8; where LANG named a missing locale, in the UTF-8 mode it had there.
+    _ok(jobs["any-py311-after"], b"\xc3\xa9 utf-8 utf-8\n" if place == "missing"
+        else b"\xc3\xa9 utf-8 UTF-8\n")
 
 
 def test_crontab_before_the_lines_the_job_is_in_the_c_locale(cron_jobs):
@@ -332,9 +336,11 @@ def _fails_36_in(image):
     assert image.run(COMMAND) == (1, b"", ASCII_ERROR)
 
 
-@pytest.mark.parametrize("place, first", [("none", b""), ("lang-c", b""),
-                                          ("missing", b"ENV LANG=C.UTF-8\n")])
-def test_dockerfile_env_lines_make_36_print_e_acute(installed, place, first):
+@pytest.mark.parametrize("place, first, mode", [
+    ("none", b"", b""), ("lang-c", b"", b""),
+    # For any program, the UTF-8 mode `run` keeps for a 3.7+ there (the C locale gave it).
+    ("missing", b"ENV LANG=C.UTF-8\n", b"ENV PYTHONUTF8=1\n")])
+def test_dockerfile_env_lines_make_36_print_e_acute(installed, place, first, mode):
     described = DOCKER_PLACES[place][1]
     printed = _env(DOCKER_TARGET + described + ["--"] + COMMAND)
     assert printed == first + DOCKER_COERCE + PIOE_NOTE
@@ -344,9 +350,9 @@ def test_dockerfile_env_lines_make_36_print_e_acute(installed, place, first):
     after = _image(installed, place, printed)
     assert after.entrypoint is None
     assert after.run(COMMAND) == (0, E_OUT, b"")
-    # No COMMAND: the same lines, for any program.
+    # No COMMAND: the same lines for any program (and the UTF-8 mode of a 3.7+ where kept).
     any_program = _env(DOCKER_TARGET + described)
-    assert any_program == printed
+    assert any_program == first + DOCKER_COERCE + mode + PIOE_NOTE
     after = _image(installed, place, any_program)
     assert after.run(["locale", "charmap"]) == (0, b"UTF-8\n", b"")
     assert after.run(COMMAND) == (0, E_OUT, b"")

@@ -580,6 +580,68 @@ def test_override_lc_all_in_systemd_passes_systemd_analyze(tmp_path):
     assert b"\t\tUnsetEnvironment: LC_ALL\n" in dump
 
 
+def _installed_utf8env():
+    """The installed utf8env command beside the interpreter running the tests (pip install
+    -e ., as tests/setup.sh does), by its absolute path: in pyenv's bin/, which is on no
+    search path of systemd's, as a venv's bin/ is not."""
+    path = os.path.join(os.path.dirname(sys.executable), "utf8env")
+    if not os.access(path, os.X_OK):
+        pytest.skip("no utf8env command beside %s: pip install -e . (bash tests/setup.sh does)"
+                    % sys.executable)
+    return path
+
+
+# A 3.6 unit under LC_ALL=C: only `run` gives it what 3.7 has, so env writes ExecStart=.
+UNIT_ARGS = ["env", "--empty-env", "--env", "LC_ALL=C", "--format", "systemd", "--version", "3.6",
+             "--", "/usr/bin/python3.6", "/srv/app.py"]
+UNIT_NOTES = (b"[Service]\n# utf8env: only `utf8env run` starts /usr/bin/python3.6 as it would: "
+              b"open() UTF-8/strict, where variables alone give ANSI_X3.4-1968/strict; "
+              b"preferred_encoding UTF-8, where variables alone give ANSI_X3.4-1968; Python 3.6 "
+              b"has no UTF-8 mode of its own: `utf8env run` applies it through a bootstrap\n"
+              b"# utf8env: sys.getfilesystemencoding() stays ascii: Python 3.6 fixes it at "
+              b"start-up from the locale (LC_CTYPE C), and no UTF-8 locale could be set\n"
+              b"# utf8env: LC_ALL=C wins over LC_CTYPE and LANG, and neither CPython nor `utf8env "
+              b"run` overrides it unasked: for a UTF-8 locale in every program, remove LC_ALL "
+              b"from the target's environment (then set LC_CTYPE=C.UTF-8); --override-lc-all "
+              b"does both\n")
+
+
+def test_systemd_execstart_names_the_installed_utf8env_which_systemd_analyze_finds(tmp_path):
+    # --empty-env describes the unit's own environment; its libc is this machine's (no
+    # --locales): the unit runs here, so ExecStart= names this utf8env by its absolute
+    # path, which systemd finds where a bare `utf8env` in a venv's (or pyenv's) bin/ is
+    # "not executable" to it.
+    launcher = _installed_utf8env()
+    out = subprocess.run([launcher] + UNIT_ARGS, env=dict(BASE, HOME=os.environ["HOME"]),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (out.returncode, out.stdout, out.stderr) == (0, UNIT_NOTES + b"ExecStart=\nExecStart="
+                                                        + launcher.encode() + b" run -- /usr/bin/"
+                                                        b"python3.6 /srv/app.py\n", b"")
+    quiet, dump = _systemd_dump(out.stdout, tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, b"", b"")
+    [line] = [line for line in dump.split(b"\n") if line.startswith(b"\t\t\tCommand Line: ")]
+    assert command_line_words(line[len(b"\t\t\tCommand Line: "):]) == [
+        launcher.encode(), b"run", b"--", b"/usr/bin/python3.6", b"/srv/app.py"]
+
+
+def test_systemd_execstart_of_a_target_described_by_its_locales_says_why_the_name_is_bare(tmp_path):
+    # --locales describes another machine's libc: utf8env's path there is not known here.
+    # The bare name comes with the one line that says where systemd looks for it.
+    launcher = _installed_utf8env()
+    described = UNIT_ARGS[:4] + ["--locales", "C.UTF-8"] + UNIT_ARGS[4:]
+    out = subprocess.run([launcher] + described, env=dict(BASE, HOME=os.environ["HOME"]),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert (out.returncode, out.stdout, out.stderr) == (
+        0, UNIT_NOTES + SYSTEMD_PATH + b"ExecStart=\nExecStart=utf8env run -- /usr/bin/python3.6 "
+        b"/srv/app.py\n", b"")
+    if not any(os.access(os.path.join(folder, "utf8env"), os.X_OK)
+               for folder in ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")):
+        quiet, _ = _systemd_dump(out.stdout, tmp_path)
+        assert (quiet.returncode, quiet.stdout) == (1, b"")
+        assert quiet.stderr.endswith(b": Command utf8env is not executable: No such file or "
+                                     b"directory\n")
+
+
 # -- What it advises, as users run it ------------------------------------------------------
 
 def env_command(args, env=None, **kw):
@@ -816,7 +878,7 @@ def test_the_examples_of_a_described_target_are_byte_exact():
     import shlex
     page = open(os.path.join(os.path.dirname(__file__), "..", "docs", "run.md"), "rb").read()
     examples = re.findall(rb"^\$ utf8env env (.*)\n((?:(?!\$ |```).*\n)*)", page, re.M)
-    assert len(examples) == 4
+    assert len(examples) == 5
     for args, expected in examples:
         out = env_command(shlex.split(args.decode()))
         assert (out.returncode, out.stdout, out.stderr) == (0, expected, b"")

@@ -218,8 +218,9 @@ NATIVE = ("3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 
 @functools.lru_cache(maxsize=None)
 def _native_runs(world):
-    """{version: [(env, options, alone, launched)]} for every corpus case of the world on
-    every host interpreter of NATIVE found here, in one batch."""
+    """{version: [(env, options, alone, launched, set)]} for every corpus case of the world
+    on every host interpreter of NATIVE found here, in one batch; `set`: the variables the
+    plan sets (a locale variable naming a locale the world lacks: _plan._for_missing_locales)."""
     cases = _corpus_envs(world)
     found = [v for v in NATIVE if machine.has_python(v)]
     jobs, keys = [], []
@@ -231,11 +232,15 @@ def _native_runs(world):
             keys.append((version, index))
     results = worlds.run(world, jobs, HOST)
     runs = {version: [] for version in found}
+    facts = groundtruth.utf8env.LocaleFacts(corpus.WORLD_LOCALES[world], "ANSI_X3.4-1968")
     for n, (version, index) in enumerate(keys):
-        env = cases[index][0]
-        runs[version].append((env, cases[index][1],
+        env, options = cases[index]
+        direct = probe.command([interpreters_path(version)], options)
+        planned = launch.plan(dict(env), direct[0], direct, facts, python=version)
+        runs[version].append((env, options,
                               _without_thread_ids(groundtruth.observe(results[2 * n], env)),
-                              _without_thread_ids(groundtruth.observe(results[2 * n + 1], env))))
+                              _without_thread_ids(groundtruth.observe(results[2 * n + 1], env)),
+                              planned.set_environ))
     return runs
 
 
@@ -247,13 +252,26 @@ def interpreters_path(version):
 @pytest.mark.parametrize("world", ["installed", "no-locales"])
 def test_launcher_changes_nothing_native_for_37_to_313(world, version):
     """Every corpus case of the world, each 3.7-3.13: the probe's report and stderr are
-    the same with and without the launcher."""
+    the same with and without the launcher, but for the variables that named a locale the
+    world lacks, which the child and its own children see with the coercion's target
+    (its UTF-8 mode, encodings, LC_CTYPE and warnings are the same)."""
     machine.python(version)
     needs_worlds()
+    runs = _native_runs(world)[version]
     differ = ["%s %s: %r != %r" % (env, options, alone, launched)
-              for env, options, alone, launched in _native_runs(world)[version]
-              if alone != launched]
+              for env, options, alone, launched, set_environ in runs
+              if _with_variables(alone, set_environ) != launched]
     assert differ == []
+    if world == "installed":
+        # The corpus has such cases here (LANG=invalid.ascii, xx_YY.UTF-8): they were seen.
+        assert any(set_environ.get("LANG") == "C.UTF-8" for *_, set_environ in runs)
+
+
+def _with_variables(observed, set_environ):
+    """What a run `observed` without the launcher becomes with `set_environ` set for it."""
+    if not set_environ:
+        return observed
+    return dict(observed, child_environ=dict(observed["child_environ"], **set_environ))
 
 
 def _without_thread_ids(observed):
@@ -305,9 +323,13 @@ _LAUNCH_FACTS = [{"C.UTF-8": "UTF-8", "C.utf8": "UTF-8", "en_US.UTF-8": "UTF-8",
 @pytest.mark.fast
 @pytest.mark.parametrize("version", ["3.7", "3.8", "3.11", "3.13", "3.15"])
 def test_run_of_a_37_plus_with_nothing_asked_leaves_the_command_as_it_is(version):
-    # What plan_command returns without planning (no engine on that path): plan() agrees.
+    # What _run._what_to_exec returns without planning (no engine on that path) where no
+    # locale variable names a locale the libc lacks: plan() agrees. (Where one does, plan
+    # decides: test_a_37_plus_gets_the_target_where_a_variable_names_a_missing_locale.)
     for environ in _LAUNCH_ENVIRONMENTS:
         for codesets in _LAUNCH_FACTS:
+            if _run._names_a_missing_locale(environ, codesets):
+                continue
             facts = groundtruth.utf8env.LocaleFacts(codesets, "ANSI_X3.4-1968")
             for args in ([], ["-E"], ["-I", "-c", "pass"], ["-X", "utf8=0"], ["-X", "bogus=1"]):
                 argv = ["python" + version] + args
@@ -348,6 +370,78 @@ def test_any_program_gets_the_coercion_decide_gives_37(policy, coercion_switch, 
                 == (coerced, printed)
             assert planned.why.startswith(d.reasons["coercion"].detail)
             assert planned.environ == dict(environ, **planned.set_environ)
+
+
+_COERCION_WHY = ("the legacy C locale is coerced to C.UTF-8, the first available of C.UTF-8, "
+                 "C.utf8, UTF-8; LC_CTYPE exported; ")
+_SHIPPED_WARNING = ("Python detected LC_CTYPE=C: LC_CTYPE coerced to C.UTF-8 (set another locale "
+                    "or PYTHONCOERCECLOCALE=0 to disable this locale coercion behavior).")
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("version", ["3.7", "3.11", "3.14", "3.15"])
+def test_a_37_plus_gets_the_target_where_a_variable_names_a_missing_locale(version):
+    # LANG=en_US.UTF-8 without the locale: the 3.7+ child's own coercion exports LC_CTYPE
+    # alone, so its setlocale(LC_ALL, "") fails and its children are in C. It gets what any
+    # program gets; the UTF-8 mode the C locale gave it is given back (3.15 has it by
+    # default), and the coercion warning it would have printed is printed for it.
+    facts = groundtruth.utf8env.LocaleFacts({"C.UTF-8": "UTF-8"}, "ANSI_X3.4-1968")
+    python = "/usr/bin/python" + version
+    mode = () if version == "3.15" else ("-X", "utf8=1")
+
+    def planned(environ, args=("app.py",), **switches):
+        p = launch.plan(environ, python, ["python3"] + list(args), facts, python=version,
+                        **switches)
+        assert p.environ == dict(environ, **p.set_environ)
+        return p.set_environ, p.argv, p.messages, p.why, p.notes, p.refusal
+
+    both = {"LC_CTYPE": "C.UTF-8", "LANG": "C.UTF-8"}
+    why = _COERCION_WHY + ("LANG=en_US.UTF-8 names a locale the libc does not have, which "
+                           "would keep a program that asks for every category (setlocale(LC_ALL, "
+                           "\"\")) in the C locale: LANG set to C.UTF-8 too")
+    assert planned({"LANG": "en_US.UTF-8"}) == (
+        both, ("python3",) + mode + ("app.py",), (), why, (), None)
+    assert planned({"LANG": "en_US.UTF-8", "PYTHONCOERCECLOCALE": "warn"})[:3] == (
+        both, ("python3",) + mode + ("app.py",), (_SHIPPED_WARNING,))
+    # Every category that names one; one the libc has keeps its value.
+    assert planned({"LANG": "en_US.UTF-8", "LC_MESSAGES": "de_DE.UTF-8", "LC_TIME": "C.UTF-8",
+                    "LC_NUMERIC": "POSIX"})[0] == dict(both, LC_MESSAGES="C.UTF-8")
+    # Its own UTF-8 mode choice stays its own: -X utf8=0 is not overridden.
+    assert planned({"LANG": "en_US.UTF-8"}, ("-X", "utf8=0", "app.py"))[:2] == (
+        both, ("python3", "-X", "utf8=0", "app.py"))
+    # -E hides PYTHONCOERCECLOCALE=0 from it: it coerces, and gets the rest too.
+    assert planned({"LANG": "en_US.UTF-8", "PYTHONCOERCECLOCALE": "0"}, ("-E", "app.py"))[0] \
+        == both
+    # Where it would not coerce, or coerces enough by itself, nothing: the coercion off,
+    # LC_ALL (never overridden unasked), no target installed, LC_CTYPE the only variable
+    # (its own coercion replaces it), --no-coercion.
+    nothing = ({}, ("python3", "app.py"), (), "", (), None)
+    assert planned({"LANG": "en_US.UTF-8", "PYTHONCOERCECLOCALE": "0"}) == nothing
+    assert planned({"LC_ALL": "C", "LANG": "en_US.UTF-8"}) == nothing
+    assert planned({"LC_CTYPE": "en_US.UTF-8"}) == nothing
+    assert launch.plan({"LANG": "en_US.UTF-8"}, python, ["python3", "app.py"],
+                       groundtruth.utf8env.LocaleFacts({}, "ANSI_X3.4-1968"), python=version
+                       ).set_environ == {}
+    assert planned({"LANG": "en_US.UTF-8"}, coercion_switch=False)[0] == {
+        "PYTHONCOERCECLOCALE": "0"}
+    # --no-warning: the variables, and no warning.
+    assert planned({"LANG": "en_US.UTF-8", "PYTHONCOERCECLOCALE": "warn"},
+                   warning_switch=False)[:3] == (both, ("python3",) + mode + ("app.py",), ())
+
+
+@pytest.mark.fast
+def test_the_launch_of_a_37_plus_plans_wherever_a_variable_names_a_missing_locale():
+    # _run's cheap test (no engine) is true wherever plan() changes a 3.7+ with nothing asked.
+    for version in ("3.7", "3.11", "3.15"):
+        for environ in _LAUNCH_ENVIRONMENTS + [{"LANG": "en_US.UTF-8", "LC_TIME": "xx_YY"},
+                                               {"LC_MESSAGES": "xx_YY", "LANG": "C"}]:
+            for codesets in _LAUNCH_FACTS:
+                facts = groundtruth.utf8env.LocaleFacts(codesets, "ANSI_X3.4-1968")
+                planned = launch.plan(environ, "/usr/bin/python3", ["python3"], facts,
+                                      python=version)
+                if planned.environ != environ or planned.argv != ("python3",):
+                    assert _run._may_name_a_locale(environ), environ
+                    assert _run._names_a_missing_locale(environ, codesets), environ
 
 
 @pytest.mark.fast

@@ -76,7 +76,9 @@ def _for_command(environ, locales, target, switches):
         status, lines = out.refusal
         return Advice(notes=("`utf8env run` refuses to start %s, as Python 3.7 would (status %d):"
                              % (name, status),) + tuple(line for line in lines if line), status=1)
-    lc_all = _lc_all_advice(environ, locales, switches) if target.python in (None, "3.6") else []
+    # For every command, a CPython 3.7+ too: in UTF-8 mode under LC_ALL=C its own text is
+    # UTF-8, but its setlocale(LC_ALL, "") and the programs it starts (`wc -m`) are in C.
+    lc_all = _lc_all_advice(environ, locales, switches)
     if out.missing:
         notes = ["only `utf8env run` starts %s as it would: %s"
                  % (name, "; ".join(out.missing))] + out.notes + lc_all
@@ -708,9 +710,14 @@ def run(args, command):
     target = _target(command, args.version, environ)
     from ._run import switches
     advice = advise(environ, facts, target, switches(args))
-    if advice.entry and not args.empty_env and args.locales is None:
+    if advice.entry and args.locales is None and (not args.empty_env or args.format == "systemd"):
         # The target is this machine: the utf8env that runs now, by its absolute path (a
         # crontab's PATH is /usr/bin:/bin; a venv's utf8env is on no PATH but the venv's).
+        # A unit is this machine's too when its libc was asked here (no --locales): with
+        # --empty-env, its own environment is described; and systemd finds a bare
+        # ExecStart= name only on its own search path, which `systemd-analyze verify`
+        # checks. Described by --locales, the target's path of utf8env is not known: the
+        # bare name, and the one line render() writes about it.
         from ._own_command import installed_command
         advice = advice._replace(entry=list(installed_command()) + list(advice.entry[1:]))
     from ._output import write_bytes

@@ -4,7 +4,9 @@ command, which `utf8env run` then execs (_run.py) and `utf8env env` writes out (
 For any command the plan coerces the legacy C locale (the exported variables reach the
 command and all its children). For a CPython child it adds only what that interpreter
 lacks: a 3.7+ interpreter coerces and picks UTF-8 mode itself, so the plan leaves it
-alone unless asked for more (--utf8, a draft policy); 3.6 gets the coercion from the
+alone unless asked for more (--utf8, a draft policy) or unless a locale variable names a
+locale the libc lacks, which its own coercion leaves in place for its setlocale(LC_ALL,
+"") and its children (_for_missing_locales); 3.6 gets the coercion from the
 launcher and UTF-8 mode from a bootstrap (utf8env/_child/bootstrap/sitecustomize.py); the
 strict mode, which no release has, always comes from the bootstrap. What a CPython child
 gets is python_child.py's, loaded only for one.
@@ -102,6 +104,9 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
                                                     coercion.coercion.target)
                     changes.update(whole)
                     why = "; ".join(part for part in (why, whole_why) if part)
+    else:
+        changes, messages, why = _for_missing_locales(environ, args, python, locales,
+                                                      coercion_switch, warning_switch)
     env = dict(environ, **changes)
     path, argv, bootstrap = python_child.apply(
         child, environ, env, changes, notes, path, argv, args, python, locales, script,
@@ -109,6 +114,31 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     return Plan(path=path, argv=tuple(argv), environ=env, messages=tuple(messages),
                 python=python, utf8_mode=child.mode, bootstrap=bootstrap, set_environ=changes,
                 notes=tuple(notes), why=why)
+
+
+def _for_missing_locales(environ, args, python, locales, coercion_switch, warning_switch):
+    """What a CPython 3.7+ gets from the launcher where a locale variable names a locale
+    the libc lacks (LANG=en_US.UTF-8 without the locales package): ({variable: value},
+    the lines printed, why in words); nothing elsewhere, since it coerces by itself. Its
+    coercion exports LC_CTYPE alone, so its own setlocale(LC_ALL, "") would fail and its
+    children would stay in the C locale: the launcher gives it what any program gets
+    (preconfig.for_any_program): the coercion it would make, and whole_locale() for the
+    variables that name a missing locale, with the warning it would have printed. The
+    UTF-8 mode that the legacy C locale gave it is given back as -X utf8=1
+    (_python_child._native_controls), so that it starts as it would have."""
+    from ._engine.policy import Inputs, decide
+    from ._engine.preconfig import whole_locale
+    own = decide(Inputs(environ=dict(environ), args=args, version=python, locales=locales,
+                        coercion_switch=coercion_switch, warning_switch=warning_switch))
+    if own.startup_error is not None or own.coercion is None:
+        return {}, [], ""
+    coerced = dict(own.coercion.environ)
+    whole, whole_why = whole_locale(dict(environ, **coerced), locales.accepts,
+                                    own.coercion.target)
+    if not whole:
+        return {}, [], ""
+    return (dict(coerced, **whole), [own.coercion_warning] if own.coercion_warning else [],
+            "%s; %s" % (own.reasons["coercion"].detail, whole_why))
 
 
 def plan_any_program(environ, path, argv, codesets, policy=None, coercion_switch=None,

@@ -109,7 +109,8 @@ def _native_controls(env, args, python, locales, child, coercion_switch, warning
     (PYTHONCOERCECLOCALE, -X utf8), since it coerces and warns by itself: PEP 538
     "Implementation" (Python/preconfig.c). A pair, not a record: a class costs the
     launcher's start-up more than this whole function. `launcher_set`: the launcher set
-    variables in `env` (the draft's coercion)."""
+    variables in `env` (the draft's coercion, or the variables that named a missing
+    locale: _plan._for_missing_locales)."""
     if coercion_switch is not False and warning_switch is not False and not launcher_set:
         # Nothing asked and nothing set: the child starts from the very inputs
         # _python_child decided on, so each decide() below would give its decision
@@ -128,8 +129,9 @@ def _native_controls(env, args, python, locales, child, coercion_switch, warning
             environ["PYTHONCOERCECLOCALE"] = "0"        # "0": no coercion, no warning
         elif wants_quiet:
             environ["PYTHONCOERCECLOCALE"] = "1"        # coercion as usual, never "warn"
-        # Variables the launcher set (the draft's coercion) change the locale the child
-        # starts in: the UTF-8 mode it would have chosen is given as the first -X utf8.
+        # Variables the launcher set (the draft's coercion, the missing locales' target)
+        # change the locale the child starts in: the UTF-8 mode it would have chosen is
+        # given as the first -X utf8.
         after = decide(Inputs(environ=dict(env, **environ), args=child.options + tuple(args),
                               version=python, locales=locales))
         if after.startup_error is None and child.mode in (0, 1) and after.utf8_mode != child.mode:

@@ -4,6 +4,7 @@ _engine/preconfig.py), and exec it: the impure half of the launcher. Every modul
 imports costs each launch (benchmarks/bench_launch.py, tests/test_startup_imports.py):
 _errors, the engine and the plan's records load only where needed.
 """
+from ._engine.preconfig import C_LOCALE_NAMES
 from ._environment import DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, system
 
 
@@ -17,12 +18,16 @@ def _what_to_exec(command, asked):
     environ = inherited()
     path = find_command(command[0], environ)
     python, script, _ = python_behind(path, environ)
-    if python not in (None, "3.6") and asked is None:
-        # A CPython 3.7+ with nothing asked: it coerces and chooses its UTF-8 mode itself,
-        # so plan() would leave the command as it is (tests/test_launch.py holds the two
-        # together); nor does the launch wait for the engine to say so.
+    # A CPython 3.7+ with nothing asked: it coerces and chooses its UTF-8 mode itself, so
+    # plan() leaves the command as it is unless a locale variable names a locale the libc
+    # lacks (tests/test_launch.py holds the two together); nor does the launch wait for
+    # the engine to say so.
+    native = python not in (None, "3.6") and asked is None
+    if native and not _may_name_a_locale(environ):
         return path, tuple(command), environ, (), None
     codesets, c_codeset = locale_codesets(environ, here=True)
+    if native and not _names_a_missing_locale(environ, codesets):
+        return path, tuple(command), environ, (), None
     if asked is not None:
         from ._plan import without_c_lc_all
         # The launcher unsets it then (_hand_over: what the plan's environment lacks).
@@ -50,6 +55,29 @@ def _what_to_exec(command, asked):
     # only when the plan prints something: it is one more decide().)
     printed = set(_own_startup_messages(environ, codesets, c_codeset))
     return launch[:3] + (tuple(m for m in launch[3] if m not in printed),) + launch[4:]
+
+
+def _locale_values(environ):
+    """The values of LANG and the LC_* variables that name a locale other than C, where
+    LC_ALL is empty (a non-empty LC_ALL is never overridden unasked: nothing to do)."""
+    if environ.get("LC_ALL"):
+        return ()
+    return tuple(value for name, value in environ.items()
+                 if (name == "LANG" or name.startswith("LC_")) and value
+                 and value not in C_LOCALE_NAMES)
+
+
+def _may_name_a_locale(environ):
+    """Whether a locale variable names a locale other than C, known before libc is asked
+    (False: none can name a missing one)."""
+    return bool(_locale_values(environ))
+
+
+def _names_a_missing_locale(environ, codesets):
+    """Whether a locale variable names a locale the libc lacks (`codesets`: the names
+    setlocale accepts): the one start where plan() may change a CPython 3.7+ with nothing
+    asked (_plan._for_missing_locales decides what)."""
+    return any(value not in codesets for value in _locale_values(environ))
 
 
 def python_behind(path, environ):
