@@ -39,8 +39,10 @@ def save(path, data):
     import json
     import os
     try:
-        # O_NONBLOCK: a FIFO nobody reads is refused (ENXIO) instead of blocking for ever.
+        # O_NONBLOCK: a FIFO nobody reads is refused (ENXIO) instead of blocking for ever;
+        # once open, writes wait as usual (a FIFO's reader takes 64 kB at a time).
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o666)
+        os.set_blocking(fd, True)
         with open(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(json.dumps(data, indent=2) + "\n")
     except (OSError, ValueError) as error:
