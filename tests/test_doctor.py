@@ -62,8 +62,9 @@ options:
                   place, its locale and its pythons (default: each problem and
                   its first fix)
   --fix           apply the fixes that are the user's own (a shell start-up
-                  file, the crontab; a backup of each), then say the verdict of
-                  a new session
+                  file, the crontab; a backup of each), then start new sessions
+                  of this kind and say what they said (or what could not be
+                  checked)
   --dry-run       with --fix: say what it would write, and write nothing
   --json          one JSON object ("schema": 1; keys in docs/json.md)
   --save FILE     also write this place's snapshot (the JSON object) to FILE
@@ -493,7 +494,7 @@ def test_json_keys_exactly():
                                    "utf8_locale", "available"}
     assert set(data["locale"]["missing"][0]) == {"variable", "value", "spellings", "utf8_variants"}
     for finding in data["findings"]:
-        assert set(finding) == {"code", "severity", "title", "evidence", "fixes"}
+        assert set(finding) == {"code", "severity", "title", "evidence", "shared", "fixes"}
         for fix in finding["fixes"]:
             assert set(fix) == {"option", "where", "context", "lines"}
     for context in data["contexts"]:
@@ -560,6 +561,35 @@ def test_explain_writes_the_fix_for_the_shell_of_the_environment(shell, where, l
     assert (finding["code"], finding["fixes"]) == (
         "c-locale", [{"option": 1, "where": where, "context": "shell",
                       "lines": line if isinstance(line, list) else [line]}])
+
+
+def test_plain_verbose_and_json_name_the_same_options_for_a_python36_error(tmp_path):
+    """A 3.6 that LANG=C breaks: its errors share the locale finding's fix and keep their
+    own (utf8env run in front of it). The plain page, --verbose and --json name the same
+    options, in the same order: that shared fix (JSON "shared"), then the finding's own."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    os.symlink(machine.python("3.6"), str(folder / "python3.6"))
+    env = cron_env(PATH="%s:/usr/bin:/bin" % folder, LANG="C")
+    outputs = [doctor(*args, env=env) for args in ((), ("--verbose",), ("--json",))]
+    assert [(code, err) for code, _, err in outputs] == [(1, b"")] * 3
+    plain, verbose, data = [out.decode() for _, out, _ in outputs]
+    data = json.loads(data)
+    errors = [f for f in data["findings"] if f["severity"] == "error"]
+    assert [f["code"] for f in errors] == ["print-fails", "open-fails"]
+    for finding in errors:
+        [shared] = [f for f in data["findings"] if f["code"] == finding["shared"]]
+        assert (finding["shared"], shared["fixes"][0]["option"]) == ("c-locale", 1)
+        first = "        fix: the first fix of the %s below (%s)\n" % (
+            shared["severity"], shared["code"])
+        own = finding["fixes"]
+        assert [f["option"] for f in own] == [1]     # one option of its own, one step
+        head = "error   %s\n" % finding["title"]
+        assert head + first + "        (or 1 other fix, and the evidence: utf8env doctor " \
+            "--verbose)\n\n" in plain
+        assert head + "".join("        - %s\n" % line for line in finding["evidence"]) + \
+            first + "        or: %s:\n" % own[0]["where"] + \
+            "".join("            %s\n" % line for line in own[0]["lines"]) + "\n" in verbose
 
 
 # -- the five worlds: doctor's predictions against the live interpreters ----------------------

@@ -283,7 +283,7 @@ def test_the_text_and_json_of_fix_say_the_same():
                     {"file": None, "position": "above the first job", "lines": ['LC_ALL=""'],
                      "backup": None}],
         "not_the_users": [{"code": "c-locale", "severity": "warning",
-                           "title": "LC_CTYPE is the C locale", "evidence": [],
+                           "title": "LC_CTYPE is the C locale", "evidence": [], "shared": None,
                            "fixes": [{"option": 1, "where": "the Dockerfile",
                                       "context": "container", "lines": ["ENV LANG=C.UTF-8"]}]}],
         "after": {"checked": True, "verdict": "1 problem", "problems": 1,

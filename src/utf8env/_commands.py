@@ -245,8 +245,9 @@ def _doctor_spec():
                    "every fix, then the place, its locale and its pythons (default: each "
                    "problem and its first fix)", usage="[--verbose]"),
             Option(("--fix",), "fix", "flag", "apply the fixes that are the user's own (a shell "
-                   "start-up file, the crontab; a backup of each), then say the verdict of a "
-                   "new session", usage="[--fix [--dry-run]]"),
+                   "start-up file, the crontab; a backup of each), then start new sessions of "
+                   "this kind and say what they said (or what could not be checked)",
+                   usage="[--fix [--dry-run]]"),
             Option(("--dry-run",), "dry_run", "flag", "with --fix: say what it would write, "
                    "and write nothing", usage=None),
             Option(("--json",), "json", "flag", "one JSON object (\"schema\": 1; keys in "

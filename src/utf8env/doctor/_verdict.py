@@ -87,8 +87,11 @@ def fix_lines(fixes):
 
 
 def finding_object(finding):
+    """A finding's JSON; "shared": the code of the finding whose first fix is this one's
+    first option too (the text's "fix: the first fix of the ... below"), else null: the
+    options are then that fix, then "fixes"."""
     return {"code": finding.code, "severity": finding.severity, "title": finding.title,
-            "evidence": list(finding.evidence),
+            "evidence": list(finding.evidence), "shared": finding.shared,
             "fixes": [{"option": f.option, "where": f.where, "context": f.context,
                        "lines": list(f.lines)} for f in finding.fixes]}
 
