@@ -3,17 +3,20 @@ the variables set there) is built for real, a small check runs in it directly, t
 `utf8env run --` and after `eval "$(utf8env env)"`, and every cell of the table must say
 what was measured, so that the table cannot lie.
 
-The check: a Python prints `café` and creates a file named `café.txt`; a program that
-is not Python counts the characters of `printf 'é' | wc -m`. UTF-8 means: stdout is
-b"caf\\xc3\\xa9\\n" and the file's name is b"caf\\xc3\\xa9.txt" (Python), or wc counts 1.
+The check, for each column, in four parts (a Python's) or one (a program that is not):
+a Python prints `café`, creates a file named `café.txt`, calls its own
+`locale.setlocale(locale.LC_ALL, "")` and starts `wc -m` with the bytes of `café\\n` on
+its stdin; a program that is not Python counts the characters of `printf 'é' | wc -m`.
+UTF-8 means: stdout is b"caf\\xc3\\xa9\\n", the file's name is b"caf\\xc3\\xa9.txt",
+setlocale succeeds with the codeset UTF-8 (nl_langinfo), and the child counts 5 characters
+(6 is bytes); or wc counts 1. A cell is "fixed" or "already" only when every part is UTF-8;
+otherwise it names the parts that are, through utf8env (PARTS, NAMED).
 
 The worlds are utf8env's own (src/utf8env/_worlds): the installed locales; a Latin-1
 locale compiled by localedef into the user's cache and named by LOCPATH; no locale at all
 (/usr/lib/locale hidden in a user namespace, or root's mount namespace)."""
 import os
-import re
 import shlex
-import sys
 
 import pytest
 
@@ -42,17 +45,47 @@ HEADER = ["where"] + ["%s `%s`" % (c, w) for c in COLUMNS for w in WAYS]
 
 NAME = "caf\u00e9"
 # ASCII source: a -c command is decoded with the locale's encoding, which is what is tested.
-PYTHON_CHECK = "print(%a); open(%a, 'w').close()" % (NAME, NAME + ".txt")
+# Each part runs whatever the others did; the last line of stdout says what setlocale gave
+# (the codeset, or the error's name) and what the child counted, in ASCII written past
+# Python's text layer.
+PYTHON_CHECK = """\
+import locale, os, subprocess, sys
+try:
+    print(%a)
+    sys.stdout.flush()
+except Exception:
+    pass
+try:
+    open(%a, 'w').close()
+except Exception:
+    pass
+try:
+    locale.setlocale(locale.LC_ALL, '')
+    own = locale.nl_langinfo(locale.CODESET)
+except Exception as e:
+    own = type(e).__name__
+child = subprocess.run(['wc', '-m'], input=%a, stdout=subprocess.PIPE).stdout.strip()
+os.write(1, b'check: ' + own.encode('ascii', 'replace') + b' ' + child + b'\\n')
+""" % (NAME, NAME + ".txt", (NAME + "\n").encode())
 OTHER_CHECK = ["sh", "-c", "printf '\\303\\251' | wc -m"]
 UTF8_STDOUT, UTF8_FILE = NAME.encode() + b"\n", (NAME + ".txt").encode()
+UTF8_CODESET, CHILD_CHARACTERS = b"UTF-8", b"5"
+# The parts of a Python's check, and the word for the parts that alone are UTF-8 where
+# another word than "<part> and <part> only" says it better.
+PARTS = ("stdout", "file names", "setlocale", "children")
+NAMED = {("stdout", "file names"): "text only"}
+
+
+def _section():
+    """The README's section of the table: its text."""
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    return text.split("\n## What gets fixed where\n", 1)[1].split("\n## ", 1)[0]
 
 
 def readme_table():
     """(the header, {row label: its six cells}) of the README's table."""
-    with open(README, encoding="utf-8") as f:
-        text = f.read()
-    section = text.split("\n## What gets fixed where\n", 1)[1].split("\n## ", 1)[0]
-    lines = [line for line in section.splitlines() if line.startswith("|")]
+    lines = [line for line in _section().splitlines() if line.startswith("|")]
     cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
     assert cells[1] == ["---"] * len(HEADER)
     return cells[0], {row[0]: row[1:] for row in cells[2:]}
@@ -64,6 +97,15 @@ def test_the_table_has_the_measured_rows_and_columns():
     assert header == HEADER
     assert list(rows) == [row[0] for row in ROWS]
     assert all(len(cells) == len(HEADER) - 1 for cells in rows.values())
+
+
+@pytest.mark.fast
+def test_the_legend_says_what_each_word_of_the_table_means():
+    _, rows = readme_table()
+    legend = " ".join(line for line in _section().splitlines() if not line.startswith("|"))
+    legend = " ".join(legend.split())
+    words = {cell for cells in rows.values() for cell in cells}
+    assert sorted(word for word in words if "%s:" % word not in legend) == []
 
 
 # -- the measurement ---------------------------------------------------------------------
@@ -82,25 +124,27 @@ def _programs():
 
 
 def _utf8(column, result, cwd):
-    """(stdout is UTF-8, the file name is UTF-8) of one run of the check."""
+    """Which parts of one run of the check are UTF-8: (one per PARTS), or (wc,)."""
     if column == "other programs":
-        ok = result.returncode == 0 and result.stdout == b"1\n"
-        return ok, ok
+        return (result.returncode == 0 and result.stdout == b"1\n",)
+    lines = result.stdout.splitlines(True)
+    last = lines.pop() if lines else b""
+    facts = last.split() if last.startswith(b"check: ") else [b"", b"", b""]
     made = os.listdir(os.fsencode(cwd))
-    return (result.stdout == UTF8_STDOUT,
-            result.returncode == 0 and made == [UTF8_FILE])
+    return (b"".join(lines) == UTF8_STDOUT, made == [UTF8_FILE], facts[1] == UTF8_CODESET,
+            result.returncode == 0 and facts[2:] == [CHILD_CHARACTERS])
 
 
-def _cell(column, without, through):
+def _cell(without, through):
     """The table's word for a check without utf8env and through it."""
-    before, after = all(without), through
-    if all(after):
-        return "already" if before else "fixed"
-    if before:
+    if all(through):
+        return "already" if all(without) else "fixed"
+    if all(without):
         return "broken by it"
-    if column == "other programs" or not any(after):
+    if not any(through):
         return "not fixed"
-    return "stdout only" if after[0] else "file names only"
+    parts = tuple(part for part, ok in zip(PARTS, through) if ok)
+    return NAMED.get(parts, " and ".join(parts) + " only")
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +197,7 @@ def measured(tmp_path_factory):
             continue
         without = seen[(column, label, version, environ, "without")]
         cells.setdefault((column, label, way), {})["%s %s" % (version, environ)] = \
-            _cell(column, without, through)
+            _cell(without, through)
     out = {}
     for key, per in cells.items():
         words = set(per.values())
