@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 
 import pytest
@@ -50,10 +51,39 @@ def _session_home(tmp_path_factory):
         yield str(home)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _default_signals():
+    """The run's commands start with the dispositions a terminal's command has, whatever
+    started the run: a background job of a script ignores SIGINT and SIGQUIT, nohup
+    SIGHUP, and an ignored signal is inherited by every command a test starts (a matrix
+    that ignores SIGINT, a doctor that takes itself for a command relaunched by nohup).
+    Restored at the end."""
+    wanted = {signal.SIGINT: signal.default_int_handler, signal.SIGQUIT: signal.SIG_DFL,
+              signal.SIGHUP: signal.SIG_DFL}
+    old = {signum: signal.signal(signum, handler) for signum, handler in wanted.items()}
+    yield
+    for signum, handler in old.items():
+        signal.signal(signum, handler)
+
+
 @pytest.fixture(scope="session")
 def session_tmp(_session_home):
     """The TMPDIR of the run's module and session fixtures (each test has its own)."""
     return os.environ["TMPDIR"]
+
+
+_GUARD = []     # the running test's isolation.Guard, while it runs
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    """A module or session fixture that a test's body starts (request.getfixturevalue)
+    is made outside the test's isolation: it outlives the test."""
+    if fixturedef.scope == "function" or not _GUARD:
+        yield
+        return
+    with _GUARD[0].outside():
+        yield
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +94,9 @@ def _leaves_nothing(_session_home, tmp_path_factory):
     included), so that it sees what the test left, not what a fixture restores."""
     guard = isolation.Guard(tmp_path_factory.mktemp("tmp"), "%d-%d" % (os.getpid(), next(_TESTS)))
     guard.enter()
+    _GUARD[:] = [guard]
     yield
+    del _GUARD[:]
     left = guard.leftovers()
     if left:
         pytest.fail("the test left behind:\n  " + "\n  ".join(left), pytrace=False)

@@ -11,6 +11,7 @@ marker variable that every process it starts inherits. After the test:
 A test that leaves any of these fails at teardown, naming what it left; what it left is
 then undone (processes killed, folders removed, state restored), so that one leak is
 one failure and never a later test's."""
+import contextlib
 import os
 import shutil
 import signal
@@ -128,13 +129,29 @@ class Guard(object):
         os.environ["TMPDIR"] = tempfile.tempdir = self.tmpdir
         os.environ[MARKER] = self.token
 
-    def leftovers(self):
+    def _leave(self):
         del os.environ[MARKER]
         tmpdir, tempfile.tempdir = self.saved
         if tmpdir is None:
             os.environ.pop("TMPDIR", None)
         else:
             os.environ["TMPDIR"] = tmpdir
+
+    @contextlib.contextmanager
+    def outside(self):
+        """For a module or session fixture that a test starts (request.getfixturevalue):
+        it is made as the run's, not the test's (the run's TMPDIR, no marker), and what
+        it starts (a daemon for the module's tests) is not the test's to end."""
+        self._leave()
+        try:
+            yield
+        finally:
+            os.environ["TMPDIR"] = tempfile.tempdir = self.tmpdir
+            os.environ[MARKER] = self.token
+            self.before.update(_descendants(_processes(), os.getpid()))
+
+    def leftovers(self):
+        self._leave()
         out = []
         processes = _processes()
         new = {pid for pid, (_, started, state) in
