@@ -244,8 +244,15 @@ def test_ci_environment_gets_a_workflow_fix():
     assert data["contexts"][0] == {"name": "ci", "summary": "GitHub Actions",
                                    "evidence": ["GITHUB_ACTIONS=true"]}
     assert data["findings"][0]["fixes"] == [{
-        "option": 1, "where": "the workflow (or the job): GitHub Actions env:", "context": "ci",
+        "option": 1, "where": "the workflow's (or the job's) env mapping, GitHub Actions", "context": "ci",
         "lines": ["env:", '  LANG: "C.UTF-8"']}]
+    # The printed line ends with one colon, the one the fix line adds (issue 30: "env::").
+    code, out, _ = doctor("--no-pythons", env=env)
+    assert """
+        fix: the workflow's (or the job's) env mapping, GitHub Actions:
+            env:
+              LANG: "C.UTF-8"
+""" in out.decode()
 
 
 # -- glibc's spellings, by experiment --------------------------------------------------------

@@ -292,9 +292,9 @@ _CI_PROBLEMS = {"no-locale": {}, "lang-c": {"LANG": "C"},
                 "lc-all-c": {"LC_ALL": "C", "LANG": "C.UTF-8"}}
 _YAML_SERVICES = {
     "github": ({"GITHUB_ACTIONS": "true", "CI": "true"}, "GitHub Actions",
-               "the workflow (or the job): GitHub Actions env:", "env"),
+               "the workflow's (or the job's) env mapping, GitHub Actions", "env"),
     "gitlab": ({"GITLAB_CI": "true", "CI": "true"}, "GitLab CI",
-               ".gitlab-ci.yml variables:", "variables"),
+               "the variables mapping of .gitlab-ci.yml (or of the job), GitLab CI", "variables"),
 }
 
 

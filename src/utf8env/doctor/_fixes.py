@@ -167,11 +167,11 @@ def _for_context(context, changes, info):
     if name == "ci":
         service = context.details.get("service")
         if service == "GitHub Actions":
-            return [[Fix("the workflow (or the job): GitHub Actions env:",
+            return [[Fix("the workflow's (or the job's) env mapping, GitHub Actions",
                          ("env:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes),
                          "ci")]]
         if service == "GitLab CI":
-            return [[Fix(".gitlab-ci.yml variables:",
+            return [[Fix("the variables mapping of .gitlab-ci.yml (or of the job), GitLab CI",
                          ("variables:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes),
                          "ci")]]
         return [[Fix("the CI job's environment (%s)" % service, _shell_lines(changes, "sh"),
