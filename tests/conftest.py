@@ -46,6 +46,7 @@ def _session_home(tmp_path_factory):
         patch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
         patch.setenv("TMPDIR", tmpdir)
         patch.setattr(tempfile, "tempdir", tmpdir)
+        isolation._RUN_TMPDIR[:] = [tmpdir]
         if getattr(os, "geteuid", lambda: None)() == 0:       # none on Windows
             patch.setenv("UTF8ENV_DEBIAN_ROOT", machine.CHROOT)
         yield str(home)

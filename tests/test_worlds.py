@@ -30,6 +30,7 @@ from utf8env._errors import Utf8envError, WorldError
 from utf8env.matrix import _discovery as discovery
 
 from support.fixtures import no_userns_not_root  # noqa: F401 (a fixture)
+from support import isolation
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "src")
@@ -61,7 +62,8 @@ def shared_cache():
     """An XDG_CACHE_HOME for the module fixtures where the run gave none (tests/conftest.py
     gives the run one, its compiled locales shared by every test). Removed at the end."""
     if not _SHARED:
-        folder = tempfile.mkdtemp(prefix="utf8env-test-cache-")
+        # The run's TMPDIR, not the test's that asked first: it outlives the test.
+        folder = tempfile.mkdtemp(prefix="utf8env-test-cache-", dir=isolation.run_tmpdir())
         atexit.register(shutil.rmtree, folder, True)
         _SHARED.append(folder)
     return _SHARED[0]
@@ -107,7 +109,9 @@ class Nobody(object):
             pytest.skip("no user nobody or group nogroup here")
         self.prefix = ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.gid,
                        "--clear-groups"]
-        self.dir = tempfile.mkdtemp(prefix="utf8env-nobody-")
+        # In the machine's /tmp: nobody cannot search the test's TMPDIR (under pytest's
+        # 0700 folders). A folder of the test's own, removed by remove().
+        self.dir = tempfile.mkdtemp(prefix="utf8env-nobody-", dir="/tmp")
         os.chmod(self.dir, 0o755)
         self.home = os.path.join(self.dir, "home")
         os.mkdir(self.home)

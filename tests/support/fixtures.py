@@ -1,4 +1,6 @@
 """Fixtures shared by test modules (a module imports the one it uses by name)."""
+import shutil
+
 import pytest
 
 from utf8env._worlds import access, build
@@ -17,4 +19,8 @@ def no_userns_not_root(tmp_path, monkeypatch):
     real = access.way
     monkeypatch.setattr(access, "way", lambda name, roots=("/",), via=None, _=None:
                         real(name, roots, via, str(proc)))
-    return cache
+    # That user has no cache folder here: the process's temporary one is the test's own.
+    monkeypatch.setattr(build, "_TEMPORARY", [])
+    yield cache
+    for folder in build._TEMPORARY:
+        shutil.rmtree(folder, ignore_errors=True)

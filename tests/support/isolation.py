@@ -18,6 +18,14 @@ import signal
 import tempfile
 
 MARKER = "UTF8ENV_TEST_ISOLATION"
+_RUN_TMPDIR = []     # the run's own TMPDIR (tests/conftest.py sets it)
+
+
+def run_tmpdir():
+    """The run's TMPDIR, for what outlives the test that makes it (a process-wide cache)."""
+    return _RUN_TMPDIR[0] if _RUN_TMPDIR else None
+
+
 # pytest's own: it names the phase the test is in.
 _PYTEST_OWN = {b"PYTEST_CURRENT_TEST"}
 # SIGKILL and SIGSTOP cannot be caught: getsignal() has nothing to say of them.
