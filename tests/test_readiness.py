@@ -690,6 +690,9 @@ def test_readiness_is_in_the_main_help(capsys):
 def _pytest(args, cwd, env_extra=None, python=sys.executable):
     env = dict(os.environ, LANG="C.UTF-8", **(env_extra or {}))
     env.pop("PYTHONWARNDEFAULTENCODING", None)
+    # The sample's tests in their own order (pytest-randomly, installed for this suite,
+    # would shuffle them and print its seed): their outputs are compared whole.
+    env["PYTEST_ADDOPTS"] = "-p no:randomly"
     return subprocess.run([python] + args, cwd=cwd, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=300)
 

@@ -81,6 +81,7 @@ UNITTEST_FILES = {
     "tests/__init__.py": "",
     "tests/test_notes.py": """\
         import os
+        import shutil
         import subprocess
         import sys
         import tempfile
@@ -94,6 +95,7 @@ UNITTEST_FILES = {
         class NotesTest(unittest.TestCase):
             def setUp(self):
                 self.folder = tempfile.mkdtemp()
+                self.addCleanup(shutil.rmtree, self.folder)
 
             def test_a_note_is_one_byte_per_letter(self):
                 path = os.path.join(self.folder, "n")

@@ -172,7 +172,9 @@ class Guard(object):
             except OSError:
                 pass
         try:
-            left = sorted(os.listdir(self.tmpdir))
+            # pytest-of-USER: the folder of a pytest that a test ran without --basetemp,
+            # which pytest keeps (its last three runs) by design.
+            left = sorted(n for n in os.listdir(self.tmpdir) if not n.startswith("pytest-of-"))
         except OSError:
             left = []
         for name in left:

@@ -39,6 +39,8 @@ import socket
 import subprocess
 import time
 
+from . import sshd_sessions
+
 SSHD = "/usr/sbin/sshd"
 KEYGEN = "/usr/bin/ssh-keygen"
 SSH = "/usr/bin/ssh"
@@ -218,6 +220,7 @@ class Server(object):
         argv += list(options) + ["root@127.0.0.1", remote_command]
         result = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, timeout=timeout)
+        sshd_sessions.ended(self)       # the session's sshd process ends just after
         return result.returncode, result.stdout, result.stderr
 
     def ssh_as_user(self, remote_command, env, user_config_text="", options=(), input=None,
@@ -252,6 +255,7 @@ class Server(object):
              _tool("cp"), home] + argv, env=env,
             input=input, stdin=None if input is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        sshd_sessions.ended(self)
         return result.returncode, result.stdout, result.stderr
 
 

@@ -397,6 +397,15 @@ class Prefix(object):
                 if not os.path.lexists(folder):
                     break
                 time.sleep(0.05)
+        for folder in server:
+            # The TMPDIR/wine-XXXXXX that Debian's wine made for this prefix's server: gone
+            # with it once empty (rmdir: another server's socket inside keeps it).
+            parent = os.path.dirname(folder)
+            if os.path.basename(parent).startswith("wine-"):
+                try:
+                    os.rmdir(parent)
+                except OSError:
+                    pass
 
     def _server_folders(self):
         """Where the wineserver of this prefix keeps its socket: TMPDIR/wine-XXXXXX (named

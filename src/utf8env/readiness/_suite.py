@@ -445,6 +445,13 @@ def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, ext
         run_env["PYTHONPYCACHEPREFIX"] = pycache
     if env.launcher:
         run_env["XDG_CACHE_HOME"] = inside(stage.folder.path("cache"))
+    # The run's temporary files in its own folder, removed with it: what its processes
+    # leave there (a test's mkdtemp, the children's record folder of a run that was
+    # stopped before its atexit) never reaches the user's TMPDIR.
+    tmpdir = stage.folder.path("tmpdir")
+    if not os.path.isdir(tmpdir):
+        os.mkdir(tmpdir, 0o700)
+    run_env["TMPDIR"] = inside(tmpdir)
     # -S: the supervisor is standard library only; site's .pth files cost it ~30 ms a run.
     supervised = [sys.executable, "-I", "-S", _SUPERVISOR, stage.path("status.json"),
                   stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
