@@ -44,7 +44,7 @@ child processes     LC_CTYPE=C.UTF-8        coercion: the coerced locale is expo
 1 problem
 
 warning LC_CTYPE is the C locale (LANG=C): ASCII for every program but Python 3.7+, which coerces it
-        - LANG=C (from the shell's startup files or the program that started this one)
+        - LANG=C (where it came from is not looked for: explain describes an environment, not a place; utf8env doctor looks in the place)
         fix: ~/.profile (login shells):
             export LANG=C.UTF-8
 """

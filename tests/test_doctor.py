@@ -537,7 +537,7 @@ def test_explain_ends_with_the_same_verdict_and_fix_lines():
 1 problem
 
 warning LC_CTYPE=UTF-8 is macOS's name for the UTF-8 character set, not a locale: glibc has none by that name: LC_CTYPE falls back to C (ASCII)
-        - LC_CTYPE=UTF-8 (from the shell's startup files or the program that started this one)
+        - LC_CTYPE=UTF-8 (where it came from is not looked for: explain describes an environment, not a place; utf8env doctor looks in the place)
         - LC_CTYPE decides LC_CTYPE (LC_ALL > LC_CTYPE > LANG); setlocale() refuses it, so LC_CTYPE is C
         - perl prints 'perl: warning: Setting locale failed.' at every start
         - bash prints 'bash: warning: setlocale: LC_CTYPE: cannot change locale (UTF-8)' when a script or rc file assigns LC_CTYPE

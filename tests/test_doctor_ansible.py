@@ -8,9 +8,9 @@ venv and /etc/default/locale says LANG=C (so every ssh session has a problem), r
 Run under --check (doctor --fix --dry-run: changed reported, nothing written), then for
 real twice: the first run writes the fix (changed=1) and a new ssh session's doctor says
 ok; the second finds nothing to do (changed=0, the fix skipped). Each run's PLAY RECAP
-and the JSON each task registered (printed by ansible-playbook -v) are asserted. Then why
-the playbook runs doctor through raw: through the command module, doctor runs under the
-module's CPython 3.11, which coerced LANG=C to LC_CTYPE=C.UTF-8 for its children.
+and the JSON each task registered (printed by ansible-playbook -v) are asserted. Then that
+doctor through the command module names the coercion the module's CPython 3.11 made
+(LANG=C to LC_CTYPE=C.UTF-8 for its children) and diagnoses the session's LANG=C.
 
 Kept small: one sshd and one pair of venvs for the module, no fact gathering, no ssh
 connection kept open between tasks (ControlMaster=no: nothing outlives a run)."""
@@ -222,23 +222,39 @@ def test_the_playbook_fixes_the_host_once_and_then_finds_it_ok(host):
     assert _bashrc(server) == MARK + "\nexport LANG=C.UTF-8\n" + skel
 
 
-def test_through_the_command_module_doctor_sees_the_module_s_coerced_locale(host, tmp_path):
-    """Why the playbook uses raw: the command module starts doctor from the module's
-    CPython 3.11, which (PEP 538) set LC_CTYPE=C.UTF-8 over the session's LANG=C for
-    its children; doctor then rightly says ok for what that module starts, and not what
-    an ssh session gets."""
+def test_through_the_command_module_doctor_names_the_module_s_coerced_locale(host, tmp_path):
+    """The command module starts doctor from the module's CPython 3.11, which (PEP 538)
+    set LC_CTYPE=C.UTF-8 over the session's LANG=C for its children: doctor names that
+    coercion (the parent a Python, /proc/PPID/environ without it) and diagnoses the
+    session's own LANG=C, 1 problem, as an ssh session's doctor does (issue 30)."""
+    python = os.path.join(os.path.dirname(host[3]), "python")
     playbook = tmp_path / "command.yml"
     playbook.write_text(
         "- hosts: all\n  gather_facts: false\n  tasks:\n"
         "    - name: doctor through command\n"
         "      ansible.builtin.command: \"{{ utf8env }} doctor --json --no-pythons\"\n"
+        "      failed_when: false\n"
         "      vars:\n"
-        "        ansible_python_interpreter: %s\n" % os.path.join(
-            os.path.dirname(host[3]), "python"))
+        "        ansible_python_interpreter: %s\n" % python)
     code, tasks, recap = _playbook(host, str(playbook))
     assert (code, recap) == (0, _recap(ok=1, changed=1))
     [(task, status, result)] = tasks
     data = _doctor(result)
     assert (status, result["rc"], data["verdict"], data["locale"]["variables"]) == (
-        "changed", 0, "ok", {"LC_CTYPE": "C.UTF-8", "LANG": "C"})
+        "changed", 1, "1 problem", {"LANG": "C"})
+    [note] = [f for f in data["findings"] if f["code"] == "parent-coercion"]
+    pid = re.match(r"process (\d+) ", note["evidence"][0]).group(1)
+    assert note == {
+        "code": "parent-coercion", "severity": "note",
+        "title": "LC_CTYPE=C.UTF-8 was set by the parent Python's locale coercion (PEP 538), "
+                 "not by this place: programs started elsewhere here get LANG=C",
+        "evidence": [
+            "process %s (%s) is the parent and a Python: CPython 3.7+ started in the C "
+            "locale exports LC_CTYPE set to the first of C.UTF-8, C.utf8, UTF-8 its libc has"
+            % (pid, os.path.realpath(python)),
+            "LANG=C, LC_ALL unset: the C locale that coercion replaces",
+            "/proc/%s/environ: the parent was started with LC_CTYPE unset" % pid,
+            "the other findings are those of LANG=C"],
+        "shared": None, "fixes": []}
+    assert [f["code"] for f in data["findings"]] == ["c-locale", "parent-coercion"]
     assert _bashrc(host[0]) == _skel()

@@ -68,6 +68,11 @@ def diagnose(place):
     """The Diagnosis of a place.Place."""
     from . import _contexts as detecting, _pythons as predicting
     from ._place import this_platform
+    from ._coercion import parent_coercion
+    coercion = parent_coercion(place)
+    if coercion is not None:
+        # The place's own variables, not the ones the parent Python exported (coercion.py).
+        place = place._replace(environ=coercion.environ)
     environ = place.environ
     state = locale_state.analyse(environ, place.facts, place.libc[0] if place.libc else None)
     found_contexts = detecting.detect(place)
@@ -95,12 +100,18 @@ def diagnose(place):
     if not place.proc:
         # environment.inherited() falls back to os.environ, which a CPython 3.7+ running
         # doctor has already changed by its own coercion (PEP 538: LC_CTYPE exported).
-        coerced = [n for n in ("LC_CTYPE",) if environ.get(n) in ("C.UTF-8", "C.utf8", "UTF-8")]
+        from .._engine.preconfig import SHIPPED_TARGETS
+        coerced = [n for target, names, _ in SHIPPED_TARGETS for n in names
+                   if environ.get(n) == target]
         findings += (Finding("no-proc", "note", "/proc is not readable: the environment is "
                              "os.environ, not the one this process was started with",
                              tuple("%s=%s may be this Python's own locale coercion (PEP 538); "
                                    "the value it replaced cannot be known" % (n, environ[n])
                                    for n in coerced), ()),)
+    if coercion is not None:
+        from ._coercion import finding_parts
+        title, evidence = finding_parts(coercion)
+        findings += (Finding("parent-coercion", "note", title, evidence, ()),)
     return Diagnosis(state=state, contexts=found_contexts, pythons=tuple(predicted), tools=tools,
                      findings=findings, distribution=info["distribution"])
 
@@ -153,7 +164,8 @@ def _info(place, found_contexts):
     return {"distribution": fixing.distribution(place.files.get("/etc/os-release")),
             "locale_gen": place.files.get("/etc/locale.gen"), "files": place.files,
             "utf8env": installed_command(), "use_pam": use_pam(place.sshd_configs),
-            "libc": place.libc, "apache_envvars": _envvars_line(place)}
+            "libc": place.libc, "apache_envvars": _envvars_line(place),
+            "parent": place.ancestors[0] if place.ancestors else None}
 
 
 def _envvars_line(place):
@@ -382,7 +394,8 @@ def _origin(variable, value, found_contexts, info):
     """Where the variable most likely came from, in words (one parenthesis): a start-up
     file that sets it to this value first (what the user's own shell did is no image's or
     client's doing), then pam_env's /etc/default/locale where PAM applies it after the
-    ssh client's variables, then what the client sent, then the context's usual source."""
+    ssh client's variables, then what the client sent, then the context's usual source;
+    with none of these, "not recognised" and the evidence there is (_not_recognised)."""
     files = info.get("files", {})
     by_name = {c.name: c for c in found_contexts}
     ssh = by_name.get("ssh")
@@ -422,7 +435,20 @@ def _origin(variable, value, found_contexts, info):
                         ("container", "the image (Dockerfile ENV) or docker run -e")):
         if name in by_name:
             return "(most likely from %s)" % words
-    return "(from the shell's startup files or the program that started this one)"
+    return _not_recognised(info)
+
+
+def _not_recognised(info):
+    """The parenthesis of a value no context, start-up file or locale file gives: what
+    doctor looked at, and the process that started this one (its nearest evidence), never
+    a cause it cannot show. explain has no place: it says where to look instead."""
+    if "parent" not in info:
+        return ("(where it came from is not looked for: explain describes an environment, "
+                "not a place; utf8env doctor looks in the place)")
+    parent = info["parent"]
+    return ("(not recognised: no context found here, start-up file or locale file doctor "
+            "reads sets it; %s)" % ("parent process: %s" % parent.name if parent is not None
+                                    else "the parent process is not known: no /proc"))
 
 
 def _set_by(variable, value, files):

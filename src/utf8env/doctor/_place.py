@@ -39,6 +39,7 @@ class Process(Record):
     pid = field()
     name = field()              # /proc/PID/comm: what ps shows ("cron", "sshd")
     argv = field()              # /proc/PID/cmdline split at NUL (sshd rewrites it: its title)
+    exe = field(None)           # /proc/PID/exe: the program's path, or None (not readable)
 
 
 class Place(Record):
@@ -56,6 +57,8 @@ class Place(Record):
                                     # apache2ctl read (Debian), or None
     libc = field(None)          # (name, evidence): ("musl", "/lib/ld-musl-x86_64.so.1 ..."),
                                 # ("glibc", ...), or None: not known
+    parent_locale = field(None)     # {name: value} of the locale variables the parent was
+                                    # started with (/proc/PPID/environ), or None: not readable
 
 
 def gather(environ=None, root="/", pythons=True):
@@ -82,7 +85,14 @@ def gather(environ=None, root="/", pythons=True):
     ancestors = reader.ancestors()
     from . import _servers as servers, _sshd as sshd
     configs = sshd.read_configs(sshd.config_path(ancestors) or _SSHD_CONFIG, reader)
-    facts = _probe(environ, locale_state.names_to_ask(environ))
+    parent_locale = _parent_locale(ancestors, reader)
+    # The names of the parent's start and the coercion targets too: a parent Python's
+    # coercion is recognised and undone (_coercion.py).
+    from .._engine.preconfig import SHIPPED_TARGETS
+    names = locale_state.names_to_ask(environ)
+    names += [n for n in locale_state.names_to_ask(parent_locale or {}) +
+              [t for t, _, _ in SHIPPED_TARGETS] if n not in names]
+    facts = _probe(environ, names)
     found = python_search.find(environ, reader) if pythons else ()
     return Place(environ=environ, files=files,
                  markers=tuple(m for m in _MARKERS if reader.exists(m)),
@@ -90,7 +100,24 @@ def gather(environ=None, root="/", pythons=True):
                  sshd_configs=configs, facts=facts, pythons=tuple(found),
                  embedding=servers.read_embedding(ancestors, reader),
                  apache_envvars=_apache_envvars(ancestors, environ, reader),
-                 libc=libc(reader, root == "/"))
+                 libc=libc(reader, root == "/"), parent_locale=parent_locale)
+
+
+def _parent_locale(ancestors, reader):
+    """The locale variables the parent was started with: /proc/PID/environ is the
+    environment a process was given at exec (proc(5)), not what it set since, as a
+    Python's coercion does (its setenv() makes a new copy)."""
+    if not ancestors:
+        return None
+    data = reader.bytes("/proc/%d/environ" % ancestors[0].pid)
+    if data is None:
+        return None
+    out = {}
+    for entry in data.split(b"\0"):
+        name, equals, value = entry.partition(b"=")
+        if equals and name in (b"LC_ALL", b"LC_CTYPE", b"LANG"):
+            out[name.decode("ascii")] = value.decode("utf-8", "surrogateescape")
+    return out
 
 
 def _apache_envvars(ancestors, environ, reader):
@@ -203,6 +230,15 @@ class Reader(object):
         except (OSError, ValueError):
             return False
 
+    def readlink(self, path):
+        try:
+            # bytes in, bytes out: decoded as every other /proc text here, whatever
+            # the file system encoding of the interpreter running doctor
+            link = os.readlink(self.path(path).encode("utf-8", "surrogateescape"))
+            return link.decode("utf-8", "surrogateescape")
+        except (OSError, ValueError):
+            return None
+
     def listdir(self, path):
         try:
             return sorted(os.listdir(self.path(path)))
@@ -227,7 +263,8 @@ class Reader(object):
             name = head.partition(b"(")[2].decode("utf-8", "surrogateescape")
             argv = (self.bytes("/proc/%d/cmdline" % pid) or b"").split(b"\0")
             out.append(Process(pid, name, tuple(a.decode("utf-8", "surrogateescape")
-                                                for a in argv if a)))
+                                                for a in argv if a),
+                               self.readlink("/proc/%d/exe" % pid)))
             try:
                 pid = int(tail.split()[1])
             except (IndexError, ValueError):
