@@ -77,3 +77,5 @@ python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/w
 # at/atd (run as `atd -s` in a private mount namespace), screen (tmux is already here),
 # and musl-tools (a static musl program measuring musl's locale rules); no service is started.
 command -v sudo >/dev/null && [ -x /usr/sbin/atd ] && command -v screen >/dev/null && command -v tmux >/dev/null && command -v musl-gcc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends sudo at screen tmux musl-tools >/dev/null; }
+# fix's corpus comparison with ruff's PLW1514 (tests/test_fix_ruff.py): ruff, pinned.
+python3 -m pip install -q -c tests/constraints.txt ruff

@@ -3,6 +3,7 @@ ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
 
     _scan.py   source text -> the call sites (ast; which calls, which are fixable, where
                the keyword goes: tokenize); no file access
+    _scope.py  Python's scopes: which binding a call's name has where it is used
     _edit.py   a file's bytes -> its text (PEP 263 cookie, BOM), the edits applied
                byte for byte in the file's encoding and newlines, the atomic write, the diff
     _cli.py    run(options, operands) -> exit status: the paths walked, the report,

@@ -1,8 +1,14 @@
 """Source text -> the calls that open text in the locale's encoding by default, each with
 the edit that adds `encoding=` or the reason it is left for review. No file access.
 
-Which calls (the names resolved through the module's imports: `import subprocess as sp`,
-`from io import open`; a module-level `def open` or `open = ...` hides the builtin):
+Which calls (each call's name resolved in its own scope by Python's rules: through the
+imports there, `import subprocess as sp`, `from io import open` (io.open is the builtin);
+any other binding of the name hides it where it is in scope: a function's local
+(assignment, parameter, for/with/except target, import, del, def, class, :=, match
+capture), a comprehension's variable in the comprehension, a class body's in the class
+body only, a module-level one (or a function's `global`) in the module and the functions
+that do not rebind it; an attribute or subscript assignment never; an import of the name
+wins over the same scope's other bindings, as in `try: import x / except: x = None`):
 
     open, io.open, os.fdopen          text unless the literal mode has "b"; encoding is
                                       the 4th positional
@@ -42,6 +48,8 @@ import ast
 import re
 import sys
 import tokenize
+
+from ._scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
 
 _HAS_END = sys.version_info >= (3, 8)
 
@@ -143,59 +151,67 @@ def _literal(node):
 
 
 class _Module(object):
-    """What the whole module says about names: its imports, the names that hide the
-    builtin open, the names assigned a path or a ConfigParser."""
+    """What the whole module says about names: the names assigned a path or a
+    ConfigParser (anywhere: a heuristic). Which name a call's name is bound to is its
+    scope's (Scope.lookup)."""
 
     def __init__(self):
-        self.imports = {}
-        self.hidden = set()
-        self.assigned = []          # (target's name, value)
+        self.assigned = []          # (target's name, value, scope)
         self.path_names = set()
         self.config_names = set()
 
-    def qualname(self, node):
+    @staticmethod
+    def qualname(node, scope, strict=True):
+        """The dotted name of a Name or Attribute chain, its base resolved in `scope`: an
+        import's module, "builtins.open" for an unbound open. A base bound otherwise
+        (a local, a parameter, `open = ...`) gives None if strict, else its own name."""
         parts = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
         if not isinstance(node, ast.Name):
             return None
-        base = self.imports.get(node.id)
+        base = scope.lookup(node.id)
         if base is None:
-            base = "builtins.open" if node.id == "open" and "open" not in self.hidden else node.id
+            base = "builtins.open" if node.id == "open" else node.id
+        elif base is LOCAL:
+            if strict:
+                return None
+            base = node.id
         parts.append(base)
         return ".".join(reversed(parts))
 
-    def imported(self, node):
+    @staticmethod
+    def imported(node, scope):
         while isinstance(node, ast.Attribute):
             node = node.value
-        return isinstance(node, ast.Name) and node.id in self.imports
+        return isinstance(node, ast.Name) and isinstance(scope.lookup(node.id), str)
 
-    def is_path(self, node):
+    def is_path(self, node, scope):
         if isinstance(node, ast.BinOp):
             return isinstance(node.op, ast.Div)
         if isinstance(node, ast.Call):
             func = node.func
-            name = self.qualname(func)
+            name = self.qualname(func, scope, False)
             if name is not None and name.rsplit(".", 1)[-1] in _PATH_CLASSES:
                 return True
             if isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
-                return self.is_path(func.value) or (
+                return self.is_path(func.value, scope) or (
                     name is not None and name.rsplit(".", 2)[-2] in _PATH_CLASSES)
             return False
         if isinstance(node, ast.Name):
-            return (node.id not in self.imports and node.id.lower().endswith("path")) or \
+            return (not self.imported(node, scope) and node.id.lower().endswith("path")) or \
                 node.id in self.path_names
         if isinstance(node, ast.Attribute):
             if node.attr == "parent":
-                return self.is_path(node.value)
-            return (not self.imported(node) and node.attr.lower().endswith("path")) or \
-                node.attr in self.path_names
+                return self.is_path(node.value, scope)
+            return (not self.imported(node, scope) and node.attr.lower().endswith("path")) \
+                or node.attr in self.path_names
         return False
 
-    def is_config(self, node):
+    def is_config(self, node, scope):
         if isinstance(node, ast.Call):
-            name = self.qualname(node.func)
+            name = self.qualname(node.func, scope, False)
             return name is not None and name.rsplit(".", 1)[-1] in _CONFIGPARSERS
         if isinstance(node, ast.Name):
             return node.id in self.config_names
@@ -206,10 +222,10 @@ class _Module(object):
     def settle(self):
         """The names assigned a path or a ConfigParser (twice: `b = a.parent` after `a`)."""
         for _ in range(2):
-            for name, value in self.assigned:
-                if self.is_path(value):
+            for name, value, scope in self.assigned:
+                if self.is_path(value, scope):
                     self.path_names.add(name)
-                elif self.is_config(value):
+                elif self.is_config(value, scope):
                     self.config_names.add(name)
 
 
@@ -240,109 +256,192 @@ _NOT_NODES = frozenset(("ctx", "id", "attr", "name", "arg", "module", "level", "
 _FIELDS = {}
 
 
-def _walk(tree):
-    """Every node of `tree`, each parent before its children (ast.walk, faster)."""
-    node_type = ast.AST
-    fields = _FIELDS
-    stack = [tree]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    while stack:
-        node = pop()
-        if not isinstance(node, node_type):
-            continue                    # None in Dict.keys, a str in Global.names
-        yield node
-        kind = type(node)
-        names = fields.get(kind)
-        if names is None:
-            names = fields[kind] = tuple(name for name in kind._fields if name not in _NOT_NODES)
-        for name in names:
-            value = getattr(node, name, None)
-            if value is None:
-                continue
-            if type(value) is list:
-                extend(value)
-            elif isinstance(value, node_type):
-                push(value)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_IMPORTS = (ast.Import, ast.ImportFrom)
+_DECLARATIONS = {ast.Global: "global", ast.Nonlocal: "nonlocal"}
+# match's capture patterns (3.10+): their name (MatchMapping: rest) is bound.
+_CAPTURES = tuple(getattr(ast, name) for name in ("MatchAs", "MatchStar", "MatchMapping")
+                  if hasattr(ast, name))
+_ANN_ASSIGN = getattr(ast, "AnnAssign", None)
+_NAMED_EXPR = getattr(ast, "NamedExpr", None)
+
+
+def _arguments(arguments):
+    every = list(getattr(arguments, "posonlyargs", ())) + list(arguments.args) + \
+        list(arguments.kwonlyargs)
+    return every + [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
 
 
 def _collect(tree):
-    """(the module's names, every Call node, the ids of the calls inside f-strings)."""
+    """(the module's names, every Call node with its scope, the ids of the calls inside
+    f-strings). Each scope's own nodes are walked with that scope (parents before
+    children, no recursion); a def, lambda, class or comprehension met there binds its
+    name and leaves what runs there (decorators, defaults, annotations, bases, the first
+    iterable) in it, and its body for a scope of its own."""
     module = _Module()
+    root = Scope(None, MODULE)
     calls = []
     in_fstring = set()
-    class_level = set()
-    function_types = (ast.FunctionDef, ast.AsyncFunctionDef)
-    for node in _walk(tree):
-        kind = type(node)
-        if kind is ast.Call:
-            calls.append(node)
-        elif kind is ast.Import:
-            for alias in node.names:
-                if alias.asname:
-                    module.imports[alias.asname] = alias.name
+    declaring = []                  # the scopes with a global or nonlocal statement
+    node_type, fields, local = ast.AST, _FIELDS, LOCAL
+    load, name_type, call_type = ast.Load, ast.Name, ast.Call
+    pending = [(tree.body, root)]
+    while pending:
+        nodes, scope = pending.pop()
+        stack = list(nodes)
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        while stack:
+            node = pop()
+            if not isinstance(node, node_type):
+                continue                # None in Dict.keys and kw_defaults
+            kind = type(node)
+            if kind is name_type:
+                if type(node.ctx) is not load:
+                    scope.bind(node.id, local)          # assigned, a for/with target, del
+                continue
+            if kind is call_type:
+                calls.append((node, scope))
+            elif kind in _FUNCTIONS or kind is ast.Lambda:
+                inner = Scope(scope, FUNCTION)
+                arguments = node.args
+                extend(arguments.defaults)
+                extend(arguments.kw_defaults)
+                for arg in _arguments(arguments):
+                    inner.bound[arg.arg] = local
+                    if arg.annotation is not None:
+                        push(arg.annotation)
+                        if _annotation_is_path(arg.annotation):
+                            module.path_names.add(arg.arg)
+                if kind is ast.Lambda:
+                    pending.append(([node.body], inner))
+                    continue
+                scope.bind(node.name, local)
+                extend(node.decorator_list)
+                if node.returns is not None:
+                    push(node.returns)
+                pending.append((node.body, inner))
+                continue
+            elif kind is ast.ClassDef:
+                scope.bind(node.name, local)
+                extend(node.decorator_list)
+                extend(node.bases)
+                extend(node.keywords)
+                pending.append((node.body, Scope(scope, CLASS)))
+                continue
+            elif kind in _COMPREHENSIONS:
+                # The first iterable is evaluated where the comprehension is; the rest,
+                # and its variables, in a scope of its own.
+                inner = Scope(scope, COMPREHENSION)
+                body = [node.key, node.value] if kind is ast.DictComp else [node.elt]
+                for index, generator in enumerate(node.generators):
+                    body.append(generator.target)
+                    body.extend(generator.ifs)
+                    if index:
+                        body.append(generator.iter)
+                    else:
+                        push(generator.iter)
+                    _path_iterator(module, generator, inner)
+                pending.append((body, inner))
+                continue
+            elif kind in _IMPORTS:
+                if kind is ast.Import:
+                    for alias in node.names:
+                        if alias.asname:
+                            scope.bind(alias.asname, alias.name)
+                        else:
+                            top = alias.name.split(".", 1)[0]
+                            scope.bind(top, top)
                 else:
-                    top = alias.name.split(".", 1)[0]
-                    module.imports[top] = top
-        elif kind is ast.ImportFrom:
-            prefix = "." * (node.level or 0) + (node.module or "")
-            for alias in node.names:
-                if alias.name != "*":
-                    module.imports[alias.asname or alias.name] = prefix + "." + alias.name
-        elif kind is ast.ClassDef:
-            class_level.update(id(stmt) for stmt in node.body)
-        elif kind in function_types:
-            if node.name == "open" and id(node) not in class_level:
-                module.hidden.add("open")
-            arguments = node.args
-            for arg in list(arguments.args) + list(arguments.kwonlyargs) + \
-                    list(getattr(arguments, "posonlyargs", ())):
-                if arg.annotation is not None and _annotation_is_path(arg.annotation):
-                    module.path_names.add(arg.arg)
-        elif kind is ast.Assign:
-            for target in node.targets:
-                for name in _target_names(target):
-                    module.assigned.append((name, node.value))
-                    if name == "open" and id(node) not in class_level:
-                        module.hidden.add("open")
-        elif kind is getattr(ast, "AnnAssign", None):
-            for name in _target_names(node.target):
-                if _annotation_is_path(node.annotation):
-                    module.path_names.add(name)
-                if node.value is not None:
-                    module.assigned.append((name, node.value))
-        elif kind in (ast.For, ast.AsyncFor, ast.comprehension):
-            source = node.iter
-            if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and \
-                    source.func.attr in _PATH_ITERATORS:
+                    prefix = "." * (node.level or 0) + (node.module or "")
+                    for alias in node.names:
+                        if alias.name != "*":
+                            scope.bind(alias.asname or alias.name, prefix + "." + alias.name)
+                continue
+            elif kind in _DECLARATIONS:
+                if scope.declared is None:
+                    scope.declared = {}
+                    declaring.append(scope)
+                for name in node.names:
+                    scope.declared[name] = _DECLARATIONS[kind]
+                continue
+            elif kind is ast.ExceptHandler or kind in _CAPTURES:
+                name = node.rest if kind.__name__ == "MatchMapping" else node.name
+                if name is not None:
+                    scope.bind(name, local)
+            elif kind is ast.Assign:
+                for target in node.targets:
+                    for name in _target_names(target):
+                        module.assigned.append((name, node.value, scope))
+            elif kind is _ANN_ASSIGN:
                 for name in _target_names(node.target):
-                    module.assigned.append((name, source.func.value))
-        elif kind is ast.JoinedStr:
-            for inner in ast.walk(node):
-                if type(inner) is ast.Call:
-                    in_fstring.add(id(inner))
-    if module.imports.get("open", "builtins.open") not in ("builtins.open", "io.open"):
-        module.hidden.add("open")
+                    if _annotation_is_path(node.annotation):
+                        module.path_names.add(name)
+                    if node.value is not None:
+                        module.assigned.append((name, node.value, scope))
+            elif kind is ast.For or kind is ast.AsyncFor:
+                _path_iterator(module, node, scope)
+            elif kind is _NAMED_EXPR:
+                # := in a comprehension binds in the scope around it.
+                target = scope
+                while target.kind == COMPREHENSION:
+                    target = target.parent
+                target.bind(node.target.id, local)
+            elif kind is ast.JoinedStr:
+                for inner in ast.walk(node):
+                    if type(inner) is call_type:
+                        in_fstring.add(id(inner))
+            names = fields.get(kind)
+            if names is None:
+                names = fields[kind] = tuple(name for name in kind._fields
+                                             if name not in _NOT_NODES)
+            for name in names:
+                value = getattr(node, name, None)
+                if value is None:
+                    continue
+                if type(value) is list:
+                    extend(value)
+                elif isinstance(value, node_type):
+                    push(value)
+    for scope in declaring:
+        if scope is root:
+            continue                    # `global x` at module level changes nothing
+        # What a function assigns to a name it declares global is bound in the module
+        # (nonlocal: in the function around, which must bind it already).
+        for name, declared in scope.declared.items():
+            value = scope.bound.pop(name, None)
+            if declared == "global" and value is not None:
+                root.bind(name, value)
     module.settle()
     return module, calls, in_fstring
 
 
-def _spec(call, module):
+def _path_iterator(module, node, scope):
+    """`for p in X.glob(...)`: p is a path where X is."""
+    source = node.iter
+    if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and \
+            source.func.attr in _PATH_ITERATORS:
+        for name in _target_names(node.target):
+            module.assigned.append((name, source.func.value, scope))
+
+
+def _spec(call, scope, module):
     """(shown name, mode's position, text by default, encoding's position, kind, likely)
-    of a call of interest, or None."""
+    of a call of interest in `scope`, or None."""
     func = call.func
     if isinstance(func, ast.Attribute):
         attr = func.attr
         if attr in ("read_text", "write_text", "open", "read"):
             receiver = func.value
             if attr == "read":
-                return _CONFIG_READ + (False,) if call.args and module.is_config(receiver) \
+                return _CONFIG_READ + (False,) if call.args and module.is_config(receiver, scope) \
                     else None
             if attr == "open":
-                if module.is_path(receiver) and not module.imported(receiver):
+                if module.is_path(receiver, scope) and not module.imported(receiver, scope):
                     return _PATH_OPEN + (True,)
-            elif not module.imported(receiver):
+            elif not module.imported(receiver, scope):
                 return (_READ_TEXT if attr == "read_text" else _WRITE_TEXT) + (True,)
-    name = module.qualname(func)
+    name = module.qualname(func, scope)
     spec = FUNCTIONS.get(name) if name is not None else None
     return spec + (False,) if spec is not None else None
 
@@ -588,8 +687,8 @@ def scan(text, encoding="utf-8"):
     module, calls, in_fstring = _collect(tree)
     lines = None
     sites = []
-    for call in calls:
-        spec = _spec(call, module)
+    for call, scope in calls:
+        spec = _spec(call, scope, module)
         if spec is None:
             continue
         judged = _judge(call, spec, module)
