@@ -450,9 +450,9 @@ def test_cli_exit_1_with_findings_and_0_when_ready(cli_runs):
      "c-legacy, latin1, gb18030, no-locales, cp1252, cp1251, gbk, cp932, big5"),
     (["--format", "xml", "--", "pytest"], "--format 'xml': expected one of text, markdown, github, "
      "junit, json"),
-    (["--timeout", "0", "--", "pytest"], "--timeout '0': expected a positive number of seconds"),
-    (["--timeout", "nan", "--", "pytest"], "--timeout 'nan': expected a positive number of seconds"),
-    (["--timeout", "1e400", "--", "pytest"], "--timeout '1e400': expected a positive number of seconds"),
+    (["--timeout", "0", "--", "pytest"], "--timeout '0': expected a positive number of seconds, at most 2147483"),
+    (["--timeout", "nan", "--", "pytest"], "--timeout 'nan': expected a positive number of seconds, at most 2147483"),
+    (["--timeout", "1e400", "--", "pytest"], "--timeout '1e400': expected a positive number of seconds, at most 2147483"),
     (["--", "nosetests"], "readiness: COMMAND 'nosetests': expected pytest ARGS... (it runs as "
      "PYTHON -m pytest ARGS... under each --python)"),
     (["--python", "/nonexistent/python", "--", "pytest"], "--python '/nonexistent/python': not an "

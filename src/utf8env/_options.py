@@ -151,17 +151,24 @@ def parse(command, argv):
     return _checked(command, parsed), []
 
 
+# The longest wait a --timeout may ask for: poll() takes a C int of milliseconds (2**31 - 1:
+# 24.8 days); a longer one ends the wait in OverflowError, not at its deadline.
+MAX_SECONDS = (2 ** 31 - 1) // 1000
+
+
 def seconds(word, default):
-    """A --timeout value: a finite positive number of seconds (`default` when not given).
-    nan, inf and 1e400 (which is inf) are refused: a cell or run would never end."""
+    """A --timeout value: a positive number of seconds up to MAX_SECONDS (`default` when
+    not given). nan, inf and 1e400 (which is inf) are refused: a cell or run would never
+    end; so is a wait the system cannot make."""
     if word is None:
         return default
     try:
         value = float(word)
     except ValueError:
         value = -1
-    if not 0 < value < float("inf"):
-        raise UsageError("--timeout %r: expected a positive number of seconds" % word)
+    if not 0 < value <= MAX_SECONDS:
+        raise UsageError("--timeout %r: expected a positive number of seconds, at most %d"
+                         % (word, MAX_SECONDS))
     return value
 
 

@@ -53,13 +53,22 @@ class Cell(object):
             return None
 
     def left(self):
-        """{name: bytes} of the files the command left in its working directory."""
+        """{name: bytes} of the files the command left in its working directory: none
+        where it removed that directory itself, and a file is left out that went (or
+        could not be read) between the listing and its reading."""
         out = {}
-        for name in os.listdir(os.fsencode(self.work)):
+        try:
+            names = os.listdir(os.fsencode(self.work))
+        except FileNotFoundError:       # the program removed its own working directory
+            return out
+        for name in names:
             path = os.path.join(os.fsencode(self.work), name)
             if os.path.isfile(path):
-                with open(path, "rb") as f:
-                    out[name] = f.read()
+                try:
+                    with open(path, "rb") as f:
+                        out[name] = f.read()
+                except OSError:
+                    continue
         return out
 
     def remove(self):
