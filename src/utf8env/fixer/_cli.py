@@ -3,15 +3,21 @@
     0  listing (the default): always, unless a file could not be read or parsed;
        --check / --diff: no call site found; --write: every site found was fixed
     1  --check / --diff: a call site found (to fix or to review); --write: a site left to
-       review; any mode: a file left alone (unreadable, undecodable, a syntax error)
-    2  bad input: no PATH, a missing path, a file that is not Python source
+       review; any mode: a file left alone (unreadable, undecodable, a syntax error), a
+       call site of --from's report not applied
+    2  bad input: no PATH, a missing path, a file that is not Python source, a --from
+       file that is not a readiness JSON report
 
 Sites go to stdout as PATH:LINE:COL: CALL: MESSAGE (columns in characters, from 1),
 then one summary line; --diff prints only the diff there (the sites to review go to
-stderr); a file left alone is one line on stderr, and the others go on."""
+stderr); a file left alone is one line on stderr, and the others go on. A site of --from's
+report that is not applied is PATH:LINE: not applied: WHY, with the sites (stderr with
+--diff). File names are shown with control characters and undecodable bytes as \\xNN."""
 import os
 
 from .._errors import UsageError
+
+LEFT = "left"       # a row's verdict: a call site of --from's report not applied
 
 # Folders never walked into (a folder holding pyvenv.cfg, a virtual environment, neither).
 SKIPPED = frozenset((".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", "node_modules",
@@ -32,26 +38,37 @@ def run(options, operands):
     encoding = options.encoding or "utf-8"
     files = paths(operands)
     report = None
+    from . import _measured
     if getattr(options, "report", None):
-        from . import _measured
         report = _measured.load(options.report)
     results = _results(files, encoding, mode, report)
-    errors = found = to_review = fixed = 0
-    with_sites = 0
+    errors = found = to_review = fixed = left = 0
+    with_sites = edited = 0
     used = {}
     out = []
     for path, (error, sites, payload) in zip(files, results):
+        name = named(path)
         if error is not None:
             errors += 1
-            _error_line(path, error)
+            _error_line(name, error)
             continue
-        if sites:
+        if any(site[3] != LEFT for site in sites):
             with_sites += 1
+        if mode == "write" and any(site[3] == "fix" for site in sites):
+            edited += 1
         for line, col, call, verdict, message, chosen, why in sites:
+            if verdict == LEFT:
+                left += 1
+                text = "%s:%d: not applied: %s\n" % (name, line, message)
+                if mode == "diff":
+                    _stderr(text)
+                else:
+                    out.append(text)
+                continue
             found += 1
             if verdict == "review":
                 to_review += 1
-                text = "%s:%d:%d: %s: review: %s\n" % (path, line, col, call, message)
+                text = "%s:%d:%d: %s: review: %s\n" % (name, line, col, call, message)
                 if mode == "diff":
                     _stderr(text)
                     continue
@@ -59,22 +76,32 @@ def run(options, operands):
                 fixed += 1
                 used[chosen] = used.get(chosen, 0) + 1
                 text = "%s:%d:%d: %s: fixed: encoding=\"%s\"%s\n" % (
-                    path, line, col, call, chosen, " (%s)" % why if why else "")
+                    name, line, col, call, chosen, " (%s)" % why if why else "")
             elif mode == "diff":
                 continue
             else:
-                text = "%s:%d:%d: %s: %s\n" % (path, line, col, call, message)
+                text = "%s:%d:%d: %s: %s\n" % (name, line, col, call, message)
             out.append(text)
         if mode == "diff" and payload:
             if out:
                 write("".join(out))
                 out = []
             write_bytes(payload)
+    if report is not None:
+        for where, line in _measured.not_given(report, files):
+            left += 1
+            text = "%s:%d: not applied: not among the files given\n" % (named(where), line)
+            if mode == "diff":
+                _stderr(text)
+            else:
+                out.append(text)
     if mode != "diff":
         out.append(_summary(mode, len(files), with_sites, found, to_review, fixed,
-                            _encodings(used, encoding)))
+                            _encodings(used, encoding), edited, left))
         write("".join(out))
-    if errors:
+    elif left:
+        _stderr(_left(left))
+    if errors or left:
         return 1
     if mode in ("check", "diff"):
         return 1 if found else 0
@@ -94,14 +121,30 @@ def _encodings(used, encoding):
     return ", ".join('%d encoding="%s"' % (used[e], e) for e in sorted(used, reverse=True))
 
 
-def _summary(mode, files, with_sites, found, to_review, fixed, encodings):
+def _summary(mode, files, with_sites, found, to_review, fixed, encodings, edited, left):
     if not found:
-        return "no call site opens text in the locale's encoding (%s)\n" % _plural(files, "file")
-    if mode == "write":
-        return "%s fixed (%s) in %s; %d to review\n" % (
-            _plural(fixed, "call site"), encodings, _plural(with_sites, "file"), to_review)
-    return "%s in %s open text in the locale's encoding: %d to fix (--write), %d to review\n" % (
-        _plural(found, "call site"), _plural(with_sites, "file"), found - to_review, to_review)
+        line = "no call site opens text in the locale's encoding (%s)" % _plural(files, "file")
+    elif mode == "write":
+        # the files written: a file whose sites are all to review is not one of them
+        line = "%s fixed (%s) in %s; %d to review" % (
+            _plural(fixed, "call site"), encodings, _plural(edited, "file"), to_review)
+    else:
+        line = "%s in %s open text in the locale's encoding: %d to fix (--write), %d to " \
+            "review" % (_plural(found, "call site"), _plural(with_sites, "file"),
+                        found - to_review, to_review)
+    return line + "\n" + (_left(left) if left else "")
+
+
+def _left(left):
+    return "%s of the report not applied (listed above)\n" % _plural(left, "call site")
+
+
+def named(path):
+    """A file name as the rest of the CLI shows it (doctor's _snapshot._named): undecodable
+    bytes as \\xNN, control characters too, and the newline and tab that would split or
+    shift a PATH:LINE line."""
+    from .._output import for_terminal, shown
+    return for_terminal(shown(path)).replace("\n", "\\x0a").replace("\t", "\\x09")
 
 
 def _stderr(text):
@@ -109,8 +152,8 @@ def _stderr(text):
     to_stderr(text)
 
 
-def _error_line(path, error):
-    _stderr("utf8env: %s:%s%s\n" % (path, "" if error[:1].isdigit() else " ", error))
+def _error_line(name, error):
+    _stderr("utf8env: %s:%s%s\n" % (name, "" if error[:1].isdigit() else " ", error))
 
 
 # -- the paths ------------------------------------------------------------------------------
@@ -134,10 +177,10 @@ def paths(operands):
         raise UsageError("fix: no PATH given (usage: %s)" % usage(_fix_spec()))
     for operand in operands:
         if not os.path.exists(operand):
-            raise UsageError("fix: %s: no such file or directory" % operand)
+            raise UsageError("fix: %s: no such file or directory" % named(operand))
         if not os.path.isdir(operand) and not (os.path.isfile(operand) and _is_source(operand)):
             raise UsageError("fix: %s: not a Python source file (*.py, *.pyw, *.pyi, or a "
-                             "script starting with a python #! line)" % operand)
+                             "script starting with a python #! line)" % named(operand))
     files, seen = [], set()
     for operand in operands:
         found = _walk(operand) if os.path.isdir(operand) else [operand]
@@ -167,15 +210,17 @@ def _walk(top):
 
 # -- the work, one file at a time --------------------------------------------------------------
 
-def process(path, encoding, mode, report=None):
-    """(error or None, [(line, col, call, verdict, message, encoding)], the diff's bytes
-    for mode "diff"). Writes the file for mode "write". `report`: --from's
-    (_measured.load), which chooses each site's encoding."""
+def process(path, encoding, mode, report=None, left=False):
+    """(error or None, [(line, col, call, verdict, message, encoding, why)], the diff's
+    bytes for mode "diff"), the rows in line order. Writes the file for mode "write".
+    `report`: --from's (_measured.load), which chooses each site's encoding; `left`: the
+    rows include the report's sites not applied (verdict LEFT, col 0, call None)."""
     import warnings
-    from . import _edit, _scan
+    from . import _edit, _measured, _scan
     try:
         data = _edit.read_bytes(path)
-        if not _scan.candidate(data):
+        entries = _measured.for_file(report, path) if report is not None else ()
+        if not entries and not _scan.candidate(data):
             return None, [], None
         source = _edit.decode(path, data)
         with warnings.catch_warnings():
@@ -183,13 +228,14 @@ def process(path, encoding, mode, report=None):
             try:
                 sites = _scan.scan(source.text, encoding)
                 if report is not None:
-                    sites = _from_report(source.text, sites, path, report, encoding)
+                    sites = _from_report(source.text, sites, entries, encoding)
             except (SyntaxError, ValueError) as error:
                 return _syntax_error(error), [], None
             except (RecursionError, MemoryError):
                 return "too deeply nested to parse: left alone", [], None
         rows = [(s.line, s.col, s.call, s.verdict, s.message, getattr(s, "chosen", encoding),
-                 getattr(s, "why", None)) for s in sites]
+                 getattr(s, "why", None)) for s in sites if left or s.verdict != LEFT]
+        rows.sort(key=lambda row: row[:2])
         payload = None
         if mode in ("diff", "write") and any(s.verdict == _scan.FIX for s in sites):
             fixed = _scan.apply(source.text, sites)
@@ -202,13 +248,15 @@ def process(path, encoding, mode, report=None):
         return str(error), [], None
 
 
-def _from_report(text, sites, path, report, default):
+def _from_report(text, sites, entries, default):
     """The sites with --from's choice: each FIX site rescanned with its measured encoding
-    (the same calls in the same order), or made REVIEW with why."""
-    from . import _measured, _scan
-    entries = _measured.for_file(report, path)
+    (the same calls in the same order), or made REVIEW with why; then the report's sites
+    the scan does not find (_reported: `pot_file.open()`), each applied or LEFT with why."""
+    from . import _measured, _reported, _scan
     other = {}
     out = []
+    unseen = [(line, encoding, why) for line, encoding, why in entries
+              if not any(s.line <= line <= s.end for s in sites)]
     for index, site in enumerate(sites):
         encoding, why = _measured.pick(site, entries, default)
         if site.verdict != _scan.FIX:
@@ -225,6 +273,32 @@ def _from_report(text, sites, path, report, default):
         chosen = _scan.Site(site.line, site.col, site.call, site.verdict,
                             "%s (%s)" % (site.message, why), site.edits, site.end)
         out.append(_Chosen(chosen, encoding, why))
+    if unseen:
+        choices = {}
+        for line, encoding, why in unseen:
+            choices.setdefault(line, ((default if encoding == "default" else encoding), why))
+        found = _reported.sites_at(text, [(line, choices[line][0]) for line in sorted(choices)])
+        taken = set()
+        for line in sorted(choices):
+            encoding, why = choices[line]
+            site = found[line]
+            if site is None:
+                continue            # applied already, or kept by a comment
+            if isinstance(site, str):
+                out.append(_scan.Site(line, 0, None, LEFT, site))
+            elif id(site) in taken or any(s.line == site.line and s.col == site.col
+                                          for s in out if s.verdict != LEFT):
+                continue            # two lines of the report in one call: edited once
+            elif site.verdict == _scan.FIX:
+                taken.add(id(site))
+                site = _scan.Site(site.line, site.col, site.call, site.verdict,
+                                  "%s (%s)" % (site.message, why), site.edits, site.end)
+                out.append(_Chosen(site, encoding, why))
+            else:
+                taken.add(id(site))
+                out.append(_scan.Site(site.line, site.col, site.call, site.verdict,
+                                      site.message if encoding is not None else why,
+                                      end=site.end))
     return out
 
 
@@ -253,7 +327,7 @@ def _process_star(job):
 
 
 def _results(files, encoding, mode, report=None):
-    jobs = [(path, encoding, mode, report) for path in files]
+    jobs = [(path, encoding, mode, report, True) for path in files]
     workers = os.cpu_count() or 1
     if len(jobs) < PARALLEL_FROM or workers < 2:
         return [process(*job) for job in jobs]

@@ -23,21 +23,105 @@ from .._errors import UsageError
 PASSES = "passes"
 
 
+MAX_BYTES = 64 * 1024 * 1024        # a report of thousands of changed tests is a few MiB
+_ACCEPTED = "a JSON report of `utf8env readiness --format json`"
+
+
 def load(path):
-    """{file (as the report names it): [(line, encoding or None, why)]}; UsageError for
-    a file that is not a readiness JSON report."""
+    """{file (as the report names it): [(line, encoding or None, why)]}, the sites of the
+    project's own files (origin "user"); UsageError, one line, for a file that is not a
+    readiness JSON report: every key used is checked for its type (a bool is no line)."""
+    from .._output import for_terminal, shown
+    named = for_terminal(shown(path))
+
+    def refuse(what):
+        raise UsageError("fix: --from %s: not %s (%s)" % (named, _ACCEPTED, what))
+    data = _read(path, named, refuse)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        sites = data["call_sites"]
-        out = {}
-        for site in sites:
-            out.setdefault(site["file"], []).append((site["line"],) + choice(site["fixes"]))
+        data = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        refuse("not UTF-8: byte 0x%02x at offset %d" % (data[error.start], error.start))
+    except ValueError as error:         # json.JSONDecodeError: msg, lineno, colno
+        refuse("not JSON: %s at line %s column %s" % (
+            getattr(error, "msg", error), getattr(error, "lineno", "?"),
+            getattr(error, "colno", "?")))
+    except RecursionError:
+        refuse("not JSON: nested too deeply")
+    return _sites(data, refuse)
+
+
+def _read(path, named, refuse):
+    """The report's bytes: a regular file's (a FIFO or a device is refused before it is
+    read: opened without blocking), at most MAX_BYTES."""
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
-        raise UsageError("fix: --from %s: %s" % (path, error.strerror or error))
-    except (ValueError, KeyError, TypeError) as error:
-        raise UsageError("fix: --from %s: not a JSON report of `utf8env readiness --format "
-                         "json` (%s)" % (path, error))
+        raise UsageError("fix: --from %s: %s" % (named, error.strerror or error))
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        refuse("not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(MAX_BYTES + 1)
+        except OSError as error:
+            raise UsageError("fix: --from %s: %s" % (named, error.strerror or error))
+    if len(data) > MAX_BYTES:
+        refuse("larger than %d MiB" % (MAX_BYTES // (1024 * 1024)))
+    return data
+
+
+def _kind(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return {str: "a string", int: "a number", float: "a number", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _sites(data, refuse):
+    if not isinstance(data, dict):
+        refuse("the top level is %s, not an object" % _kind(data))
+    if "call_sites" not in data:
+        refuse("no \"call_sites\" key")
+    sites = data["call_sites"]
+    if not isinstance(sites, list):
+        refuse("call_sites is %s, not a list" % _kind(sites))
+    out = {}
+    for index, site in enumerate(sites):
+        where = "call_sites[%d]" % index
+        if not isinstance(site, dict):
+            refuse("%s is %s, not an object" % (where, _kind(site)))
+        for key in ("file", "line", "fixes"):
+            if key not in site:
+                refuse("%s has no \"%s\" key" % (where, key))
+        file, line, fixes, origin = site["file"], site["line"], site["fixes"], \
+            site.get("origin", "user")
+        if not isinstance(file, str) or not file or "\0" in file:
+            refuse("%s.file is %s, not a file name" % (where, _kind(file)))
+        if type(line) is not int or line < 1:
+            refuse("%s.line is %s, not a line number (an integer from 1)" % (
+                where, _kind(line) if type(line) is not int else line))
+        if not isinstance(origin, str):
+            refuse("%s.origin is %s, not a string" % (where, _kind(origin)))
+        if not isinstance(fixes, list):
+            refuse("%s.fixes is %s, not a list" % (where, _kind(fixes)))
+        for number, fix in enumerate(fixes):
+            at = "%s.fixes[%d]" % (where, number)
+            if not isinstance(fix, dict):
+                refuse("%s is %s, not an object" % (at, _kind(fix)))
+            if not isinstance(fix.get("encoding"), str):
+                refuse("%s.encoding is %s, not a string" % (at, _kind(fix.get("encoding"))))
+            measured = fix.get("measured")
+            if measured is not None and not isinstance(measured, str):
+                refuse("%s.measured is %s, not a string or null" % (at, _kind(measured)))
+        if origin == "user":            # the standard library's, site-packages': not ours
+            out.setdefault(file, []).append((line,) + choice(fixes))
     return out
 
 
@@ -48,7 +132,7 @@ def choice(fixes):
         if measured.get(encoding) == PASSES:
             return encoding, "measured: the changed tests pass in both modes with it"
     verdicts = set(measured.values())
-    if verdicts == {None}:
+    if not verdicts - {None}:          # none measured (or none listed)
         return "default", "warned in the tests, none changed with it"
     if verdicts <= {"fails", "changes"}:
         return None, ("measured: neither fix makes the changed tests pass in both modes: "
@@ -63,6 +147,14 @@ def for_file(report, path, cwd=None):
     """The report's entries [(line, encoding, why)] for the file at `path`."""
     name = os.path.relpath(os.path.realpath(path), os.path.realpath(cwd or os.getcwd()))
     return report.get(name, [])
+
+
+def not_given(report, files, cwd=None):
+    """[(file, line)] of the report's sites in files other than `files` (the paths walked)."""
+    given = set(os.path.relpath(os.path.realpath(path), os.path.realpath(cwd or os.getcwd()))
+                for path in files)
+    return [(file, line) for file in sorted(report) if file not in given
+            for line, _, _ in sorted(report[file], key=lambda entry: entry[0])]
 
 
 def pick(site, entries, default):
