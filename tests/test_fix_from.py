@@ -6,6 +6,7 @@ report is one line and status 2, each kind with its exact message; the file name
 printed with control characters escaped; the count of files edited."""
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -230,6 +231,33 @@ def test_file_names_are_shown_with_control_characters_escaped(tmp_path, monkeypa
         "utf8env: d/\\xff\\x1b[2J.py:2:5: syntax error: invalid syntax (left alone)\n")
     assert _fix(capsys, "d/\x1b[2Jnone.py") == (
         2, "", "utf8env: error: fix: d/\\x1b[2Jnone.py: no such file or directory\n")
+
+
+
+@pytest.mark.fast
+def test_a_diff_quotes_such_names_as_gnu_diff_and_patch_applies_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(str(tmp_path))
+    with open('x\x1b[2J\\"q.py', "w", encoding="utf-8") as f:
+        f.write('open("a")\n')
+    with open(b"y\xff.py", "w", encoding="utf-8") as f:
+        f.write('open("b")\n')
+    with open("caf\u00e9.py", "w", encoding="utf-8") as f:
+        f.write('open("c")\n')
+    status = main(["fix", "--diff", "."])
+    out, err = capsys.readouterr()
+    assert (status, out, err) == (1, (
+        '--- ./caf\u00e9.py\n+++ ./caf\u00e9.py\n@@ -1 +1 @@\n'
+        '-open("c")\n+open("c", encoding="utf-8")\n'
+        '--- "./x\\033[2J\\\\\\"q.py"\n+++ "./x\\033[2J\\\\\\"q.py"\n@@ -1 +1 @@\n'
+        '-open("a")\n+open("a", encoding="utf-8")\n'
+        '--- "./y\\377.py"\n+++ "./y\\377.py"\n@@ -1 +1 @@\n'
+        '-open("b")\n+open("b", encoding="utf-8")\n'), "")
+    if shutil.which("patch"):       # GNU patch reads the quoted names back
+        done = subprocess.run(["patch", "-s", "-p0", "--binary"], input=out.encode("utf-8"),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert _fix(capsys, "--check", ".") == (
+            0, "no call site opens text in the locale's encoding (3 files)\n", "")
 
 
 @pytest.mark.fast

@@ -90,7 +90,7 @@ def diff(source, text):
     from ._scan import split_lines
     bom = u"\ufeff" if source.encoding == "utf-8-sig" else u""   # line 1's bytes hold it
     before, after = split_lines(bom + source.text), split_lines(bom + text)
-    name = source.path
+    name = quoted(source.path)
     lines = []
     for line in difflib.unified_diff(before, after, name, name):
         if not line.endswith(("\n", "\r")):
@@ -101,3 +101,30 @@ def diff(source, text):
     head = "".join(lines[:2]).encode("utf-8", "surrogateescape")
     codec = "utf-8" if source.encoding == "utf-8-sig" else source.encoding
     return head + "".join(lines[2:]).encode(codec)
+
+
+# What a diff header's name may not hold raw: the terminal's control characters (C0, DEL,
+# C1) and the quoting's own; an undecodable byte (a surrogate escape) is quoted too.
+_UNSAFE = frozenset(list(range(0x20)) + [0x7f, 0x22, 0x5c] + list(range(0x80, 0xa0)))
+
+
+def quoted(path):
+    """`path` for a diff header: as it is, or, where it holds a control character (a name
+    must not drive the reader's terminal), an undecodable byte, a quote or a backslash, in
+    GNU diff's and git's C-style quotes ("d/\\033[2J.py", every non-ASCII byte in
+    octal), which GNU patch reads back to the same name."""
+    if not any(ord(c) in _UNSAFE or 0xd800 <= ord(c) <= 0xdfff for c in path):
+        return path
+    out = []
+    for byte in bytearray(path.encode("utf-8", "surrogateescape")):
+        if byte in (0x22, 0x5c):
+            out.append("\\" + chr(byte))
+        elif byte == 0x09:
+            out.append("\\t")
+        elif byte == 0x0a:
+            out.append("\\n")
+        elif byte < 0x20 or byte >= 0x7f:
+            out.append("\\%03o" % byte)
+        else:
+            out.append(chr(byte))
+    return '"%s"' % "".join(out)
