@@ -104,33 +104,39 @@ LEFT = '''def f(pot_file, zf, place):
     zf.open("x"); zf.open("y")
     x = 1
     place.read_text()  # noqa: PLW1514
+    open("a")  # utf8env: ignore
+    open = print
+    open("b")
 '''
 
 
 @pytest.mark.fast
 def test_each_report_site_not_applied_is_one_line_and_status_1(tmp_path, monkeypatch, capsys):
-    """Binary mode there, two calls on the line, no call there, a line past the end, a
-    file not given: each listed, in every mode; a site kept by a comment and the
-    standard library's sites (not the project's) need nothing."""
+    """Binary mode there, two calls on the line, no call there, a call neither the scan
+    nor the report's rule edits (open rebound), a line past the end, a file not given
+    (named twice: listed once): each listed, in every mode; sites kept by a comment and
+    the standard library's sites (not the project's) need nothing."""
     (tmp_path / "m.py").write_text(LEFT, encoding="utf-8")
     _report(tmp_path, [_site("m.py", 2), _site("m.py", 3), _site("m.py", 4), _site("m.py", 5),
-                       _site("m.py", 40), _site("other.py", 3),
+                       _site("m.py", 6), _site("m.py", 8), _site("m.py", 40),
+                       _site("other.py", 3), _site("other.py", 3),
                        _site("/usr/lib/python3.11/x.py", 3, origin="stdlib")])
     monkeypatch.chdir(str(tmp_path))
     listed = (
         "m.py:2: not applied: the call there opens in binary mode (the file changed since the "
         "report?)\n"
         "m.py:3: not applied: 2 calls there: which one warned is not known\n"
-        "m.py:4: not applied: no X.open(), X.read_text() or X.write_text() call there (the file "
-        "changed since the report?)\n"
-        "m.py:40: not applied: the file has 5 lines (changed since the report?)\n"
+        "m.py:4: not applied: no call there (the file changed since the report?)\n"
+        "m.py:8: not applied: the fixer finds no call there it can edit (its scan's, X.open(), "
+        "X.read_text(), X.write_text())\n"
+        "m.py:40: not applied: the file has 8 lines (changed since the report?)\n"
         "other.py:3: not applied: not among the files given\n")
     for mode in ((), ("--check",), ("--write",)):
         assert _fix(capsys, *(mode + ("--from", "r.json", "m.py"))) == (1, listed + (
             "no call site opens text in the locale's encoding (1 file)\n"
-            "5 call sites of the report not applied (listed above)\n"), "")
+            "6 call sites of the report not applied (listed above)\n"), "")
     assert _fix(capsys, "--from", "r.json", "--diff", "m.py") == (1, "", listed + (
-        "5 call sites of the report not applied (listed above)\n"))
+        "6 call sites of the report not applied (listed above)\n"))
     assert (tmp_path / "m.py").read_text(encoding="utf-8") == LEFT
 
 

@@ -154,7 +154,7 @@ def not_given(report, files, cwd=None):
     given = set(os.path.relpath(os.path.realpath(path), os.path.realpath(cwd or os.getcwd()))
                 for path in files)
     return [(file, line) for file in sorted(report) if file not in given
-            for line, _, _ in sorted(report[file], key=lambda entry: entry[0])]
+            for line in sorted(set(entry[0] for entry in report[file]))]
 
 
 def pick(site, entries, default):

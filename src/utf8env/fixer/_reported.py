@@ -43,22 +43,24 @@ def sites_at(text, wanted):
                 if isinstance(call.func, ast.Attribute) and call.func.attr in _SPECS]
         starting = [c for c in here if c[0].lineno == line]
         here = starting or here[-1:]        # the innermost: it starts last
-        if not here and any(_named_encoding(call) for call, _ in spanning):
+        if any(n in kept for call, _ in spanning
+               for n in range(_lines_of(call)[0], _lines_of(call)[1] + 1)) or \
+                not here and any(_named_encoding(call) for call, _ in spanning):
             out[line] = None
             continue
         if not here:
-            out[line] = ("no X.open(), X.read_text() or X.write_text() call there (the file "
-                         "changed since the report?)")
+            out[line] = ("the fixer finds no call there it can edit (its scan's, X.open(), "
+                         "X.read_text(), X.write_text())" if spanning else
+                         "no call there (the file changed since the report?)")
             continue
         if len(here) > 1:
             out[line] = "%d calls there: which one warned is not known" % len(here)
             continue
         call, _ = here[0]
-        first, last = _lines_of(call)
+        last = _lines_of(call)[1]
         spec = _SPECS[call.func.attr] + (True,)
         judged = _scan._judge(call, spec, module)
-        if any(n in kept for n in range(first, last + 1)) or judged is None and (
-                _named_encoding(call) or len(call.args) > spec[3]):
+        if judged is None and (_named_encoding(call) or len(call.args) > spec[3]):
             out[line] = None
             continue
         if judged is None:
