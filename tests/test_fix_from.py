@@ -79,7 +79,8 @@ def test_a_site_the_scan_does_not_take_is_fixed_from_the_report(tmp_path, monkey
 def _warns(python, script, folder):
     done = subprocess.run([python, "-X", "warn_default_encoding", "-W", "error::EncodingWarning",
                            script, str(folder / "messages.pot")], cwd=str(folder),
-                          env={"PATH": os.environ["PATH"], "LC_ALL": "C.UTF-8"},
+                          env={"PATH": os.environ["PATH"], "LC_ALL": "C.UTF-8",
+                               "HOME": str(folder), "TMPDIR": str(folder)},
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
     return done.returncode, done.stdout.decode("utf-8"), lines[-1:] if lines else []
