@@ -10,6 +10,8 @@ ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
                --check / --diff / --write (utf8env/_commands.py declares the options)
     _apply.py  the edit at chosen sites by file:line (readiness's trials, --from)
     _measured.py  --from REPORT.json: each site's encoding as readiness measured it
+    _reported.py  --from: the report's sites the scan does not take (X.open() on any
+               receiver at a warned line), applied or left with why
     _prove.py  --prove -- pytest ARGS: the fix in copies, the suite run in both modes
 
 Standard library only, CPython 3.6-3.15. Not on the launcher's path: `utf8env run`
