@@ -170,12 +170,17 @@ def report(result, options):
     if options.format == "github":
         summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary:
+            # GitHub's limit bounds the summary (formats.step_summary()); when it is cut,
+            # the whole report goes to the step's log, where the summary says it is.
+            bounded, cut = formats.step_summary(result)
             try:
                 with open(summary, "a", encoding="utf-8") as f:
-                    f.write(formats.markdown(result))
+                    f.write(bounded)
             except OSError as error:
                 raise Utf8envError("cannot write the output: GITHUB_STEP_SUMMARY %s: %s"
                                    % (summary, error.strerror or error))
+            if cut:
+                page += "\n" + formats.markdown(result)
         else:
             page += "\n" + formats.markdown(result)
     from .. import _output as output
