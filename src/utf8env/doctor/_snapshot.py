@@ -91,35 +91,18 @@ def _wrong_environ(environ):
 
 
 def _read(path):
-    """At most MAX_BYTES of the regular file `path`: opened without blocking (a FIFO),
-    then asked what it is (fstat), so nothing but a regular file is read."""
-    import os
-    import stat
+    """At most MAX_BYTES of the regular file `path` (_userfile.read_bounded), or the
+    one line that says why not."""
+    from .._userfile import Unreadable, read_bounded
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except (OSError, ValueError) as error:
-        raise UsageError("--compare %s: cannot read it (%s)" % (
-            _named(path), getattr(error, "strerror", None) or error))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UsageError("--compare %s: not a regular file (%s)" % (_named(path),
-                                                                         _ACCEPTED))
-        chunks, size = [], 0
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as error:
-        raise UsageError("--compare %s: cannot read it (%s)" % (
-            _named(path), error.strerror or error))
-    finally:
-        os.close(fd)
-    if size > MAX_BYTES:
-        raise UsageError("--compare %s: larger than %d bytes, which no snapshot is (%s)" % (
-            _named(path), MAX_BYTES, _ACCEPTED))
-    return b"".join(chunks)
+        return read_bounded(path, MAX_BYTES)
+    except Unreadable as error:
+        if error.reason == "not regular":
+            raise UsageError("--compare %s: not a regular file (%s)" % (_named(path), _ACCEPTED))
+        if error.reason == "too large":
+            raise UsageError("--compare %s: larger than %d bytes, which no snapshot is (%s)" % (
+                _named(path), MAX_BYTES, _ACCEPTED))
+        raise UsageError("--compare %s: cannot read it (%s)" % (_named(path), error.detail))
 
 
 # -- the schema --save writes (render.to_object) ---------------------------------------
@@ -228,12 +211,8 @@ def _expected(types):
 
 
 def _kind(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return {str: "a string", int: "a number", float: "a number", list: "a list",
-            dict: "an object"}[type(value)]
+    from .._userfile import json_kind
+    return json_kind(value)
 
 
 def _path(where):

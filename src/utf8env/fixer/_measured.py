@@ -51,37 +51,19 @@ def load(path):
 
 
 def _read(path, named, refuse):
-    """The report's bytes: a regular file's (a FIFO or a device is refused before it is
-    read: opened without blocking), at most MAX_BYTES."""
-    import stat
+    """The report's bytes: a regular file's, at most MAX_BYTES (_userfile.read_bounded)."""
+    from .._userfile import Unreadable, read_bounded
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        raise UsageError("fix: --from %s: %s" % (named, error.strerror or error))
-    try:
-        regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError:
-        regular = False
-    if not regular:
-        os.close(fd)
-        refuse("not a regular file")
-    with os.fdopen(fd, "rb") as f:
-        try:
-            data = f.read(MAX_BYTES + 1)
-        except OSError as error:
-            raise UsageError("fix: --from %s: %s" % (named, error.strerror or error))
-    if len(data) > MAX_BYTES:
-        refuse("larger than %d MiB" % (MAX_BYTES // (1024 * 1024)))
-    return data
+        return read_bounded(path, MAX_BYTES)
+    except Unreadable as error:
+        if error.reason == "not regular":
+            refuse("not a regular file")
+        if error.reason == "too large":
+            refuse("larger than %d MiB" % (MAX_BYTES // (1024 * 1024)))
+        raise UsageError("fix: --from %s: %s" % (named, error.detail))
 
 
-def _kind(value):
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return {str: "a string", int: "a number", float: "a number", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+from .._userfile import json_kind as _kind
 
 
 def _sites(data, refuse):
