@@ -283,13 +283,28 @@ def no_container(tmp_path):
     return [unshare, "--mount", "--propagation", "private", "/bin/sh", str(script), str(folder)]
 
 
+def _readable_copy(base):
+    """A copy of this checkout's package in `base` (searchable by all), started as
+    own_command starts it: the user's new sessions must be able to read the utf8env
+    that starts them, and a checkout may lie in a folder of root's alone (/root, a
+    private mktemp -d)."""
+    from utf8env import _own_command
+    copy = os.path.join(base, "src")
+    if not os.path.isdir(copy):
+        package = os.path.dirname(os.path.abspath(_own_command.__file__))
+        shutil.copytree(package, os.path.join(copy, "utf8env"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        os.chmod(copy, 0o755)
+    return ["/usr/bin/python3", "-I", "-S", "-c", _own_command._START, copy]
+
+
 def _doctor(no_container, home, *args):
     """doctor ARGS as root with the user's HOME, in the shell context, by the system's
     python3 (which the user's new sessions can start: /root is root's alone)."""
-    from utf8env._own_command import own_command
     env = {"HOME": home, "XDG_CACHE_HOME": home + "/.cache", "PATH": "/usr/bin:/bin",
            "SHELL": "/bin/bash"}
-    result = subprocess.run(list(no_container) + own_command("/usr/bin/python3")
+    base = os.path.dirname(os.path.dirname(home))
+    result = subprocess.run(list(no_container) + _readable_copy(base)
                             + ["doctor"] + list(args), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd="/")
     return result.returncode, result.stdout.decode(), result.stderr.decode()

@@ -61,6 +61,11 @@ _NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv",
 _TEXT_VARIABLES = ("LANG", "LANGUAGE", "PYTHONUTF8", "PYTHONCOERCECLOCALE", "PYTHONIOENCODING",
                    "PYTHONWARNDEFAULTENCODING", "PYTHONLEGACYWINDOWSFSENCODING",
                    "PYTHONLEGACYWINDOWSSTDIO", "PYTHONPYCACHEPREFIX", "LOCPATH")
+# What a running pytest (and pytest-xdist's workers) set for their own tests: readiness
+# started from inside one (a test of a tool, a worker) would hand them to the runs,
+# whose plugins then take themselves for a worker's and record nothing.
+_RUNNER_VARIABLES = ("PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
+                     "PYTEST_XDIST_TESTRUNUID")
 
 
 class Folder(object):
@@ -190,7 +195,8 @@ def default_pythons(environ):
 def base_environ(environ):
     """This process's environment without any locale or Python text variable."""
     return {k: v for k, v in environ.items()
-            if k not in _TEXT_VARIABLES and not k.startswith("LC_")}
+            if k not in _TEXT_VARIABLES and k not in _RUNNER_VARIABLES
+            and not k.startswith("LC_")}
 
 
 # -- the target's own pytest -------------------------------------------------------------
