@@ -448,3 +448,43 @@ def test_a_project_of_its_own_named_utf8env_is_tested_not_shadowed(tmp_path):
     assert (code, err) == (0, "")
     data = json.loads(out)
     assert [(r["counts"], r["complete"]) for r in data["runs"]] == [({"passed": 1}, True)] * 2
+
+
+def test_fix_prove_from_lists_the_sites_it_did_not_apply(tmp_path):
+    """`fix --prove --from`: the report's sites the copies could not take (a line past the
+    file's end, a file not given) are listed on the page as `fix --from` lists them, never
+    dropped; the site the scan finds and no report names (kept.py:10) is to review."""
+    _need()
+    project = _project(str(tmp_path / "p"), {"kept.py": KEPT, "tests/test_kept.py": KEPT_TESTS})
+    report = tmp_path / "r.json"
+    report.write_text(json.dumps({"schema": 1, "call_sites": [
+        {"file": "kept.py", "line": line, "fixes": [
+            {"encoding": "utf-8", "means": "", "measured": None},
+            {"encoding": "locale", "means": "", "measured": None}]}
+        for line in (5, 40)] + [{"file": "other.py", "line": 3, "fixes": []}]}),
+        encoding="utf-8")
+    code, out, err = _fix(["--prove", "--from", str(report), "--python", sys.executable,
+                           "kept.py", "--", "pytest"] + ARGS, project)
+    version = "%d.%d" % sys.version_info[:2]
+    assert (code, err) == (0, "")
+    assert _masked(out) == _masked("""\
+utf8env fix --prove -- pytest -q -p no:cacheprovider
+fixed in copies: 1 call site (encoding="utf-8", as the report measured) in 1 file; 1 to review, left
+  as they are
+2 call sites of the report not applied, left as they are:
+  kept.py:40: the file has 11 lines (changed since the report?)
+  other.py:3: not among the files given
+world latin1: a Latin-1 locale (LANG=en_US.ISO-8859-1)
+
+python  run                      exit  tests     seconds
+======  =======================  ====  ========  =======
+{v}    unfixed, UTF-8 mode off  0     1 passed  1.0
+{v}    fixed, UTF-8 mode off    0     1 passed  1.0
+{v}    fixed, UTF-8 mode on     0     1 passed  1.0
+
+No test changed: the fixed code gives every test (1) the unfixed code's outcome and output, with
+UTF-8 mode off and on.
+3 runs on 2 workers, 1.0 s
+""".format(v=version.ljust(4)))
+    with open(os.path.join(project, "kept.py"), encoding="utf-8") as f:
+        assert f.read() == KEPT                 # the user's file, untouched

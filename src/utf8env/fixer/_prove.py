@@ -97,27 +97,35 @@ def _prove(options, paths, args, world, timeout, project, guard):
 
 def _fix_copy(work, project, paths, encoding, report):
     """Fix the PATHs in the copy `work` (as --write would); (sites fixed, to review,
-    files with sites, {encoding: sites fixed})."""
-    from ._cli import paths as source_files, process
+    files edited, {encoding: sites fixed}, [(name, line, why)] of --from's report not
+    applied), as `fix --write` counts and lists them."""
+    from . import _measured
+    from ._cli import LEFT, named, paths as source_files, process
     copies = [os.path.join(work, os.path.relpath(os.path.realpath(p), project)) for p in paths]
-    fixed = review = files = 0
-    used = {}
+    fixed = review = edited = 0
+    used, left = {}, []
     here = os.getcwd()
     os.chdir(work)                  # --from names files relative to the project
     try:
-        for path in source_files(copies):
-            error, rows, _ = process(path, encoding, "write", report)
-            if rows:
-                files += 1
+        files = source_files(copies)
+        for path in files:
+            error, rows, _ = process(path, encoding, "write", report, True)
+            if any(row[3] == "fix" for row in rows):
+                edited += 1
             for row in rows:
-                if row[3] == "review":
+                if row[3] == LEFT:
+                    left.append((named(os.path.relpath(path, work)), row[0], row[4]))
+                elif row[3] == "review":
                     review += 1
                 else:
                     fixed += 1
                     used[row[5]] = used.get(row[5], 0) + 1
+        if report is not None:
+            left += [(named(where), line, "not among the files given")
+                     for where, line in _measured.not_given(report, files)]
     finally:
         os.chdir(here)
-    return fixed, review, files, used
+    return fixed, review, edited, used, left
 
 
 def _plural(n, word):
@@ -132,13 +140,18 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     from ._cli import _encodings
     read = compare._read(planned, runs)
     es = suite.env_set(world)
-    fixed, review, files, used = tally or (0, 0, 0, {})
+    fixed, review, files, used, left = tally or (0, 0, 0, {}, [])
     runner = "python -m unittest" if type(args).__name__ == "Args" else "pytest"
     out = ["utf8env fix --prove -- %s" % " ".join([runner] + list(args))]
     out += pages.wrap("fixed in copies: %s (%s%s) in %s; %d to review, left as they are" % (
         _plural(fixed, "call site"), _encodings(used, encoding),
         ", as the report measured" if measured else "", _plural(files, "file"), review),
         pages.WIDTH, "", "  ")
+    if left:
+        out.append("%s of the report not applied, left as they are:" % _plural(len(left),
+                                                                           "call site"))
+        for name, line, why in left:
+            out += pages.wrap("%s:%d: %s" % (name, line, why), pages.WIDTH, "  ", "    ")
     out += pages.wrap("world %s: %s (%s)" % (es.name, es.description, ", ".join(
         "%s=%s" % kv for kv in sorted(dict(es.variables).items()))), pages.WIDTH, "", "  ")
     out.append("")
