@@ -167,6 +167,28 @@ def test_bad_input_is_one_line_exit_2(args, message):
     assert (code, out, err) == (2, "", message)
 
 
+# A value typed with a newline, a tab or an escape sequence (a file name, an option): the
+# error is still one line, and the terminal is not driven (ESC [1m would turn it bold).
+TYPED = "a\nb\tc\x1b[1m"
+SHOWN = "a\\x0ab\\x09c\\x1b[1m"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["fix", "--from", TYPED, "m.py"], "fix: --from %s: No such file or directory" % SHOWN),
+    (["doctor", "--compare", TYPED], "--compare %s: cannot read it (No such file or directory)"
+     % SHOWN),
+    (["readiness", "--frobnicate" + TYPED, "--", "pytest"],
+     "unrecognized arguments: --frobnicate%s -- pytest" % SHOWN),
+])
+@pytest.mark.fast
+def test_an_error_naming_what_was_typed_is_one_line_the_terminal_does_not_obey(
+        args, message, tmp_path, monkeypatch):
+    (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")
+    monkeypatch.chdir(str(tmp_path))
+    code, out, err = utf8env(*args)
+    assert (code, out, err) == (2, "", "utf8env: error: %s\n" % message)
+
+
 def test_python27_is_refused():
     py27 = machine.python("2.7")
     code, _, err = utf8env("explain", py27)

@@ -98,8 +98,8 @@ def _write(text):
 
 
 def _say_error(error):
-    from ._output import to_stderr      # not on run's path until an error is said
-    to_stderr("utf8env: error: %s\n" % error)
+    from ._output import error_line, to_stderr      # not on run's path until an error is said
+    to_stderr("utf8env: error: %s\n" % error_line(str(error)))
 
 
 companion = None     # the path the installed command started us with (start() sets it)

@@ -32,6 +32,18 @@ def for_terminal(text):
     return text.translate(_CONTROLS)
 
 
+# An error is one line: there the newline and the tab of a value are shown too.
+_LINE_CONTROLS = dict(_CONTROLS)
+_LINE_CONTROLS.update({0x09: "\\x09", 0x0a: "\\x0a"})
+
+
+def error_line(text):
+    """An error message as one line that cannot drive a terminal: every control character,
+    the newline and the tab among them, as \\xNN (a file name the user gave, an unknown
+    option, is shown as it was typed, never split nor obeyed)."""
+    return text.translate(_LINE_CONTROLS)
+
+
 def write(text):
     """`text` to stdout in stdout's own codec; as UTF-8 where that codec cannot hold it."""
     stream = _stdout()
