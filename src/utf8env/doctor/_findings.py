@@ -512,11 +512,10 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
              and i.decision.startup_error is None]
     if names:
         out.append(Finding("names", "note",
-                           "an undecodable file name (b'caf\\xc3\\xa9-\\xff') printed by "
-                           "print(os.listdir()) %s" % "; ".join(
+                           "%s printed by print(os.listdir()) %s" % (_sample_name(names), "; ".join(
                                "%s on %s" % ("raises UnicodeEncodeError" if i.outcome.names == "fails"
                                              else "comes out as other bytes (mojibake)", i.label)
-                               for i in names),
+                               for i in names)),
                            tuple("%s: filesystem %s/%s, stdout %s/%s"
                                  % (i.label, i.decision.filesystem.encoding,
                                     i.decision.filesystem.errors, i.decision.stdout.encoding,
@@ -536,6 +535,14 @@ def _python_findings(state, found_contexts, predicted, environ, facts, info, rem
                            tuple("%s: %s (%s)" % (i.found.path, without_advice(i.found.error),
                                                   i.found.how) for i in unknown), ()))
     return out
+
+
+def _sample_name(items):
+    """The file name the names note speaks of: on Windows, where names are UTF-16 text and
+    none is undecodable, one outside the ANSI code page (outcome.WINDOWS_NAME)."""
+    if items[0].decision.platform == "win32":
+        return "a file name outside the code page ('caf\\xe9-\\u65e5\\u672c')"
+    return "an undecodable file name (b'caf\\xc3\\xa9-\\xff')"
 
 
 def _embedded_findings(item, state, environ, facts, found_contexts, info, remedies=()):

@@ -8,6 +8,11 @@ from .._engine.records import Record, field
 _SAMPLE_TEXT = "\u00e9"                       # print("é")
 # A file name as `ls` prints it: UTF-8 "café" and a byte no UTF-8 decoder accepts.
 SAMPLE_NAME = b"caf\xc3\xa9-\xff"
+# Windows names are UTF-16: os.listdir() gets them as text from the system, never as bytes
+# to decode, so no name is undecodable there. What fails is a name outside the code page
+# stdout writes: "café" and "日本" are in no single ANSI code page (measured under Wine,
+# tests/test_windows_wording.py).
+WINDOWS_NAME = "caf\u00e9-\u65e5\u672c"
 
 
 class Outcome(Record):
@@ -26,7 +31,8 @@ def outcome(decision_here, decision_315=None):
         return Outcome(print_text="fails", names="fails", open_text="fails", pep686=())
     print_text = "ok" if _encodes(_SAMPLE_TEXT, d.stdout) else "fails"
     open_text = "ok" if _encodes(_SAMPLE_TEXT, d.open) else "fails"
-    names = _names(d.filesystem, d.stdout)
+    names = (_windows_names(d.stdout) if d.platform == "win32"
+             else _names(d.filesystem, d.stdout))
     changes = []
     if decision_315 is not None and d.python != "3.15" and decision_315.startup_error is None:
         for key in ("utf8_mode", "filesystem", "stdout", "open", "preferred_encoding"):
@@ -64,3 +70,12 @@ def _names(filesystem, stdout):
     except (UnicodeError, LookupError):
         return "fails"
     return "round-trip" if shown == SAMPLE_NAME else "mojibake"
+
+
+def _windows_names(stdout):
+    """print() of WINDOWS_NAME, as os.listdir() returns it on Windows (text already)."""
+    try:
+        shown = WINDOWS_NAME.encode(stdout.encoding, stdout.errors)
+    except (UnicodeError, LookupError):
+        return "fails"
+    return "round-trip" if shown.decode(stdout.encoding, "replace") == WINDOWS_NAME else "mojibake"
