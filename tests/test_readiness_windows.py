@@ -294,6 +294,21 @@ def _offline(tmp_path, minor="3.13", code_page=932):
 
 
 @pytest.mark.fast
+@pytest.mark.parametrize("minor,cpython,said", [
+    ("3.8", "3.8.10", "st_dev is 0 (Wine's mount manager is off)"),
+    ("3.13", "3.13.2", "_wmi is off (Wine lacks its calls), st_dev is 0 and os.listdrives() "
+                       "fails (Wine's mount manager is off)")])
+def test_the_world_line_names_only_what_the_build_has(tmp_path, minor, cpython, said):
+    """os.listdrives() is 3.12+ (so is _wmi): the 3.8 build's line names neither."""
+    w = _offline(tmp_path, minor)
+    assert w.cpython == cpython
+    assert w.describe() == (
+        "Windows CPython %s under Wine 8.0, code page 932, stood in for 3.15 (the run with "
+        "UTF-8 mode on); Wine is not Windows: the streams are pipes, never a console, %s; what "
+        "Wine does unlike Windows is not seen" % (cpython, said))
+
+
+@pytest.mark.fast
 def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
     w = _offline(tmp_path)
     folder = suite.Folder("/", "today")
@@ -630,8 +645,11 @@ def test_a_unittest_suite_on_windows_is_reported_exactly(tmp_path):
     assert _masked(out.decode("utf-8")) == UNITTEST_932
 
 
+# os.listdrives() and os.listvolumes() are 3.12+: "absent" before.
 _VOLUMES = r"""import json, os, sys
-def outcome(call):
+def outcome(name, call):
+    if not hasattr(os, name):
+        return "absent"
     try:
         return ["ok", call()]
     except OSError as error:
@@ -641,8 +659,9 @@ print(json.dumps({"st_dev zero": os.stat(sys.executable).st_dev == 0,
                   "same file": os.path.samefile(sys.executable, sys.executable),
                   "realpath": os.path.realpath("."), "here": here,
                   "ismount": [os.path.ismount("C:\\"), os.path.ismount("Z:\\")],
-                  "listdrives": outcome(os.listdrives), "listvolumes": outcome(
-                      lambda: len(os.listvolumes()))}, sort_keys=True))
+                  "listdrives": outcome("listdrives", lambda: os.listdrives()),
+                  "listvolumes": outcome("listvolumes", lambda: len(os.listvolumes()))},
+                 sort_keys=True))
 """
 
 
@@ -675,8 +694,38 @@ def test_without_the_mount_manager_what_the_world_line_says_changes_and_no_more(
     assert seen["off"] == dict(seen["on"], **{"st_dev zero": True,
                                               "listdrives": ["OSError", 0],
                                               "listvolumes": ["OSError", 2]})
-    assert windows.NO_VOLUMES == (", st_dev is 0 and os.listdrives() fails (Wine's mount "
-                                  "manager is off)")
+    assert windows.no_volumes("3.13") == (", st_dev is 0 and os.listdrives() fails (Wine's "
+                                          "mount manager is off)")
+
+
+def test_before_312_only_st_dev_changes_without_the_mount_manager(tmp_path):
+    """The 3.8 build (no os.listdrives(), no os.listvolumes()) on a prefix with and without
+    Wine's mount manager: st_dev 0 is all that changes, as its world line says."""
+    ok, why = support_wine.available(versions=("3.8",), code_pages=(1252,))
+    if not ok:
+        pytest.skip(why)
+    environ = windows.Windows("3.8", 1252, environ=_environ(), say=None).run_environ()
+    found, cache = wine.find(_environ()), support_wine.CACHE
+    exe = builds.ensure(cache, "3.8")
+    base = wine.ensure_prefix(found, cache, exe)
+    seen = {}
+    for name, mount_manager in (("off", False), ("on", True)):
+        prefix = wine.Prefix(found, cache, base, 1252, None, mount_manager=mount_manager)
+        try:
+            prefix.open(exe, "pass")
+            status, out, err = wine.communicate([found.loader, exe, "-c", _VOLUMES],
+                                                dict(environ, **prefix.environ()),
+                                                str(tmp_path), 120)
+        finally:
+            prefix.close()
+        assert (status, err) == (0, b""), err
+        seen[name] = json.loads(out.decode("utf-8"))
+    here = wine.windows_path(str(tmp_path)).replace("/", "\\")
+    assert seen["on"] == {"st_dev zero": False, "same file": True, "realpath": here,
+                          "here": here, "ismount": [True, True], "listdrives": "absent",
+                          "listvolumes": "absent"}
+    assert seen["off"] == dict(seen["on"], **{"st_dev zero": True})
+    assert windows.no_volumes("3.8") == ", st_dev is 0 (Wine's mount manager is off)"
 
 
 def _cmdline(pid):

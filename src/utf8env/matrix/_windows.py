@@ -9,7 +9,7 @@ user's prefix per code page (its own wineserver, so the code pages run side by s
 on a CPU as readiness's are: _windows/pinned.py says why), warmed up by the probe that
 checks the code page Wine really gives; every run behind the pipe shim (Wine's CPython
 cannot start with a regular file as stdout). Unlike readiness's, these prefixes keep
-Wine's mount manager: a cell is one short program, st_dev and os.listdrives() stay as
+Wine's mount manager: a cell is one short program, st_dev and os.listdrives() (3.12+) stay as
 Wine gives them. A cell runs twice: `-X utf8=0` (its main run: Windows' default before 3.15) and
 `-X utf8=1` (3.15's default, PEP 686). Its jobs run with the Linux cells' (one jobserver);
 the script is run by its Windows path (Z:), and the paths in what it wrote on stderr are

@@ -55,8 +55,16 @@ _PATH_VARIABLES = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONPYCACHEPR
                    "PYTHONEXECUTABLE", "PYTHONUSERBASE", "PYTHONPLATLIBDIR")
 _NOT_PASSED = ("DISPLAY", "WAYLAND_DISPLAY", "LOCPATH")
 # The runs' prefixes go without Wine's mount manager (wine.NO_MOUNT_MANAGER: every stat()
-# is ~5x faster); what that changes is said.
-NO_VOLUMES = ", st_dev is 0 and os.listdrives() fails (Wine's mount manager is off)"
+# is ~5x faster); what that changes is said, for the build's version: os.listdrives() is
+# 3.12+, and before it st_dev alone changes (measured: tests/test_readiness_windows.py).
+NO_VOLUMES = ", st_dev is 0%s (Wine's mount manager is off)"
+LISTDRIVES_FAILS = " and os.listdrives() fails"
+
+
+def no_volumes(minor):
+    """What the world line says the absent mount manager changes for build `minor`."""
+    has_listdrives = tuple(int(x) for x in minor.split(".")) >= (3, 12)
+    return NO_VOLUMES % (LISTDRIVES_FAILS if has_listdrives else "")
 
 
 def _say(line):
@@ -138,7 +146,7 @@ class Windows(object):
         text = ("Windows CPython %s under Wine %s, code page %d, stood in for 3.15 (the run "
                 "with UTF-8 mode on); %s" % (self.cpython, self.wine.version, self.code_page,
                                              runs.NOT_SHOWN % ((runs.WMI if runs.needs_no_wmi(
-                                                 self.minor) else "") + NO_VOLUMES)))
+                                                 self.minor) else "") + no_volumes(self.minor))))
         if differences:
             text += ("; the encodings seen differ from utf8env's win32 rules: %s"
                      % "; ".join(differences))
