@@ -189,6 +189,27 @@ def test_an_error_naming_what_was_typed_is_one_line_the_terminal_does_not_obey(
     assert (code, out, err) == (2, "", "utf8env: error: %s\n" % message)
 
 
+@pytest.mark.parametrize("command, hint", [
+    (["explain"], "; give --version X.Y to predict without running it"),
+    (["readiness", "--python"], ""),
+    (["matrix", "--python"], ""),
+])
+@pytest.mark.fast
+def test_an_interpreter_that_cannot_run_is_one_line_whose_hint_the_command_takes(
+        command, hint, tmp_path, monkeypatch):
+    """Only explain predicts without running (--version X.Y): readiness and matrix, which
+    run the interpreter, name no option they do not take."""
+    python = tmp_path / "python3.9"
+    python.write_text("#!/bin/sh\nexit 1\n")
+    python.chmod(0o755)
+    (tmp_path / "x.py").write_text("pass\n")
+    monkeypatch.chdir(str(tmp_path))
+    rest = {"readiness": ["--", "pytest"], "matrix": ["x.py"]}.get(command[0], [])
+    assert utf8env(*(command + [str(python)] + rest)) == (2, "", (
+        "utf8env: error: interpreter %r: could not be run (exit status 1)%s\n" % (str(python),
+                                                                                hint)))
+
+
 def test_python27_is_refused():
     py27 = machine.python("2.7")
     code, _, err = utf8env("explain", py27)

@@ -259,7 +259,7 @@ def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
     with open(path, "a") as f:          # answer, exit, and leave a child holding stdout
         f.write("sh -c 'sleep 60; true' %s &\n" % marker)
     with pytest.raises(InterpreterError) as error:
-        identify(path, {"PATH": "/usr/bin:/bin"})
+        identify(path, {"PATH": "/usr/bin:/bin"}, predict=True)     # explain's hint
     assert str(error.value) == ("interpreter %r: could not be run (no answer within 0.5 seconds); "
                                 "give --version X.Y to predict without running it" % path)
     import subprocess

@@ -362,7 +362,7 @@ def test_junit_xml_parses_back(sample):
 RESULT_KEYS = {"schema", "command", "world", "environment", "variables", "runs", "changed",
                "call_sites", "hidden_sites", "tests", "ready", "timing", "reruns", "unstable",
                "complete", "only_today", "only_utf8_mode", "not_copied", "runner", "filtered",
-               "advice", "untested"}
+               "advice", "untested", "unrecorded"}
 
 
 def test_json_keys(sample):

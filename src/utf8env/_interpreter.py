@@ -115,10 +115,15 @@ def _from_shebang(start):
 TIMEOUT = 10.0         # a real interpreter answers in milliseconds; a shim in a second
 
 
-def identify(python, environ=None):
+# explain's way around an interpreter that cannot be run; the other commands run it.
+PREDICT = "--version X.Y to predict without running it"
+
+
+def identify(python, environ=None, predict=False):
     """The version and platform of the interpreter command `python` (a name or path):
     any CPython that answers, 2.7 included, asked with `environ` (default: this
-    process's) as the command itself will run, in the C locale."""
+    process's) as the command itself will run, in the C locale. `predict`: the errors
+    name explain's --version X.Y (only explain takes it)."""
     if environ is None:
         import os
         environ = os.environ
@@ -127,14 +132,13 @@ def identify(python, environ=None):
     try:
         output = _ask([python, "-E", "-S", "-c", _QUESTION], environ)
     except FileNotFoundError:
-        raise errors.InterpreterError("interpreter %r: not found (give a path, a name on "
-                                      "PATH, or --version X.Y to predict without running it)"
-                                      % python)
+        raise errors.InterpreterError("interpreter %r: not found (give a path%s)" % (
+            python, ", a name on PATH, or " + PREDICT if predict else " or a name on PATH"))
     except PermissionError:
         raise errors.InterpreterError("interpreter %r: not executable" % python)
     except (errors.InterpreterError, OSError) as error:     # no answer (_ask)
-        raise errors.InterpreterError("interpreter %r: could not be run (%s); give --version "
-                                      "X.Y to predict without running it" % (python, _short(error)))
+        raise errors.InterpreterError("interpreter %r: could not be run (%s)%s" % (
+            python, _short(error), "; give " + PREDICT if predict else ""))
     version, _, platform = output.decode("ascii", "replace").partition(" ")
     if not _is_version(version):
         raise errors.InterpreterError("interpreter %r: not a Python (it answered %r)"
@@ -144,7 +148,7 @@ def identify(python, environ=None):
 
 def identify_modelled(python, environ=None):
     """identify(), refusing a Python that utf8env has no policy for (2.7, 3.5, 3.16...)."""
-    return _modelled(python, identify(python, environ))
+    return _modelled(python, identify(python, environ, predict=True))
 
 
 def identify_file(path, python, environ=None):
@@ -155,7 +159,7 @@ def identify_file(path, python, environ=None):
         raise errors.InterpreterError("interpreter %r: neither its name nor a #! line says it "
                                       "is a Python, so it is not run to ask; give --version X.Y"
                                       % python)
-    return _modelled(python, identify(found.interpreter, environ))
+    return _modelled(python, identify(found.interpreter, environ, predict=True))
 
 
 def _modelled(python, identity):

@@ -101,6 +101,11 @@ def _wanted(result):
     in_groups = set().union(*(tests for _, tests in found)) if found else set()
     wanted = {}
     for c in result.changed:
+        # Not on a Python that records no call site (before 3.10): the sites are another
+        # Python's, and encoding="locale" does not exist there (LookupError), so its trial
+        # could not stand in for the rerun of today's mode (AS_RERUN).
+        if c.python in result.unrecorded:
+            continue
         if c.test in in_groups and c.test not in wanted.get(c.python, []):
             wanted.setdefault(c.python, []).append(c.test)
     return found, wanted
@@ -390,9 +395,10 @@ class Scan(object):
 def untested(project, offset, result, scanned=None):
     """[UntestedSite]: the calls the fixer's scan finds under pytest's rootdir in the
     project (the folders `utf8env fix` walks) whose lines hold no call site that warned
-    in either run; None when the rootdir is outside the project. `scanned`: the Scan of
-    the project, when the rootdir is the project."""
-    if offset is None:
+    in either run; None when the rootdir is outside the project, or when no run could
+    record a call site (every Python before 3.10: each call would seem untested).
+    `scanned`: the Scan of the project, when the rootdir is the project."""
+    if offset is None or not set(r.python for r in result.runs) - set(result.unrecorded):
         return None
     root = os.path.normpath(os.path.join(project, offset))
     found = scanned.sites() if scanned is not None and offset == "." else scan(root)

@@ -270,6 +270,11 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
                 site["count"] += s["count"] if counts else 0
                 site["tests"].update(s["tests"])
                 site["pythons"].add(python)
+    # Before 3.10 there is no EncodingWarning: such a run records no call site, and what
+    # changed a test there is not known (its record says so: warn_default_encoding None).
+    unrecorded = sorted({r.interp.version for r in first if r.record is not None
+                         and r.record.get("warn_default_encoding", False) is None},
+                        key=_version_key)
     for r in first:
         suites.append(r.suite(by_run.get(id(r), r.junit or r.by_progress())))
     for r in again:
@@ -306,7 +311,8 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
         reruns=rerun_suites, unstable=unstable, complete=complete, only_today=only[TODAY],
         only_utf8_mode=only[PEP686], not_copied=["%s (%s)" % w for w in sorted(not_copied)],
         runner="unittest" if isinstance(command, unittest_runner.Args) else "pytest",
-        filtered=[[test, how] for test, how in sorted(filtered.items())])
+        filtered=[[test, how] for test, how in sorted(filtered.items())],
+        unrecorded=unrecorded)
 
 
 def _site_key(where):

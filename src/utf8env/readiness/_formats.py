@@ -43,13 +43,31 @@ def _verdict(result):
             ("%s that both runs finished change%s with UTF-8 mode" % (
                 pages.plural(changes, "test"), "s" if changes == 1 else "")) if changes
             else "no test that both runs finished changes with UTF-8 mode", tail)
+    unseen = _nowhere_recorded(result)
     if result.ready:
         return "Ready: no test changes with UTF-8 mode (%s, %s).%s" % (
-            pages.plural(result.tests, "test"),
+            pages.plural(result.tests, "test"), _NOT_RECORDED_SHORT if unseen else
             pages.plural(len(result.call_sites), "call site") + " warned", tail)
-    return "Not ready: %d of %s change with UTF-8 mode; %d of %s active in them.%s" % (
+    return "Not ready: %d of %s change with UTF-8 mode; %s.%s" % (
         len({c.test for c in result.changed}), pages.plural(result.tests, "test"),
-        len(active), pages.plural(len(result.call_sites), "call site"), tail)
+        _NOT_RECORDED_SHORT if unseen else "%d of %s active in them" % (
+            len(active), pages.plural(len(result.call_sites), "call site")), tail)
+
+
+# Before Python 3.10 there is no EncodingWarning: a run there records no call site.
+_NOT_RECORDED_SHORT = "call sites not recorded"
+
+
+def _nowhere_recorded(result):
+    """True when no run could record a call site (every Python before 3.10)."""
+    return not {r.python for r in result.runs} - set(getattr(result, "unrecorded", ()))
+
+
+def _no_sites(change, result):
+    """What a changed test's empty list of call sites means on its Python."""
+    if change.python in getattr(result, "unrecorded", ()):
+        return "not recorded (Python %s has no EncodingWarning)" % change.python
+    return "none warned"
 
 
 def _all_runs(result):
@@ -92,6 +110,11 @@ def _notes(result):
         out.append("The tests that changed ran again in both modes (%s): %d changed again, %d "
                    "unstable." % (pages.plural(len(result.reruns), "run"),
                                   len(result.changed), len(result.unstable)))
+    if getattr(result, "unrecorded", ()):
+        out.append("No call site is recorded on Python %s: EncodingWarning is 3.10+, so the "
+                   "calls that change a test there, and the calls no test exercises, are not "
+                   "known (--python a 3.10+ interpreter records them)."
+                   % ", ".join(result.unrecorded))
     return out
 
 
@@ -143,6 +166,8 @@ def text(result, columns=pages.WIDTH):
               if any(c.call_sites for c in cs)]
     quiet = [(t, cs) for t, cs in _changes_by_test(result.changed)
              if not any(c.call_sites for c in cs)]
+    unseen = [(t, cs) for t, cs in quiet if all(c.python in result.unrecorded for c in cs)]
+    quiet = [x for x in quiet if x not in unseen]
     if warned:
         out.append("How they change (the first difference%s):" % (
             ", on %s unless named" % ", ".join(pythons) if len(pythons) > 1 else ""))
@@ -155,6 +180,15 @@ def text(result, columns=pages.WIDTH):
                               ", on %s unless named" % ", ".join(pythons)
                               if len(pythons) > 1 else ""), columns, "", "  ")
         for test, changes in quiet:
+            out += _compact_change(test, changes, pythons, columns)
+        out.append("")
+    if unseen:
+        out += pages.wrap("Tests that change on Python %s, where no call site is recorded (what "
+                          "changes them is not known)%s:" % (
+                              ", ".join(result.unrecorded),
+                              ", on %s unless named" % ", ".join(pythons)
+                              if len(pythons) > 1 else ""), columns, "", "  ")
+        for test, changes in unseen:
             out += _compact_change(test, changes, pythons, columns)
         out.append("")
     if result.unstable:
@@ -410,7 +444,7 @@ def _markdown_blocks(result):
             "changed tests", "Tests that change with UTF-8 mode",
             ["test", "Python", "first difference", "call sites"],
             [[_code(c.test), c.python, _code(c.difference),
-              ", ".join(_code(s) for s in c.call_sites) or "none warned"]
+              ", ".join(_code(s) for s in c.call_sites) or _no_sites(c, result)]
              for c in result.changed]))
     if result.call_sites:
         rows = []
@@ -501,7 +535,7 @@ def github(result, environ=None, cwd=None):
     environ = os.environ if environ is None else environ
     project = cwd or os.getcwd()
     workspace = environ.get("GITHUB_WORKSPACE") or project
-    errors = [_test_annotation(test, changes, workspace, project)
+    errors = [_test_annotation(test, changes, workspace, project, result)
               for test, changes in _changes_by_test(result.changed)]
     if not getattr(result, "complete", True):   # a run that did not complete: said first
         errors.insert(0, _command("error", _verdict(result), title="utf8env readiness: incomplete"))
@@ -540,7 +574,7 @@ def _changes_by_test(changed):
     return list(out.items())
 
 
-def _test_annotation(test, changes, workspace, project):
+def _test_annotation(test, changes, workspace, project, result):
     differences = {}
     for c in changes:
         differences.setdefault(c.difference, []).append(c.python)
@@ -555,7 +589,7 @@ def _test_annotation(test, changes, workspace, project):
     for c in changes:
         sites += [s for s in c.call_sites if s not in sites]
     said += " (call sites: %s)" % (", ".join(_where(s, workspace, project) for s in sites)
-                                   or "none warned")
+                                   or _no_sites(changes[0], result))
     # The node id's file is relative to pytest's rootdir, taken as the project's folder.
     return _command(
         "error", said, file=_workspace_path(test.split("::")[0], workspace, project),
@@ -657,7 +691,7 @@ def junit(result):
         case = ElementTree.Element("testcase", classname="utf8env.readiness.tests",
                                    name="%s [%s]" % (c.test, c.python))
         failure = ElementTree.SubElement(case, "failure", message=c.difference)
-        failure.text = "call sites: %s" % (", ".join(c.call_sites) or "none warned")
+        failure.text = "call sites: %s" % (", ".join(c.call_sites) or _no_sites(c, result))
         cases.append(case)
     for s in result.call_sites:
         case = ElementTree.Element("testcase", classname="utf8env.readiness.call_sites",

@@ -126,6 +126,8 @@ class ReadinessResult(Record):
     advice = field(())         # [Trial]: the fixes tried for the changed tests (_advice.py)
     untested = field(None)     # [UntestedSite]: calls the scan finds that no test exercised;
                                # None when not looked for
+    unrecorded = field(())     # the Pythons whose runs record no call site: they have no
+                               # EncodingWarning (before 3.10), as their records say
 
     def _json(self):
         return self._asdict()
