@@ -95,8 +95,50 @@ def test_without_wine_one_line_names_what_to_install(monkeypatch, tmp_path):
     assert rows.json(sets) == {
         "platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
         "wine": None, "world": None, "code_pages": {"cp932": 932},
-        "not_applicable": ["utf8-locale"], "not_run": NO_WINE, "left_out": {}}
+        "not_applicable": ["utf8-locale"], "not_run": NO_WINE, "left_out": {},
+        "no_linux_rows": None}
     rows.close()
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_no_linux_interpreter_found_is_one_line_beside_the_windows_row(
+        monkeypatch, tmp_path, capsys, fmt):
+    """Discovery finds nothing (an empty PATH, PYENV_ROOT, uv folder and distribution
+    folder, no chroot): the Windows row runs alone, and one line says the Linux rows are
+    missing, where they were looked for and how to give one. Wine is absent here too."""
+    from utf8env.matrix import _discovery as discovery
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for name, value in (("PATH", str(empty)), ("PYENV_ROOT", str(empty)), ("HOME", str(empty)),
+                        ("XDG_DATA_HOME", str(empty)), ("UTF8ENV_WINDOWS_CACHE", str(empty))):
+        monkeypatch.setenv(name, value)
+    for name in ("UTF8ENV_DEBIAN_ROOT", "UV_PYTHON_INSTALL_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(discovery, "DISTRIBUTION", str(empty))
+    monkeypatch.setattr(wine, "_WINE", (str(tmp_path / "wine64"), "wine64"))
+    discovery._scan.cache_clear()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.py").write_text("print(1)\n")
+    try:
+        code, out, err = _main(["matrix", "--windows", "--format", fmt, "--", "x.py"], capsys)
+    finally:
+        discovery._scan.cache_clear()
+    line = ("no Linux rows: no Linux interpreter found (looked in pyenv (%s/versions), python3.N "
+            "on PATH, uv (%s/uv/python), %s/python3.N); give --python PATH for "
+            "them" % (empty, empty, empty))
+    assert (code, err) == (1, "")
+    if fmt == "json":
+        data = json.loads(out)
+        assert (data["cells"], data["windows"]["not_run"], data["windows"]["no_linux_rows"]) == (
+            [], NO_WINE, line)
+    else:
+        section = out[out.index("Windows (matrix --windows):\n"):].split("\n\n")[0]
+        lines = section.splitlines()
+        assert lines[:2] == ["Windows (matrix --windows):", "  3.13 win not run: " + NO_WINE]
+        # The line, wrapped as every line of the page (its folders' length varies).
+        assert lines[2].startswith("  no Linux rows: ")
+        assert " ".join(w.strip() for w in lines[2:]) == line
 
 
 def _linux_cell(env_set="cp1252"):
@@ -305,7 +347,8 @@ def test_the_json_carries_the_windows_row(cafe):
     assert w == {"platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
                  "wine": w["wine"], "world": w["world"],
                  "code_pages": {"cp1252": 1252, "cp932": 932},
-                 "not_applicable": ["utf8-locale"], "not_run": None, "left_out": {}}
+                 "not_applicable": ["utf8-locale"], "not_run": None, "left_out": {},
+                 "no_linux_rows": None}
     assert re.fullmatch(r"\d+\.\d+(\.\d+)?", w["wine"])
     assert w["world"].startswith("3.13 win: Windows CPython 3.13.2 under Wine %s," % w["wine"])
     assert data["pythons"][-1] == {"version": "3.13", "platform": "win32", "cpython": "3.13.2",

@@ -145,6 +145,8 @@ def _program(options, command, pythons, timeout):
         rows = _windows.Windows(windows, [_windows.code_page(es)
                                           for es in _windows.code_page_sets(
                                               program.chosen_sets(sets))])
+        if not pythons:
+            rows.no_linux = _windows.NO_LINUX % ", ".join(discovery.looked())
         try:
             rows.open()
             result = program.run_program(list(command), pythons, sets, stdin,

@@ -642,8 +642,9 @@ def windows_lines(result):
     w = result.windows
     if not w:
         return []
+    linux = [w["no_linux_rows"]] if w.get("no_linux_rows") else []
     if w["not_run"]:
-        return ["%s not run: %s" % (w["row"], w["not_run"])]
+        return ["%s not run: %s" % (w["row"], w["not_run"])] + linux
     out = [w["world"]]
     out.append("%s runs in the code page each set stands for (%s)%s" % (
         w["row"], ", ".join("%s %d" % kv for kv in w["code_pages"].items()),
@@ -651,7 +652,7 @@ def windows_lines(result):
             _NOT_APPLICABLE, ", ".join(w["not_applicable"])) if w["not_applicable"] else ""))
     out += ["%s not run in %s (code page %d): %s" % (w["row"], name, w["code_pages"][name], why)
             for name, why in w.get("left_out", {}).items()]
-    return out
+    return out + linux
 _NOT_RUN_HEAD = "Not run here (their locale world cannot be made on this machine):"
 
 

@@ -31,6 +31,9 @@ PLATFORM = "win32"
 # Wine's code page is each run's own LC_ALL: no locale world to enter.
 JOB_WORLD = "installed"
 ROW = "%s win"
+# The Windows rows alone, where discovery found no Linux interpreter: said, never a silent
+# absence of the Linux ones (%s: the places looked in, _discovery.looked()).
+NO_LINUX = "no Linux rows: no Linux interpreter found (looked in %s); give --python PATH for them"
 
 
 def row(minor):
@@ -75,6 +78,7 @@ class Windows(object):
         self.wine = None
         self.problem = None       # why the rows were left out (one line), or None
         self.left_out = {}        # {code page: why it was left out (one line)}
+        self.no_linux = None      # NO_LINUX: why no Linux row runs beside these, or None
 
     def open(self):
         """Ready to run, or self.problem says why not (the Linux rows still run)."""
@@ -172,7 +176,8 @@ class Windows(object):
                 "not_run": self.problem,
                 "left_out": {} if self.problem else {
                     es.name: self.left_out[code_page(es)] for es in applies
-                    if code_page(es) in self.left_out}}
+                    if code_page(es) in self.left_out},
+                "no_linux_rows": self.no_linux}
 
     def job(self, es, script, args, utf8, cell, stdin, timeout):
         """The worlds.Job of one run of the user's script in `cell` (its own folder):
