@@ -296,8 +296,9 @@ Tests that change with the fix (against the unfixed code, UTF-8 mode off):
     fixed, UTF-8 mode on: passed -> failed: UnicodeDecodeError: 'utf-8' codec can't decode byte 0xe9
       in position 3: unexpected end of data
 
+The tests that differ ran again in the same copies (3 runs): 3 differ again, 0 unstable.
 The fix changes 3 of 3 tests.
-3 runs on 2 workers, 1.0 s
+6 runs on 2 workers, 1.0 s
 """.format(v=version.ljust(4)))
     with open(os.path.join(project, "app.py"), encoding="utf-8") as f:
         assert f.read() == APP                  # the user's file, untouched
@@ -488,3 +489,42 @@ UTF-8 mode off and on.
 """.format(v=version.ljust(4)))
     with open(os.path.join(project, "kept.py"), encoding="utf-8") as f:
         assert f.read() == KEPT                 # the user's file, untouched
+
+
+def test_fix_prove_calls_a_test_that_differs_from_itself_unstable(tmp_path):
+    """A test whose output differs from run to run (a token, a timestamp) differs between
+    the unfixed and the fixed runs too: run again, it differs from its own first run, so it
+    is unstable, as readiness calls it, and not a change the fix makes."""
+    _need()
+    tests = KEPT_TESTS + (
+        "\n\ndef test_a_token():\n"
+        "    import os\n"
+        "    print(os.urandom(16).hex())\n")
+    project = _project(str(tmp_path / "p"), {"kept.py": KEPT, "tests/test_kept.py": tests})
+    code, out, err = _fix(["--prove", "--python", sys.executable, "kept.py", "--", "pytest"]
+                          + ARGS, project)
+    version = "%d.%d" % sys.version_info[:2]
+    assert (code, err) == (0, "")
+    assert _masked(out) == _masked("""\
+utf8env fix --prove -- pytest -q -p no:cacheprovider
+fixed in copies: 2 call sites (encoding="utf-8") in 1 file; 0 to review, left as they are
+world latin1: a Latin-1 locale (LANG=en_US.ISO-8859-1)
+
+python  run                      exit  tests     seconds
+======  =======================  ====  ========  =======
+{v}    unfixed, UTF-8 mode off  0     2 passed  1.0
+{v}    fixed, UTF-8 mode off    0     2 passed  1.0
+{v}    fixed, UTF-8 mode on     0     2 passed  1.0
+
+Unstable tests (a different result when run again, the same code in the same mode; not counted as
+  changes):
+  tests/test_kept.py::test_a_token [{p}]
+    unfixed, UTF-8 mode off: passed twice, the output differing
+    fixed, UTF-8 mode off: passed twice, the output differing
+    fixed, UTF-8 mode on: passed twice, the output differing
+
+The tests that differ ran again in the same copies (3 runs): 0 differ again, 1 unstable.
+No test changed: the fixed code gives every test (2) the unfixed code's outcome and output, with
+UTF-8 mode off and on. 1 test not counted (unstable).
+6 runs on 2 workers, 1.0 s
+""".format(v=version.ljust(4), p=version))

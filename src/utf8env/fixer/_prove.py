@@ -85,8 +85,17 @@ def _prove(options, paths, args, world, timeout, project, guard):
         planned = reference + fixed
         kinds = [UNFIXED] * len(reference) + [FIXED] * len(fixed)
         runs, workers = guard.execute(planned, world)
+        # The tests that differ run again in all three runs, in the same copies: one whose
+        # rerun differs from its own first run is unstable, as readiness calls it, and
+        # not a change the fix makes (a timestamp in its output, a race).
+        from ..readiness import _compare as compare
+        wanted = _differing(_compared(compare._read(planned, runs), kinds))
+        reruns = []
+        if wanted:
+            again = suite.plan_rerun(planned, wanted)
+            reruns = list(zip(again, guard.execute(again, world)[0]))
         page, status = _report(planned, kinds, runs, workers, time.monotonic() - started,
-                               args, world, tally, encoding, report is not None)
+                               args, world, tally, encoding, report is not None, reruns)
     finally:
         for folder in folders:
             folder.remove()
@@ -132,13 +141,57 @@ def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
-def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, measured):
-    """(the page, the exit status)."""
+# The three runs of each Python, in the order compared: the first is the reference.
+ORDER = ((UNFIXED, "today"), (FIXED, "today"), (FIXED, "3.15"))
+NAMES = {ORDER[0]: "unfixed, UTF-8 mode off", ORDER[1]: "fixed, UTF-8 mode off",
+         ORDER[2]: "fixed, UTF-8 mode on"}
+
+
+def _compared(read, kinds):
+    """{python: ([its three runs read, in ORDER], [their outcomes by test key])}: both from
+    JUnit XML when all three have it, else from the progress files."""
+    by = {}
+    for r, kind in zip(read, kinds):
+        by.setdefault(r.interp.version, {})[(kind, r.mode)] = r
+    out = {}
+    for python, runs_of in by.items():
+        got = [runs_of.get(key) for key in ORDER]
+        if any(r is None for r in got):
+            continue
+        if all(r.junit is not None for r in got):
+            out[python] = (got, [r.junit for r in got])
+        else:
+            out[python] = (got, [r.by_progress() for r in got])
+    return out
+
+
+def _differing(compared):
+    """{python: [node id]} of the tests whose outcome or output in a fixed run is not the
+    reference's."""
+    from ..readiness import _compare as compare
+    out = {}
+    for python, (got, outcomes) in compared.items():
+        ids = [compare._nodeid(k, got[1], got[2]) for k in sorted(set().union(*outcomes))
+               if any(o.get(k, compare.ABSENT) != outcomes[0].get(k, compare.ABSENT)
+                      for o in outcomes[1:])]
+        if ids:
+            out[python] = ids
+    return out
+
+
+def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, measured,
+            reruns=()):
+    """(the page, the exit status). `reruns`: [(planned, Ran)] of the differing tests run
+    again, in the order of `planned`."""
     from .. import _pages as pages
     from ..readiness import _compare as compare, _formats as formats, _suite as suite
-    from ..readiness._results import PEP686
     from ._cli import _encodings
     read = compare._read(planned, runs)
+    again = compare._read([p for p, _ in reruns], [r for _, r in reruns])
+    kind_of = {id(p[2].folder): kind for p, kind in zip(planned, kinds)}
+    rerun_of = {}           # (python, kind, mode): the rerun read (in its first run's copy)
+    for (p, _), r in zip(reruns, again):
+        rerun_of[(r.interp.version, kind_of[id(p[2].folder)], r.mode)] = r
     es = suite.env_set(world)
     fixed, review, files, used, left = tally or (0, 0, 0, {}, [])
     runner = "python -m unittest" if type(args).__name__ == "Args" else "pytest"
@@ -155,46 +208,57 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     out += pages.wrap("world %s: %s (%s)" % (es.name, es.description, ", ".join(
         "%s=%s" % kv for kv in sorted(dict(es.variables).items()))), pages.WIDTH, "", "  ")
     out.append("")
-    by = {}
-    for r, kind in zip(read, kinds):
-        by.setdefault(r.interp.version, {})[(kind, r.mode)] = r
-    names = {(UNFIXED, "today"): "unfixed, UTF-8 mode off", (FIXED, "today"):
-             "fixed, UTF-8 mode off", (FIXED, PEP686): "fixed, UTF-8 mode on"}
-    order = [(UNFIXED, "today"), (FIXED, "today"), (FIXED, PEP686)]
-    body, changed, bad, tests = [], [], [], set()
-    for python, runs_of in sorted(by.items()):
-        got = [runs_of.get(key) for key in order]
-        if any(r is None for r in got):
-            continue
-        if all(r.junit is not None for r in got):
-            outcomes = [r.junit for r in got]
-        else:
-            outcomes = [r.by_progress() for r in got]
-        for key, r, o in zip(order, got, outcomes):
+    body, changed, unstable, bad, tests = [], [], [], [], set()
+    for python, (got, outcomes) in sorted(_compared(read, kinds).items(),
+                                          key=lambda item: compare._version_key(item[0])):
+        for key, r, o in zip(ORDER, got, outcomes):
             counts = {}
             for x in o.values():
                 counts[x.outcome] = counts.get(x.outcome, 0) + 1
             counts = {k: counts[k] for k in compare._ORDER if k in counts}
-            body.append([python, names[key], r.ran.returncode if r.ran.returncode is not None
+            body.append([python, NAMES[key], r.ran.returncode if r.ran.returncode is not None
                          else "-", formats._counts(counts), "%.1f" % r.ran.seconds])
             if r.problem:
-                bad.append("%s, %s: %s" % (python, names[key], r.problem))
+                bad.append("%s, %s: %s" % (python, NAMES[key], r.problem))
+        second = [rerun_of.get((python,) + key) for key in ORDER]
+        for key, r in zip(ORDER, second):
+            if r is not None and r.problem:
+                bad.append("%s, %s, run again: %s" % (python, NAMES[key], r.problem))
+        second = [None if r is None else (r.junit if r.junit is not None else r.by_progress())
+                  for r in second]
         base = outcomes[0]
         for k in sorted(set().union(*outcomes)):
             tests.add(k)
             was = base.get(k, compare.ABSENT)
             diffs = []
-            for key, o in zip(order[1:], outcomes[1:]):
+            for key, o in zip(ORDER[1:], outcomes[1:]):
                 now = o.get(k, compare.ABSENT)
                 if now != was:
-                    diffs.append("%s: %s" % (names[key], compare._first_difference(was, now)))
-            if diffs:
-                changed.append(("%s [%s]" % (compare._nodeid(k, got[1], got[2]), python), diffs))
+                    diffs.append("%s: %s" % (NAMES[key], compare._first_difference(was, now)))
+            if not diffs:
+                continue
+            name = "%s [%s]" % (compare._nodeid(k, got[1], got[2]), python)
+            moved = [(key, o.get(k, compare.ABSENT), s[k]) for key, o, s in
+                     zip(ORDER, outcomes, second) if s is not None and k in s
+                     and s[k] != o.get(k, compare.ABSENT)]
+            if moved:
+                unstable.append((name, ["%s: %s" % (NAMES[key], formats._unstable_pair(
+                    (first, then))) for key, first, then in moved]))
+            else:
+                changed.append((name, diffs))
     out += [pages.table(["python", "run", "exit", "tests", "seconds"], body, pages.WIDTH), ""]
     if bad:
         out.append("Runs that did not complete:")
         for line in bad:
             out += pages.wrap(line, pages.WIDTH, "  ", "    ")
+        out.append("")
+    if unstable:
+        out += pages.wrap("Unstable tests (a different result when run again, the same code in "
+                          "the same mode; not counted as changes):", pages.WIDTH, "", "  ")
+        for name, lines in unstable:
+            out.append("  " + name)
+            for line in lines:
+                out += pages.wrap(line, pages.WIDTH, "    ", "      ")
         out.append("")
     if changed:
         out.append("Tests that change with the fix (against the unfixed code, UTF-8 mode off):")
@@ -203,12 +267,21 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
             for line in diffs:
                 out += pages.wrap(line, pages.WIDTH, "    ", "      ")
         out.append("")
-        out.append("The fix changes %d of %s." % (len(changed), _plural(len(tests), "test")))
+    if again:
+        out += pages.wrap("The tests that differ ran again in the same copies (%s): %d differ "
+                          "again, %d unstable." % (_plural(len(again), "run"), len(changed),
+                                                   len(unstable)), pages.WIDTH, "", "  ")
+    if changed:
+        out.append("The fix changes %d of %s.%s" % (
+            len(changed), _plural(len(tests), "test"), " %s not counted (unstable)." % _plural(
+                len(unstable), "test") if unstable else ""))
     else:
         out += pages.wrap("No test changed: the fixed code gives every test (%d) the unfixed "
-                          "code's outcome and output, with UTF-8 mode off and on." % len(tests),
+                          "code's outcome and output, with UTF-8 mode off and on.%s" % (
+                              len(tests), " %s not counted (unstable)." % _plural(
+                                  len(unstable), "test") if unstable else ""),
                           pages.WIDTH, "", "")
-    out.append("%s on %s, %.1f s" % (_plural(len(read), "run"), _plural(workers, "worker"),
-                                     wall))
+    out.append("%s on %s, %.1f s" % (_plural(len(read) + len(again), "run"),
+                                     _plural(workers, "worker"), wall))
     status = INCOMPLETE if bad else (1 if changed else 0)
     return "\n".join(out) + "\n", status

@@ -85,14 +85,17 @@ def _brief(outcome):
                               outcome.outcome != "passed" else "")
 
 
+def _unstable_pair(pair):
+    """A test's two outcomes in the same mode (readiness's runs, fix --prove's), in words."""
+    if pair[0] == pair[1]:
+        return "%s twice" % _brief(pair[0])
+    if (pair[0].outcome, pair[0].message) == (pair[1].outcome, pair[1].message):
+        return "%s twice, the output differing" % _brief(pair[0])
+    return "%s, then %s" % (_brief(pair[0]), _brief(pair[1]))
+
+
 def _unstable_line(u):
-    def said(pair):
-        if pair[0] == pair[1]:
-            return "%s twice" % _brief(pair[0])
-        if (pair[0].outcome, pair[0].message) == (pair[1].outcome, pair[1].message):
-            return "%s twice, the output differing" % _brief(pair[0])
-        return "%s, then %s" % (_brief(pair[0]), _brief(pair[1]))
-    return "UTF-8 mode off: %s; on: %s" % (said(u.today), said(u.utf8_mode))
+    return "UTF-8 mode off: %s; on: %s" % (_unstable_pair(u.today), _unstable_pair(u.utf8_mode))
 
 
 def _notes(result):
