@@ -255,7 +255,7 @@ def test_the_315_column_says_what_pep686_changes_and_keeps_c_legacy_apart(result
 
 
 ENVIRONMENT_KEYS = {"row", "name", "version", "argv", "root", "world", "variables", "options",
-                    "launcher", "encoding", "expect", "observed", "problem"}
+                    "launcher", "encoding", "expect", "observed", "problem", "origin"}
 CELL_KEYS = {"scenario", "row", "environment", "exception", "mojibake", "error", "traceback",
              "stage", "encoding", "produced", "expected", "shown", "stages"}
 TIMING_KEYS = {"wall_seconds", "cell_seconds", "workers", "jobs"}
@@ -263,7 +263,8 @@ TIMING_KEYS = {"wall_seconds", "cell_seconds", "workers", "jobs"}
 
 def test_json_report_keys(result):
     data = json.loads(report.render(result, "json"))
-    assert set(data) == {"schema", "mode", "environments", "rows", "tables", "timing"}
+    assert set(data) == {"schema", "mode", "environments", "rows", "tables", "timing",
+                         "pythons_left_out"}
     assert data["schema"] == 1 and data["mode"] == "pep"
     assert set(data["timing"]) == TIMING_KEYS
     for e in data["environments"]:
@@ -457,7 +458,7 @@ def test_open_without_encoding_fails_only_in_the_legacy_c_locale(program_run):
 def test_program_json_keys(program_run):
     data = json.loads(report.render(program_run("open_without_encoding.py"), "json"))
     assert set(data) == {"schema", "mode", "command", "env_sets", "pythons", "hostile_files",
-                         "stdin", "cells", "problems", "timing", "not_run"}
+                         "stdin", "cells", "problems", "timing", "not_run", "pythons_left_out"}
     assert data["not_run"] == []
     assert data["schema"] == 1 and data["mode"] == "program"
     assert set(data["timing"]) == TIMING_KEYS
@@ -466,7 +467,7 @@ def test_program_json_keys(program_run):
         assert set(e) == {"name", "world", "variables", "utf8", "description"}
         assert isinstance(e["variables"], dict)
     for p in data["pythons"]:
-        assert set(p) == {"version", "argv"}
+        assert set(p) == {"version", "argv", "origin"}
     for c in data["cells"]:
         assert set(c) == {"python", "interpreter", "env_set", "status", "exit", "unicode_error",
                           "where", "encoding_warnings", "utf8_mode_changes", "stdout", "stderr",
@@ -700,20 +701,22 @@ def test_each_scenario_judges_with_its_own_classifier():
     assert "read" in results.as_json(c) and "read" not in results.as_json(wrong)
 
 
+def _nowhere(monkeypatch, tmp_path):
+    """A user with no Python in any place: the environment, and the places in words."""
+    monkeypatch.setattr(discovery, "DISTRIBUTION", str(tmp_path / "usr-bin"))
+    env = {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path / "home"),
+           "PYENV_ROOT": str(tmp_path / "pyenv")}
+    return env, ("pyenv ({0}/pyenv/versions), python3.N on PATH, uv ({0}/home/.local/share/uv/"
+                 "python), {0}/usr-bin/python3.N".format(tmp_path))
+
+
 @pytest.mark.fast
 def test_discovery_says_what_to_do_without_the_repository(monkeypatch, tmp_path):
-    monkeypatch.setenv("PYENV_ROOT", str(tmp_path))
-    monkeypatch.delenv("UTF8ENV_DEBIAN_ROOT", raising=False)
-    discovery._scan.cache_clear()
-    discovery.pyenv_root.cache_clear()
-    try:
-        reasons = dict(discovery.missing())
-        chroot = dict(discovery.missing(chroot=str(tmp_path / "debian")))
-    finally:
-        discovery._scan.cache_clear()
-        discovery.pyenv_root.cache_clear()
-    assert reasons == chroot == {v: "not in pyenv (%s/versions); give --python PATH to run "
-                                    "another interpreter" % tmp_path for v in discovery.VERSIONS}
+    env, places = _nowhere(monkeypatch, tmp_path)
+    reasons = dict(discovery.missing("", env))
+    chroot = dict(discovery.missing(str(tmp_path / "debian"), env))
+    assert reasons == chroot == {v: "not in %s; give --python PATH to run another interpreter"
+                                    % places for v in discovery.VERSIONS}
 
 
 @pytest.mark.fast
@@ -724,24 +727,20 @@ def test_a_chroots_interpreter_is_found_for_root_alone(monkeypatch, tmp_path):
     (chroot / ".utf8env-ready").write_text("")
     (chroot / "usr" / "bin" / "python3.14").write_text("")
     (chroot / "usr" / "bin" / "python3.14").chmod(0o755)
-    monkeypatch.setenv("PYENV_ROOT", str(tmp_path / "pyenv"))
+    env, places = _nowhere(monkeypatch, tmp_path)
     seen = {}
-    discovery._scan.cache_clear()
-    discovery.pyenv_root.cache_clear()
-    try:
-        for euid in (0, 1000):
-            monkeypatch.setattr(discovery.os, "geteuid", lambda: euid)
-            seen[euid] = ([(i.version, i.argv[1:], i.root)
-                           for i in discovery.interpreters(chroot=str(chroot))],
-                          dict(discovery.missing(chroot=str(chroot))))
-    finally:
-        discovery._scan.cache_clear()
-        discovery.pyenv_root.cache_clear()
-    why = "not in pyenv (%s/versions) nor %%s the chroot %s%%s; give --python PATH to run " \
-          "another interpreter" % (tmp_path / "pyenv", chroot)
-    others = {v: why % ("in", "") for v in discovery.VERSIONS if v != "3.14"}
-    assert seen[0] == ([("3.14", [str(chroot), "/usr/bin/python3.14"], str(chroot))], others)
-    assert seen[1000] == ([], dict(others, **{"3.14": why % ("usable in", " (chroot needs root)")}))
+    for euid in (0, 1000):
+        monkeypatch.setattr(discovery.os, "geteuid", lambda: euid)
+        seen[euid] = ([(i.version, i.argv[1:], i.root, i.origin)
+                       for i in discovery.interpreters(str(chroot), env)],
+                      dict(discovery.missing(str(chroot), env)))
+    why = "not in %s, the chroot %s%%s; give --python PATH to run another interpreter" % (
+        places, chroot)
+    others = {v: why % "" for v in discovery.VERSIONS if v != "3.14"}
+    assert seen[0] == ([("3.14", [str(chroot), "/usr/bin/python3.14"], str(chroot),
+                         "chroot %s" % chroot)], others)
+    assert seen[1000] == ([], dict(others, **{
+        "3.14": why % " (the chroot has it, but chroot needs root)"}))
 
 
 @pytest.mark.fast

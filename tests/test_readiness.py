@@ -536,47 +536,31 @@ def test_a_distributions_python_without_pytest_is_told_to_make_a_venv(tmp_path):
         "VENV/bin/python -m pip install pytest) and give --python VENV/bin/python\n")
 
 
-def _fake_python(path):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write("#!/bin/sh\nexit 0\n")
-    os.chmod(path, 0o755)
-    return path
-
-
 @pytest.mark.fast
-def test_the_default_python_315_is_looked_for_where_users_install_it(tmp_path):
-    home, bin_, pyenv = tmp_path / "home", tmp_path / "bin", tmp_path / "pyenv"
+def test_the_default_python_315_is_looked_for_where_users_install_it(tmp_path, monkeypatch):
+    # The places of matrix's discovery (tests/test_discovery_places.py runs them with real
+    # interpreters): pyenv, PATH, uv, the distribution's folder, the chroot named.
+    home, bin_, pyenv, data = (tmp_path / n for n in ("home", "bin", "pyenv", "data"))
     for folder in (home, bin_, pyenv):
         folder.mkdir()
+    monkeypatch.setattr(discovery, "DISTRIBUTION", str(tmp_path / "usr-bin"))
     env = {"PATH": str(bin_), "HOME": str(home), "PYENV_ROOT": str(pyenv)}
-    looked = ["python3.15 on PATH", "%s/versions/3.15*" % pyenv,
-              "%s/.local/share/uv/python/cpython-3.15*" % home]
+    looked = ["pyenv (%s/versions)" % pyenv, "python3.N on PATH",
+              "uv (%s/.local/share/uv/python)" % home, "%s/usr-bin/python3.N" % tmp_path]
     assert suite.python_315(env) == (None, looked)
-    uv = _fake_python(str(home / ".local/share/uv/python/cpython-3.15.0-linux-x86_64-gnu/bin/python3.15"))
-    assert suite.python_315(env) == (uv, looked)
-    data = tmp_path / "data"
-    moved = _fake_python(str(data / "uv/python/cpython-3.15.1-linux-x86_64-gnu/bin/python3.15"))
-    assert suite.python_315(dict(env, XDG_DATA_HOME=str(data)))[0] == moved
-    assert suite.python_315(dict(env, UV_PYTHON_INSTALL_DIR=str(data / "uv/python")))[0] == moved
-    # uv itself, where it is installed: what `uv python find 3.15` says.
-    with open(str(bin_ / "uv"), "w") as f:
-        f.write("#!/bin/sh\n[ \"$*\" = \"python find --no-python-downloads 3.15\" ] && "
-                "echo /opt/uv-found/python3.15\n")
-    os.chmod(str(bin_ / "uv"), 0o755)
-    assert suite.python_315(env) == ("/opt/uv-found/python3.15", looked[:2] + [
-        "uv python find 3.15"])
-    os.remove(str(bin_ / "uv"))
-    _fake_python(str(pyenv / "versions/3.15.0rc1/bin/python3.15"))
-    release = _fake_python(str(pyenv / "versions/3.15.2/bin/python3.15"))
-    _fake_python(str(pyenv / "versions/3.15.10t/bin/python3.14"))          # not a python3.15
-    assert suite.python_315(env) == (release, looked[:2])
-    on_path = _fake_python(str(bin_ / "python3.15"))
-    assert suite.python_315(env) == (on_path, looked[:1])
+    assert suite.python_315(dict(env, XDG_DATA_HOME=str(data)))[1][2] == (
+        "uv (%s/uv/python)" % data)
+    assert suite.python_315(dict(env, UV_PYTHON_INSTALL_DIR=str(data / "uv")))[1][2] == (
+        "uv (%s/uv)" % data)
+    chroot = tmp_path / "debian"
+    chroot.mkdir()
+    (chroot / ".utf8env-ready").write_text("")
+    assert suite.python_315(dict(env, UTF8ENV_DEBIAN_ROOT=str(chroot))) == (
+        None, looked + ["the chroot %s" % chroot])
 
 
-@pytest.mark.fast
 def test_without_a_python_315_readiness_asks_for_python(tmp_path):
+    # Not fast: the distribution's /usr/bin/python3.N are asked their versions.
     home, pyenv = tmp_path / "home", tmp_path / "pyenv"
     home.mkdir()
     pyenv.mkdir()
@@ -584,9 +568,9 @@ def test_without_a_python_315_readiness_asks_for_python(tmp_path):
     proc = _cli(["--", "pytest"], str(tmp_path), env=env)
     assert (proc.returncode, proc.stdout) == (2, b"")
     assert proc.stderr.decode() == (
-        "utf8env: error: readiness: no Python 3.15 found (looked for python3.15 on PATH, "
-        "%s/versions/3.15*, %s/.local/share/uv/python/cpython-3.15*); give --python PATH "
-        "(3.10+ for EncodingWarning)\n" % (pyenv, home))
+        "utf8env: error: readiness: no Python 3.15 found (looked in pyenv (%s/versions), "
+        "python3.N on PATH, uv (%s/.local/share/uv/python), /usr/bin/python3.N); give --python "
+        "PATH (3.10+ for EncodingWarning)\n" % (pyenv, home))
 
 
 def test_the_default_python_315_found_on_path_is_identified(tmp_path, venvs):
@@ -604,9 +588,11 @@ def test_the_default_python_315_found_on_path_is_identified(tmp_path, venvs):
         assert (found.version, found.argv, found.root) == ("3.15", [str(wrapper)], "/")
         wrapper.unlink()
     (bin_ / "python3.15").symlink_to(venvs["3.13"].argv[0])
+    # With no 3.15 anywhere (a 3.15 found, the chroot's, would be the target).
+    env.pop("UTF8ENV_DEBIAN_ROOT", None)
     with pytest.raises(UsageError) as e:
         suite.default_pythons(env)
-    assert str(e.value) == ("readiness: %s (found as python3.15 on PATH) is Python 3.13, not "
+    assert str(e.value) == ("readiness: %s (python3.15 from PATH) is Python 3.13, not "
                             "3.15; give --python PATH" % (bin_ / "python3.15"))
 
 

@@ -96,7 +96,8 @@ def run(options, command):
 
 
 def _pep(options, pythons, timeout):
-    from . import _environments as environments, _pep as pep, _report as report
+    from . import (_discovery as discovery, _environments as environments, _pep as pep,
+                   _report as report)
     if options.env_set:
         raise UsageError("matrix: --env-set applies to a COMMAND (the PEP reproduction has "
                          "its own environments)")
@@ -114,6 +115,8 @@ def _pep(options, pythons, timeout):
         envs = environments.pep_environments([p for p in pythons if p.version != "2.7"],
                                              py27[0] if py27 else None)
     result = pep.run_pep(envs, timeout=timeout, progress=_progress())
+    if not pythons:
+        result = result._replace(pythons_left_out=discovery.unusable())
     output.write(report.render(result, options.format, raw=bool(options.bytes)))
     return 0
 
@@ -132,10 +135,11 @@ def _program(options, command, pythons, timeout):
     sets = options.env_set or environments.DEFAULT_ENV_SETS
     if windows:
         sets = _windows_sets(options.env_set)
-    if not pythons:
+    discovered = not pythons
+    if discovered:
         pythons = discovery.interpreters()      # the Debian chroot's 3.14 and 3.15 too
         if not pythons and not windows:
-            raise UsageError("matrix: no interpreter found; give --python PATH")
+            raise UsageError(discovery.nothing_found("matrix"))
     if not windows:
         result = program.run_program(list(command), pythons, sets, stdin, options.hostile_files,
                                      timeout=timeout, progress=_progress())
@@ -154,6 +158,8 @@ def _program(options, command, pythons, timeout):
                                          progress=_progress(), windows=rows)
         finally:
             rows.close()
+    if discovered:
+        result = result._replace(pythons_left_out=discovery.unusable())
     output.write(report.render(result, options.format, raw=bool(options.bytes)))
     not_run = result.not_run or (windows and (result.windows["not_run"]
                                               or result.windows["left_out"]))

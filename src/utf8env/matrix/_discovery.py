@@ -1,71 +1,205 @@
-"""Find the real CPython interpreters the matrix runs (and the ground-truth tests check).
+"""Find the real CPython interpreters where users have them: one discovery for every
+command that looks for Pythons (matrix's interpreters, readiness's default 3.15, the
+ground-truth tests').
 
-2.7 and 3.6-3.15 come from pyenv. A chroot holding interpreters of its own (the test
-suite's Debian chroot with python3.14 and python3.15) is searched only where
-UTF8ENV_DEBIAN_ROOT names it: pyenv is tried first for every version. `--python PATH`
-names any other interpreter; it is identified by utf8env._interpreter.identify, the one
-question.
+The places, in this order: pyenv's versions, every python3.N (and python3) on PATH (not
+pyenv's shims, which are pyenv's place again), uv's managed Pythons, the distribution's
+/usr/bin/python3.N, then the chroot UTF8ENV_DEBIAN_ROOT names (the test suite's Debian
+chroot with python3.14 and python3.15), searched only where named. A file reached twice
+(links, or two places) is one interpreter (its device and inode). Each is asked its
+version (utf8env._interpreter.identify, the one question), never guessed from its name;
+one that does not answer is kept with why, for the report to say. The first found of
+each version runs; the chroot's, whose version is its path's (asking needs chroot, which
+needs root), only for a version found nowhere else. `--python PATH` names any other
+interpreter. Each interpreter carries where it came from (ORIGINS, "chroot ROOT",
+NAMED).
 """
 import os
 import re
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
-from .._errors import UsageError
+from .._errors import InterpreterError, UsageError
 from .._interpreter import identify
 from .._engine.profiles import VERSIONS
 from .._engine.records import Record, field
 
-__all__ = ["VERSIONS", "Interpreter", "debian_root", "pyenv_root",
-           "interpreters", "missing", "python27", "roots", "named"]
+__all__ = ["VERSIONS", "Interpreter", "Unusable", "NAMED", "debian_root", "pyenv_root",
+           "interpreters", "every", "unusable", "looked", "nothing_found", "found_as",
+           "missing",
+           "python27", "roots", "named"]
+
+NAMED = "--python"
+DISTRIBUTION = "/usr/bin"
+# The places' words, as the reports say where an interpreter came from.
+PYENV, PATH, UV = "pyenv", "PATH", "uv"
+_PATH_NAME = re.compile(r"python3(?:\.\d+)?\Z")
+_VERSIONED = re.compile(r"python3\.(\d+)\Z")
 
 
 class Interpreter(Record):
     version = field()   # "3.6"
     argv = field()      # command prefix, e.g. [".../bin/python3.6"] or ["/usr/sbin/chroot", ROOT, "/usr/bin/python3.14"]
     root = field()      # "/" or the chroot path
+    origin = field(NAMED)   # where it was found: "pyenv", "PATH", "uv", "/usr/bin", "chroot ROOT", "--python"
 
 
-def debian_root():
-    """The chroot UTF8ENV_DEBIAN_ROOT names, or "" (none: nothing is searched but pyenv)."""
-    return os.environ.get("UTF8ENV_DEBIAN_ROOT", "")
+class Unusable(Record):
+    """A file found that runs nowhere: it did not answer the version question, or it is a
+    version no command runs."""
+    path = field()
+    origin = field()
+    why = field()
+
+
+def debian_root(environ=None):
+    """The chroot UTF8ENV_DEBIAN_ROOT names, or "" (none: no chroot is searched)."""
+    return (os.environ if environ is None else environ).get("UTF8ENV_DEBIAN_ROOT", "")
 
 
 def _debian_ready(root):
     return bool(root) and os.path.isfile(os.path.join(root, ".utf8env-ready"))
 
 
+def pyenv_root(environ=None):
+    """PYENV_ROOT, else what `pyenv root` says where pyenv is on PATH, else ~/.pyenv (None
+    without a HOME)."""
+    environ = os.environ if environ is None else environ
+    return _pyenv_root(environ.get("PYENV_ROOT", ""), environ.get("PATH", os.defpath),
+                       environ.get("HOME", ""))
+
+
 @lru_cache(maxsize=None)
-def pyenv_root():
-    if os.environ.get("PYENV_ROOT"):
-        return os.environ["PYENV_ROOT"]
-    try:
-        out = subprocess.run(["pyenv", "root"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, timeout=10, check=True).stdout
-        if out.strip():
-            return out.decode().strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return os.path.expanduser("~/.pyenv")
+def _pyenv_root(named, path, home):
+    if named:
+        return named
+    pyenv = shutil.which("pyenv", path=path)
+    if pyenv:
+        try:
+            out = subprocess.run([pyenv, "root"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, timeout=30,
+                                 env={"PATH": path, "HOME": home}).stdout
+            if out.strip():
+                return os.fsdecode(out.strip())
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return os.path.join(home, ".pyenv") if home else None
 
 
-def _pyenv(version):
-    """The newest pyenv X.Y.Z for X.Y (plain releases only: no -dev, no 't' builds)."""
-    base = os.path.join(pyenv_root(), "versions")
+pyenv_root.cache_clear = _pyenv_root.cache_clear
+
+
+def _uv_folder(environ):
+    """Where uv installs its Pythons: UV_PYTHON_INSTALL_DIR, else $XDG_DATA_HOME/uv/python,
+    else ~/.local/share/uv/python (None without a HOME)."""
+    if environ.get("UV_PYTHON_INSTALL_DIR"):
+        return environ["UV_PYTHON_INSTALL_DIR"]
+    data = environ.get("XDG_DATA_HOME") or (
+        os.path.join(environ["HOME"], ".local", "share") if environ.get("HOME") else None)
+    return os.path.join(data, "uv", "python") if data else None
+
+
+def _listdir(folder):
     try:
-        names = os.listdir(base)
+        return os.listdir(folder)
     except OSError:
-        return None
+        return []
+
+
+def _executable(path):
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def _newest_first(found):
+    """The paths of [(version numbers, path)], newest first."""
+    return [path for _, path in sorted(found, key=lambda f: f[0], reverse=True)]
+
+
+def _pyenv_files(root):
+    """pyenv's X.Y.Z (plain releases only: no -dev, no 't' builds), newest first."""
+    base = os.path.join(root, "versions")
     found = []
-    for name in names:
-        m = re.fullmatch(re.escape(version) + r"\.(\d+)", name)
-        exe = os.path.join(base, name, "bin", "python" + version)
-        if m and os.access(exe, os.X_OK):
-            found.append((int(m.group(1)), exe))
-    if not found:
-        return None
-    return Interpreter(version, [max(found)[1]], "/")
+    for name in _listdir(base):
+        m = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", name)
+        exe = os.path.join(base, name, "bin", "python%s.%s" % m.group(1, 2)) if m else None
+        if exe and _executable(exe):
+            found.append((tuple(int(n) for n in m.groups()), exe))
+    return _newest_first(found)
+
+
+def _pyenv_shims(folder):
+    """Whether `folder` is a pyenv's shims (ROOT/shims beside ROOT/versions): each shim
+    asks pyenv again, whose versions are a place of their own."""
+    real = os.path.realpath(folder)
+    return (os.path.basename(real) == "shims"
+            and os.path.isdir(os.path.join(os.path.dirname(real), "versions")))
+
+
+def _path_files(environ):
+    """python3.N and python3 on PATH, each name where the shell finds it; not pyenv's
+    shims."""
+    found, names = [], set()
+    for folder in environ.get("PATH", os.defpath).split(os.pathsep):
+        if not folder or _pyenv_shims(folder):
+            continue
+        # python3.N before python3, which is mostly a link to one of them.
+        for name in sorted(_listdir(folder), key=lambda n: (n == "python3", n)):
+            path = os.path.join(folder, name)
+            if _PATH_NAME.match(name) and name not in names and _executable(path):
+                names.add(name)
+                found.append(path)
+    return found
+
+
+def _uv_files(folder):
+    """uv's cpython-3.N.M-PLATFORM/bin/python3.N, newest first."""
+    found = []
+    for name in _listdir(folder):
+        m = re.match(r"cpython-(\d+)\.(\d+)\.(\d+)[^-]*-", name)
+        exe = os.path.join(folder, name, "bin", "python%s.%s" % m.group(1, 2)) if m else None
+        if exe and _executable(exe):
+            found.append((tuple(int(n) for n in m.groups()), exe))
+    return _newest_first(found)
+
+
+def _distribution_files():
+    found = []
+    for name in _listdir(DISTRIBUTION):
+        m = _VERSIONED.match(name)
+        path = os.path.join(DISTRIBUTION, name)
+        if m and _executable(path):
+            found.append(((int(m.group(1)),), path))
+    return _newest_first(found)
+
+
+def _places(environ):
+    """[(origin, what was looked in, [paths])] in the places' order."""
+    out = []
+    root = pyenv_root(environ)
+    if root:
+        out.append((PYENV, "pyenv (%s)" % os.path.join(root, "versions"), _pyenv_files(root)))
+    out.append((PATH, "python3.N on PATH", _path_files(environ)))
+    uv = _uv_folder(environ)
+    if uv:
+        out.append((UV, "uv (%s)" % uv, _uv_files(uv)))
+    out.append((DISTRIBUTION, os.path.join(DISTRIBUTION, "python3.N"), _distribution_files()))
+    return out
+
+
+def _ask(path, environ):
+    """(version, None) or (None, why it did not answer)."""
+    try:
+        return identify(path, environ).version, None
+    except InterpreterError as error:
+        # What the file did, without identify()'s hint (--version is not for here).
+        cause = error.__context__
+        if isinstance(cause, InterpreterError):
+            return None, "did not start (%s)" % cause
+        if isinstance(cause, OSError):
+            return None, "did not start (%s)" % (cause.strerror or cause)
+        return None, str(error).replace("interpreter %r: " % path, "")
 
 
 def _in_chroot(version, root):
@@ -78,50 +212,146 @@ def _debian(version, root):
     if _in_chroot(version, root) and os.geteuid() == 0:
         # Absolute chroot path: jobs run with exactly their env, often without PATH.
         chroot = shutil.which("chroot") or "/usr/sbin/chroot"
-        return Interpreter(version, [chroot, root, "/usr/bin/python" + version], root)
+        return Interpreter(version, [chroot, root, "/usr/bin/python" + version], root,
+                           "chroot " + root)
     return None
 
 
-def _scan(root=None):
+def _scan(root=None, environ=None):
+    environ = os.environ if environ is None else environ
+    if root is None:
+        root = debian_root(environ)
     # The user too: what is found in a chroot depends on it (the tests pretend not to be root).
-    return _scan_in(debian_root() if root is None else root, os.geteuid())
+    # The environment whole: it decides the places, and how each interpreter answers;
+    # the places' folders as they are now: a scan is asked again once one changes.
+    return _scan_in(root, os.geteuid(), tuple(sorted(environ.items())), _folders_now(environ))
+
+
+def _folders_now(environ):
+    """(folder, its modification time) of every place's folder: an interpreter added or
+    removed changes its folder's."""
+    root = pyenv_root(environ)
+    folders = environ.get("PATH", os.defpath).split(os.pathsep) + [
+        os.path.join(root, "versions") if root else "", _uv_folder(environ) or "", DISTRIBUTION]
+    out = []
+    for folder in folders:
+        try:
+            out.append((folder, os.stat(folder).st_mtime_ns))
+        except (OSError, ValueError):
+            out.append((folder, None))
+    return tuple(out)
+
+
+class _Scan(Record):
+    every = field()     # every Interpreter answering, in the places' order
+    chosen = field()    # the first of each version 3.6..3.15, in version order
+    python27 = field()
+    unusable = field()  # [Unusable]
+    looked = field()    # the places looked in, in words
+    missing = field()   # [(version, why)]
+    answered = field()  # [(path, origin, version, why)]: every path found, links too
 
 
 @lru_cache(maxsize=None)
-def _scan_in(root, euid):
-    found, missing = [], []
+def _scan_in(root, euid, items, _folders):
+    environ = dict(items)
+    places = _places(environ)
+    looked = [words for _, words, _ in places]
+    files, first, reached = [], {}, []
+    for origin, _, paths in places:
+        for path in paths:
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            key = (st.st_dev, st.st_ino)
+            if key not in first:
+                first[key] = len(files)
+                files.append((path, origin))
+            reached.append((path, origin, first[key]))
+    # Asked side by side: each answer is a process start.
+    with ThreadPoolExecutor(max_workers=max(1, min(8, len(files)))) as pool:
+        answers = list(pool.map(lambda f: _ask(f[0], environ), files))
+    every, unusable, by = [], [], {}
+    for (path, origin), (version, why) in zip(files, answers):
+        if why is None and version not in VERSIONS and version != "2.7":
+            why = "is Python %s: utf8env models CPython %s to %s" % (version, VERSIONS[0],
+                                                                     VERSIONS[-1])
+        if why is not None:
+            unusable.append(Unusable(path, origin, why))
+            continue
+        interp = Interpreter(version, [path], "/", origin)
+        every.append(interp)
+        by.setdefault(version, interp)
+    # Every path found, a second way to a file too, with that file's answer.
+    answered = tuple((path, origin) + answers[at] for path, origin, at in reached)
+    if _debian_ready(root):
+        looked.append("the chroot " + root)
+    missing = []
     for v in VERSIONS:
-        interp = _pyenv(v) or _debian(v, root)
-        if interp:
-            found.append(interp)
-        else:
+        if v not in by:
+            interp = _debian(v, root)
+            if interp:
+                every.append(interp)
+                by[v] = interp
+                continue
             # Said to users of an installed utf8env: what they can do.
-            why = "not in pyenv ({}/versions)".format(pyenv_root())
+            why = "not in " + ", ".join(looked)
             if _in_chroot(v, root):
-                why += " nor usable in the chroot {} (chroot needs root)".format(root)
-            elif _debian_ready(root):
-                why += " nor in the chroot {}".format(root)
+                why += " (the chroot has it, but chroot needs root)"
             missing.append((v, why + "; give --python PATH to run another interpreter"))
-    return tuple(found), tuple(missing)
+    chosen = tuple(by[v] for v in VERSIONS if v in by)
+    return _Scan(tuple(every), chosen, by.get("2.7"), tuple(unusable), tuple(looked),
+                 tuple(missing), answered)
 
 
 # One name for forgetting every scan (the tests change PYENV_ROOT and UTF8ENV_DEBIAN_ROOT).
 _scan.cache_clear = _scan_in.cache_clear
 
 
-def interpreters(chroot=None):
-    """The available interpreters 3.6..3.15, in version order; `chroot`: a chroot to
-    search too (None: the one UTF8ENV_DEBIAN_ROOT names, if any)."""
-    return list(_scan(chroot)[0])
+def interpreters(chroot=None, environ=None):
+    """The interpreters 3.6..3.15 to run, the first found of each version, in version
+    order; `chroot`: a chroot to search too (None: the one UTF8ENV_DEBIAN_ROOT names, if
+    any); `environ`: whose PATH, HOME... (default: this process's)."""
+    return list(_scan(chroot, environ).chosen)
 
 
-def missing(chroot=None):
+def every(chroot=None, environ=None):
+    """Every interpreter found that answered (2.7 and the versions a first one shadows
+    too), in the places' order."""
+    return list(_scan(chroot, environ).every)
+
+
+def unusable(chroot=None, environ=None):
+    """[Unusable]: the files found that run nowhere, each with why."""
+    return list(_scan(chroot, environ).unusable)
+
+
+def looked(chroot=None, environ=None):
+    """The places looked in, in words and in order."""
+    return list(_scan(chroot, environ).looked)
+
+
+def nothing_found(command, chroot=None, environ=None):
+    """The one line when no interpreter is found: every place looked in, and --python."""
+    return "%s: no interpreter found (looked in %s); give --python PATH" % (
+        command, ", ".join(looked(chroot, environ)))
+
+
+def found_as(name, chroot=None, environ=None):
+    """[(path, origin, version, why)] of every path found named `name` (python3.15), a
+    second way to a file found first elsewhere too: version None where it did not
+    answer, with why."""
+    return [a for a in _scan(chroot, environ).answered if os.path.basename(a[0]) == name]
+
+
+def missing(chroot=None, environ=None):
     """(version, reason) for each of 3.6..3.15 not found."""
-    return list(_scan(chroot)[1])
+    return list(_scan(chroot, environ).missing)
 
 
-def python27():
-    return _pyenv("2.7")
+def python27(environ=None):
+    return _scan(None, environ).python27
 
 
 def roots(chroot=None):

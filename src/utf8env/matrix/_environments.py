@@ -23,6 +23,7 @@ class Environment(Record):
     launcher = field()        # None, or the --utf8 value given to `utf8env run`
     encoding = field()        # the terminal's / consumer's / file reader's encoding
     expect = field()          # ((field, value), ...): check fields the row requires
+    origin = field(None)      # where the interpreter was found (_discovery.Interpreter.origin)
 
     def environ(self):
         env = {"PATH": PATH}
@@ -40,7 +41,7 @@ def _env(row, interp, world, variables, options=(), launcher=None, encoding="utf
     if world != "installed":
         words.append("[%s world]" % world)
     return Environment(row=row, name=" ".join(words), version=interp.version,
-                       argv=tuple(interp.argv), root=interp.root, world=world,
+                       argv=tuple(interp.argv), root=interp.root, origin=interp.origin, world=world,
                        variables=tuple(variables), options=tuple(options), launcher=launcher,
                        encoding=encoding, expect=tuple(expect))
 
@@ -176,4 +177,4 @@ def program_environment(interp, env_set, utf8):
     return Environment(row="program", name="%s %s" % (interp.version, env_set.name),
                        version=interp.version, argv=tuple(interp.argv), root=interp.root,
                        world=env_set.world, variables=env_set.variables, options=tuple(options),
-                       launcher=launcher, encoding="utf-8", expect=())
+                       launcher=launcher, encoding="utf-8", expect=(), origin=interp.origin)

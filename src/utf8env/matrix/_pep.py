@@ -6,6 +6,7 @@ import os
 import time
 
 from . import _cells
+from . import _discovery
 from . import _environments
 from . import _scenarios
 from ._results import (ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult,
@@ -165,7 +166,7 @@ def run_pep(environments=None, scenarios=None, workers=None, timeout=DEFAULT_TIM
     envs = list(environments if environments is not None else _environments.pep_environments())
     chosen = list(scenarios or _scenarios.SCENARIOS)
     if not envs:
-        raise UsageError("matrix: no interpreter found to run (pyenv versions, or --python PATH)")
+        raise UsageError(_discovery.nothing_found("matrix"))
     started = time.monotonic()
     check = _check_program()
     roots = sorted({"/"} | {e.root for e in envs}, key=lambda r: (r != "/", r))

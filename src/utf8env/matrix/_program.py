@@ -112,7 +112,8 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
     cells += _windows_cells(windows, sets, win_runs)
     return ProgramResult(
         schema=SCHEMA, mode="program", command=command, env_sets=sets,
-        pythons=[{"version": i.version, "argv": list(i.argv)} for i in pythons] + (
+        pythons=[{"version": i.version, "argv": list(i.argv), "origin": i.origin}
+                 for i in pythons] + (
             [_windows_python(windows)] if win_runs else []),
         hostile_files=bool(hostile), stdin=repr(stdin),
         cells=cells, problems=sum(c.status != "ok" for c in cells),

@@ -12,7 +12,7 @@ import re
 from ._pep import COLUMNS, agreement_counts
 from . import FORMATS  # noqa: F401 (the formats render() knows)
 from ._results import as_json
-from .. import _pages as pages
+from .. import _output as output, _pages as pages
 
 _e = pages.e
 
@@ -181,6 +181,48 @@ _PEP686_LEGEND = ("3.15: UTF-8 mode on Python 3.15 (PEP 686: on by default, stil
                   "it, today and on 3.15).")
 
 
+# -- where the interpreters came from ----------------------------------------------------
+
+_PYTHONS_HEAD = "Pythons, where each was found (the first found of each version runs):"
+
+
+def python_lines(pythons, left_out):
+    """Each interpreter run, "3.9: PATH (where it was found)", then each found that runs
+    nowhere, with why; [] when --python named them all and nothing was left out. Paths
+    with their control characters as \\xNN (a folder name must not drive the terminal)."""
+    from ._discovery import NAMED
+    shown = [p for p in pythons if p.get("origin")]
+    if all(p["origin"] == NAMED for p in shown) and not left_out:
+        return []
+    # A chroot's interpreter by its path there: its origin names the chroot.
+    return (["%s: %s (%s)" % (p["version"], _line(p["argv"][-1]), _line(p["origin"]))
+             for p in shown]
+            + ["%s (%s) left out: %s" % (_line(u.path), _line(u.origin), _line(u.why))
+               for u in left_out])
+
+
+def _pythons_text(lines):
+    """The text page's block: each line whole, however long (a path is never cut, so that
+    it can be copied)."""
+    return ["", _PYTHONS_HEAD] + ["  " + line for line in lines] if lines else []
+
+
+def _line(text):
+    """A value of the page (a path, a reason) as one line for any terminal."""
+    return output.error_line(output.shown(text))
+
+
+def _pep_pythons(result):
+    """The PEP run's interpreters as program results list them, each once."""
+    out = []
+    for ce in result.environments:
+        env = ce.environment
+        p = {"version": env.version, "argv": list(env.argv), "origin": env.origin}
+        if p not in out:
+            out.append(p)
+    return sorted(out, key=lambda p: [int(n) for n in p["version"].split(".")])
+
+
 # -- the PEP reproduction's pages ---------------------------------------------------------
 
 def _row_envs(result):
@@ -251,6 +293,7 @@ def _text(result, columns=pages.WIDTH):
     for row, names in _row_envs(result):
         out += pages.wrap("%s: %s" % (row, ", ".join(names)), columns, "  ", "    ")
     out += pages.wrap(_PEP686_LEGEND, columns, "  ", "    ")
+    out += _pythons_text(python_lines(_pep_pythons(result), result.pythons_left_out))
     tm = result.timing
     out.append("")
     out.append("%d environments, %d jobs, %.1f s (cells' own time %.1f s on %d workers)" % (
@@ -688,6 +731,7 @@ def _program_text(view, columns=pages.WIDTH):
     for es in view.sets:
         out += pages.wrap("%s: %s" % (es.name, es.description), columns, "  ", "    ")
     out += pages.wrap(_CELL_LEGEND, columns, "  ", "    ")
+    out += _pythons_text(python_lines(result.pythons, result.pythons_left_out))
     if result.not_run:
         out.append("")
         out.append(_NOT_RUN_HEAD)
@@ -724,6 +768,10 @@ def _program_markdown(view):
     for es in view.sets:
         out.append("- `%s`: %s" % (es.name, es.description))
     out += ["", _CELL_LEGEND]
+    pythons = python_lines(result.pythons, result.pythons_left_out)
+    if pythons:
+        out += ["", "## " + _PYTHONS_HEAD.rstrip(":"), ""]
+        out += ["- " + pages.md_code(line) for line in pythons]
     if result.not_run:
         out += ["", "## " + _NOT_RUN_HEAD.rstrip(":"), ""]
         out += ["- `%s`: %s" % (n.env_set, n.reason) for n in result.not_run]

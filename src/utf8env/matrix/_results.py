@@ -125,6 +125,7 @@ class PepResult(Record):
     rows = field()             # the row names that have environments
     tables = field()           # [Table]
     timing = field()
+    pythons_left_out = field(())   # [_discovery.Unusable]: found, but runs nowhere
 
 
 # -- the user's own program --------------------------------------------------------------
@@ -177,13 +178,14 @@ class ProgramResult(Record):
     mode = field()             # "program"
     command = field()
     env_sets = field()         # [EnvSet]
-    pythons = field()          # [{"version", "argv"}]
+    pythons = field()          # [{"version", "argv", "origin"}]
     hostile_files = field()
     stdin = field()            # repr() of the bytes fed
     cells = field()            # [ProgramCell]
     problems = field()         # how many cells are not "ok"
     timing = field()
     not_run = field(())        # [NotRun]: the environment sets whose world cannot be made here
+    pythons_left_out = field(())   # [_discovery.Unusable]: found, but runs nowhere
     windows = field(ABSENT)    # --windows: the Windows rows' interpreter, Wine, world line,
                                # code pages, or why they were not run (absent without it)
 

@@ -20,10 +20,8 @@ copy's src/ first on PYTHONPATH: the runs test the copy, never the original. The
 use the interpreter's own bytecode caches, as a plain run does.
 """
 import functools
-import glob
 import json
 import os
-import re
 import shutil
 import stat
 import subprocess
@@ -100,95 +98,28 @@ def env_set(name):
 
 # -- the default target: a Python 3.15 found where users install one -------------------
 
-def _newest(paths):
-    """The path whose version folder sorts newest (3.15.2 over 3.15.0, a release over
-    its candidates), or None."""
-    def key(path):
-        folder = path.split(os.sep)[-3]
-        numbers = [int(n) for n in re.findall(r"\d+", folder.split("3.15", 1)[-1])[:1]]
-        release = re.search(r"3\.15\.\d+(?:[-+]|$)", folder) is not None
-        return (release, numbers, folder)
-    return max(paths, key=key) if paths else None
-
-
-def _pyenv_root(environ):
-    if environ.get("PYENV_ROOT"):
-        return environ["PYENV_ROOT"]
-    if shutil.which("pyenv", path=environ.get("PATH", os.defpath)):
-        try:
-            out = subprocess.run(["pyenv", "root"], stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, env=environ, timeout=30).stdout
-            if out.strip():
-                return os.fsdecode(out.strip())
-        except (OSError, subprocess.SubprocessError):
-            pass
-    home = environ.get("HOME")
-    return os.path.join(home, ".pyenv") if home else None
-
-
-def _uv_folder(environ):
-    if environ.get("UV_PYTHON_INSTALL_DIR"):
-        return environ["UV_PYTHON_INSTALL_DIR"]
-    data = environ.get("XDG_DATA_HOME") or (
-        os.path.join(environ["HOME"], ".local", "share") if environ.get("HOME") else None)
-    return os.path.join(data, "uv", "python") if data else None
-
-
-def _uv_find(environ):
-    uv = shutil.which("uv", path=environ.get("PATH", os.defpath))
-    if not uv:
-        return None
-    try:
-        proc = subprocess.run([uv, "python", "find", "--no-python-downloads", "3.15"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environ,
-                              timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    found = os.fsdecode(proc.stdout.strip())
-    return found if proc.returncode == 0 and found else None
-
-
 def python_315(environ):
-    """(the path of a Python 3.15, or None; the places looked in, in words), looking
-    where users install one: python3.15 on PATH, pyenv's versions, uv's Pythons."""
-    looked = ["python3.15 on PATH"]
-    found = shutil.which("python3.15", path=environ.get("PATH", os.defpath))
-    if not found:
-        root = _pyenv_root(environ)
-        if root:
-            looked.append(os.path.join(root, "versions", "3.15*"))
-            found = _newest([p for p in glob.glob(os.path.join(
-                glob.escape(root), "versions", "3.15*", "bin", "python3.15"))
-                if os.access(p, os.X_OK)])
-    if not found and shutil.which("uv", path=environ.get("PATH", os.defpath)):
-        looked.append("uv python find 3.15")
-        found = _uv_find(environ)
-    if not found:
-        folder = _uv_folder(environ)
-        if folder:
-            looked.append(os.path.join(folder, "cpython-3.15*"))
-            found = _newest([p for p in glob.glob(os.path.join(
-                glob.escape(folder), "cpython-3.15*", "bin", "python3.15"))
-                if os.access(p, os.X_OK)])
-    return found, looked
+    """(the Interpreter of a Python 3.15, or None; the places looked in, in words), looking
+    where users have Pythons (matrix's discovery, with `environ`'s PATH, HOME...), the
+    chroot UTF8ENV_DEBIAN_ROOT names last."""
+    chroot = discovery.debian_root(environ)
+    found = [i for i in discovery.interpreters(chroot, environ) if i.version == "3.15"]
+    return (found[0] if found else None), discovery.looked(chroot, environ)
 
 
 def default_pythons(environ):
-    """The interpreter to run when no --python is given: a Python 3.15 where users
-    install one (python_315), else the one of the chroot UTF8ENV_DEBIAN_ROOT names, if
-    any. UsageError, naming the places looked in, when there is none."""
+    """The interpreter to run when no --python is given: a Python 3.15 where users have
+    one (python_315). UsageError, naming the places looked in, when there is none; a
+    python3.15 found that is another version, or does not start, is said."""
     found, looked = python_315(environ)
     if found:
-        interp = discovery.named([found])
-        if interp[0].version != "3.15":
-            raise UsageError("readiness: %s (found as %s) is Python %s, not 3.15; give --python "
-                             "PATH" % (found, looked[-1], interp[0].version))
-        return interp
-    chroot = [i for i in discovery.interpreters(environ.get("UTF8ENV_DEBIAN_ROOT", ""))
-              if i.version == "3.15" and i.root != "/"]
-    if chroot:
-        return chroot[:1]
-    raise UsageError("readiness: no Python 3.15 found (looked for %s); give --python PATH "
+        return [found]
+    named = discovery.found_as("python3.15", discovery.debian_root(environ), environ)
+    if named:
+        path, origin, version, why = named[0]
+        raise UsageError("readiness: %s (python3.15 from %s) %s; give --python PATH" % (
+            path, origin, why or "is Python %s, not 3.15" % version))
+    raise UsageError("readiness: no Python 3.15 found (looked in %s); give --python PATH "
                      "(3.10+ for EncodingWarning)" % ", ".join(looked))
 
 
