@@ -33,9 +33,12 @@ WINDOWS_SETTINGS = (("PYTHONUTF8=0", {"PYTHONUTF8": "0"}), ("PYTHONUTF8=1", {"PY
 # What the ground truth measured (tests/test_tables.py checks each against its table):
 # every embedded cell of EMBEDDED_ENVS, all versions and kinds; on Windows, pipes (no
 # console) with CPython 3.8-3.13 at code pages 1252, 932 and 1251 in both settings, and
-# at 936 with nothing set (which is what PYTHONUTF8=0 gives there: not measured as such).
+# at 936 with nothing set (which is what PYTHONUTF8=0 gives there: not measured as such);
+# a console (Wine's, under a pseudo-terminal: tests/test_windows_console.py) with
+# 3.8-3.13 at code pages 1252 and 932 in both settings.
 MEASURED_WINDOWS_VERSIONS = ("3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
 MEASURED_WINDOWS_CODE_PAGES = (1252, 932, 1251)
+MEASURED_CONSOLE_CODE_PAGES = (1252, 932)
 
 
 def _pair(stream):
@@ -63,8 +66,9 @@ def windows_cells(version, code_page, environ, console):
 
 
 def windows_measured(version, code_page, setting, console):
-    return (not console and version in MEASURED_WINDOWS_VERSIONS
-            and code_page in MEASURED_WINDOWS_CODE_PAGES and setting in dict(WINDOWS_SETTINGS))
+    pages = MEASURED_CONSOLE_CODE_PAGES if console else MEASURED_WINDOWS_CODE_PAGES
+    return (version in MEASURED_WINDOWS_VERSIONS and code_page in pages
+            and setting in dict(WINDOWS_SETTINGS))
 
 
 def _span(versions):
@@ -126,15 +130,18 @@ def page():
         "",
         "No locale variable counts on Windows: the ANSI code page (`GetACP()`) and whether "
         "stdin and stdout are a console decide. \"measured\" rows were run with python.org's "
-        "CPython under Wine, standard streams being pipes (`tests/test_windows_groundtruth.py`); "
-        "the others are modelled from CPython's source: 3.6, 3.7, 3.14 and 3.15, code page "
-        "936 with `PYTHONUTF8=0` (measured with nothing set, which is the same start), and "
-        "every console (Wine has no real console). With nothing set, UTF-8 mode is off up to "
-        "3.14 and on from 3.15 (PEP 686).",
+        "CPython under Wine: standard streams being pipes (`tests/test_windows_groundtruth.py`), "
+        "or a console, the one Wine 8 gives a program started under a terminal (a "
+        "pseudo-terminal: `tests/test_windows_console.py`, code pages 1252 and 932; Wine's "
+        "console is not conhost, but CPython takes its console path there, and that is what "
+        "is compared). The others are modelled from CPython's source: 3.6, 3.7, 3.14 and "
+        "3.15, code page 936 with `PYTHONUTF8=0` (measured with nothing set, which is the "
+        "same start), and a console at code pages 1251 and 936. With nothing set, UTF-8 mode "
+        "is off up to 3.14 and on from 3.15 (PEP 686).",
         "",
     ]
     for console, title in ((False, "Standard streams are pipes or files"),
-                           (True, "stdin and stdout are a console (modelled)")):
+                           (True, "stdin and stdout are a console")):
         out += ["### %s" % title, "",
                 "| code page | setting | CPython | UTF-8 mode | file system | stdin, stdout "
                 "| stderr | `open()` | preferred encoding | known by |",

@@ -2,7 +2,8 @@
 page can never say what the engine does not), and every row it calls measured is a cell of
 the ground truth (tests/test_embedded_groundtruth.py, tests/test_windows_groundtruth.py),
 which tests/test_embedded_predictions.py and tests/test_windows_predictions.py hold the
-engine to. Pure: nothing is run. After a change of the engine: python3 docs/tables.py >
+engine to, or a console cell of tests/test_windows_console.py (which compares them with the
+engine itself). Pure: nothing is run. After a change of the engine: python3 docs/tables.py >
 docs/embedded-and-windows.md"""
 import importlib.util
 import os
@@ -12,6 +13,7 @@ import pytest
 from utf8env._engine.profiles import EMBEDDED, VERSIONS, embedded_kinds
 
 import test_embedded_groundtruth as embedded_truth
+import test_windows_console as console_truth
 import test_windows_groundtruth as windows_truth
 
 pytestmark = pytest.mark.fast
@@ -54,7 +56,13 @@ def test_every_windows_row_called_measured_was():
             for console in (False, True):
                 for version in VERSIONS:
                     if tables.windows_measured(version, code_page, setting, console):
-                        assert windows_truth.SETTINGS[setting] == (environ, [])
-                        assert ("install", version, code_page, setting) in windows_truth.EXPECTED
+                        if console:
+                            assert console_truth.SETTINGS[setting] == (environ, [])
+                            assert (version, code_page, setting) in console_truth.CELLS
+                        else:
+                            assert windows_truth.SETTINGS[setting] == (environ, [])
+                            assert ("install", version, code_page,
+                                    setting) in windows_truth.EXPECTED
                         measured += 1
-    assert measured == 36       # 6 versions x 3 code pages x 2 settings
+    # pipes: 6 versions x 3 code pages x 2 settings; a console: 6 x 2 x 2
+    assert measured == 36 + 24

@@ -19,8 +19,8 @@ Out of scope (no input or Decision field of the engine says them):
   isolated         the layout: a ._pth file isolates the interpreter only after the
                    encodings are decided, so both layouts get the same Inputs (and the
                    same values, which is the finding); the Reasons say so;
-  oemcp, console_cp  the console's code pages: Wine has no real console, and no cell
-                   speaks for one (--console is modelled, not measured: see below).
+  oemcp, console_cp  the console's code pages: no cell here has a console (pipes only;
+                   a console is measured in tests/test_windows_console.py: see below).
 """
 import codecs
 import json
@@ -177,7 +177,8 @@ def test_an_unknown_code_page_is_refused():
         decide(Inputs(environ={}, platform="win32", ansi_code_page=code_page))
 
 
-# -- The console: modelled from CPython's source (create_stdio, PEP 528), not measured ----
+# -- The console: from CPython's source (create_stdio, PEP 528); measured for 3.8-3.13 at
+# code pages 1252 and 932 in Wine's console (tests/test_windows_console.py) ---------------
 
 def _console(version, environ, args=(), code_page=1252):
     return decide(Inputs(environ=environ, args=args, version=version, platform="win32",
@@ -192,7 +193,10 @@ def test_a_console_is_utf8_whatever_the_code_page(version):
     assert d.open.encoding == ("utf-8" if version == "3.15" else "cp932")
     reason = d.reasons["stdout"]
     assert reason.source == "console"
-    assert "PEP 528" in reason.detail and "not measured" in reason.detail
+    assert "(PEP 528; %s)" % (
+        "measured in Wine's console with CPython 3.8-3.13 at code pages 1252 and 932"
+        if version in ("3.8", "3.12") else "modelled from CPython's source, not measured"
+    ) in reason.detail
 
 
 def test_a_console_overrides_pythonioencodings_encoding_not_its_errors():
@@ -239,9 +243,9 @@ def test_explain_console_text_and_default_code_page():
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == ("Python 3.12 on win32, policy 3.12, code page 1252 (assumed), stdio "
-                        "a console (modelled)")
+                        "a console")
     stdout = [line for line in lines if line.startswith("stdout ")][0]
-    assert "utf-8/surrogateescape" in stdout and "not measured" in stdout
+    assert "utf-8/surrogateescape" in stdout and "measured in Wine's console" in stdout
     code, out, err = _utf8env("explain", "--version", "3.12", "--platform", "win32",
                               "--empty-env", "--json")
     assert (json.loads(out)["code_page"], json.loads(out)["console"]) == (1252, False)

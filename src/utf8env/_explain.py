@@ -133,7 +133,7 @@ def to_text(decision, launched=None, verdict_lines=(), embedded=None, windows=No
     if windows is not None:
         lines[0] += ", code page %d%s, stdio %s" % (
             _code_page(windows), " (assumed)" if windows[0] is None else "",
-            "a console (modelled)" if windows[1] else "pipes or files")
+            "a console" if windows[1] else "pipes or files")
     for label, value, reason in rows:
         why = "" if reason is None else "%s: %s" % (reason.source, reason.detail)
         lines.append(("%-*s  %-*s  %s" % (width, label, value_width, value, why)).rstrip())

@@ -678,8 +678,23 @@ def _legacy_windows_stdio(context):
     return _env_flag(_py_getenv(context, context.use_environment, "PYTHONLEGACYWINDOWSSTDIO"))
 
 
-# Console values are read from CPython's source (Wine has no real console to measure).
+# Console values are read from CPython's source, and were measured for CPython 3.8-3.13 at
+# code pages 1252 and 932 in the console Wine 8 gives a program started under a terminal
+# (tests/test_windows_console.py): Wine's console is not conhost, but CPython takes its
+# console path there. Elsewhere they are modelled.
+_CONSOLE_MEASURED = (("3.8", "3.9", "3.10", "3.11", "3.12", "3.13"), (1252, 932))
 _MODELLED = "modelled from CPython's source, not measured"
+_MEASURED = "measured in Wine's console with CPython 3.8-3.13 at code pages 1252 and 932"
+
+
+def _console_known(context):
+    """How a console value is known for this start: measured or modelled."""
+    versions, pages = _CONSOLE_MEASURED
+    inputs = context.inputs
+    if (inputs.version in versions and inputs.policy in (None, inputs.version)
+            and context.code_page in pages):
+        return _MEASURED
+    return _MODELLED
 
 
 def _console_encoding(context, encoding, from_locale):
@@ -693,12 +708,12 @@ def _console_encoding(context, encoding, from_locale):
                 "PYTHONLEGACYWINDOWSSTDIO: the console as bytes (FileIO), and TextIOWrapper "
                 "takes the console's code page, GetConsoleOutputCP(): the OEM code page %d "
                 "that goes with code page %d unless chcp changed it (%s)"
-                % (oem, context.code_page, _MODELLED)), True
+                % (oem, context.code_page, _console_known(context))), True
         return encoding, ("PYTHONLEGACYWINDOWSSTDIO: the console as bytes (FileIO) with this "
-                          "encoding (%s)" % _MODELLED), False
+                          "encoding (%s)" % _console_known(context)), False
     return "utf-8", ("a console: stdio is _WindowsConsoleIO, which reports utf-8 and writes "
                      "UTF-16 through WriteConsoleW whatever the code page (PEP 528; %s)"
-                     % _MODELLED), True
+                     % _console_known(context)), True
 
 
 def _stderr(context, stdout, stdout_reason):
