@@ -44,6 +44,26 @@ def error_line(text):
     return text.translate(_LINE_CONTROLS)
 
 
+def progress(label, unit):
+    """A callback (done, total) that draws `LABEL: DONE/TOTAL UNIT` on stderr, redrawn in
+    place, once the work has taken more than a second, the line ended when all is done;
+    None when stderr is not a terminal (a pipe, a file, CI's log: nothing extra there)."""
+    import time
+    stream = sys.stderr
+    try:
+        if stream is None or not stream.isatty():
+            return None
+    except (OSError, ValueError):
+        return None
+    started = time.monotonic()
+
+    def show(done, total):
+        if time.monotonic() - started > 1:
+            to_stderr("\r%s: %d/%d %s%s" % (label, done, total, unit,
+                                            "\n" if done == total else ""))
+    return show
+
+
 def write(text):
     """`text` to stdout in stdout's own codec; as UTF-8 where that codec cannot hold it."""
     stream = _stdout()

@@ -50,7 +50,7 @@ def run(options, operands):
     suite.env_set(world)
     timeout = readiness._timeout(options.timeout)
     try:
-        with readiness._Guard() as guard:
+        with readiness._Guard("fix --prove") as guard:
             return _prove(options, paths, args, world, timeout, project, guard)
     except (readiness._Interrupted, KeyboardInterrupt):
         from ._cli import _stderr
@@ -93,7 +93,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
         reruns = []
         if wanted:
             again = suite.plan_rerun(planned, wanted)
-            reruns = list(zip(again, guard.execute(again, world)[0]))
+            reruns = list(zip(again, guard.execute(again, world, "runs again")[0]))
         page, status = _report(planned, kinds, runs, workers, time.monotonic() - started,
                                args, world, tally, encoding, report is not None, reruns)
     finally:

@@ -48,6 +48,9 @@ def _pythons(named, environ, need_pytest=True):
 
 
 INCOMPLETE = 3
+# What each batch of runs is, in the progress line on a terminal.
+RERUNS = "runs again and trials of the fixes"
+TRIALS = "trials of the fixes"
 INTERRUPTED = 130
 INTERRUPTED_LINE = "utf8env: readiness: interrupted; the runs were stopped\n"
 
@@ -61,8 +64,9 @@ class _Guard(object):
     interruption at once; while they run, they are stopped (suite.stop: their trees
     killed) and the interruption follows once the world runners have returned."""
 
-    def __init__(self):
+    def __init__(self, name="readiness"):
         self.running, self.signalled = None, None
+        self.name = name            # the command, as its progress line names it
 
     def __enter__(self):
         self.old = {}
@@ -86,11 +90,14 @@ class _Guard(object):
             from . import _suite as suite
             suite.stop(self.running)
 
-    def execute(self, planned, world):
+    def execute(self, planned, world, unit="runs"):
+        """suite.execute(), with a progress line on a terminal: utf8env NAME: 2/4 UNIT."""
+        from .. import _output as output
         from . import _suite as suite
         self.running = planned
         try:
-            done = suite.execute(planned, world)
+            done = suite.execute(planned, world,
+                                 progress=output.progress("utf8env " + self.name, unit))
         except Exception:
             if self.signalled:
                 raise _Interrupted()
@@ -153,7 +160,7 @@ def _run(options, args, world, timeout, project, guard):
         # the reruns of the changed tests and the trials of their fixes: one batch
         result = advice.follow_up(planned, runs, workers, project, pythons, world, args,
                                   dict(os.environ), timeout,
-                                  lambda jobs: guard.execute(jobs, world), started,
+                                  lambda jobs: guard.execute(jobs, world, RERUNS), started,
                                   show_all=options.all, not_copied=skipped, scanned=scanned)
     finally:
         for folder in folders:
@@ -197,7 +204,8 @@ def _advise(result, planned, project, pythons, world, args, timeout, guard, star
                          timeout)
     try:
         if trials.planned:
-            result = advice.measure(trials, guard.execute(trials.planned, world)[0], result,
+            result = advice.measure(trials, guard.execute(trials.planned, world, TRIALS)[0],
+                                    result,
                                     started)
     finally:
         advice.remove(trials)

@@ -524,18 +524,19 @@ def ran(stage, run):
                seconds=status["seconds"], stdout=out, stderr=err, left=status["left"])
 
 
-def execute(planned, world, workers=None, via=None):
+def execute(planned, world, workers=None, via=None, progress=None):
     """The Ran of each planned job, run in parallel (at most `workers`: the cores, and
-    never more than the jobs). `via`: _worlds.VIAS (None: the least privileged way).
-    Whatever a run left behind (a daemon in a session of its own) is killed before this
-    returns, even when the runs fail or are interrupted (stop())."""
+    never more than the jobs). `via`: _worlds.VIAS (None: the least privileged way);
+    `progress(done, total)`: called as the jobs end (_output.progress). Whatever a run
+    left behind (a daemon in a session of its own) is killed before this returns, even
+    when the runs fail or are interrupted (stop())."""
     es = env_set(world)
     cores = os.cpu_count() or 1
     workers = max(1, min(workers or cores, len(planned)))
     roots = roots_of(interp for interp, _, _, _ in planned)
     try:
         [runs] = worlds.run_batches([(es.world, [job for _, _, _, job in planned])], roots,
-                                    workers=workers, via=via)
+                                    workers=workers, via=via, progress=progress)
     finally:
         supervise.kill_marked([stage.token for _, _, stage, _ in planned])
     return [ran(stage, run) for (_, _, stage, _), run in zip(planned, runs)], workers
