@@ -4,7 +4,6 @@ options (the one parser); this checks what only the matrix knows. Raises UsageEr
 bad input; utf8env._cli.main prints it."""
 import signal
 import sys
-import time
 
 from .._errors import UsageError
 from .. import _output as output
@@ -49,19 +48,8 @@ class _EndedBySignals(object):
             signal.signal(signum, old)
 
 def _progress():
-    """A callback printing one progress line on stderr once the run takes more than a
-    second, when stderr is a terminal; None otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
-
-    def show(done, total):
-        if time.monotonic() - started > 1:
-            sys.stderr.write("\rutf8env matrix: %d/%d jobs" % (done, total))
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-    return show
+    """matrix's progress line on a terminal (_output.progress)."""
+    return output.progress("utf8env matrix", "jobs")
 
 
 def _timeout(word):
