@@ -3,7 +3,6 @@ or the user's command and prints report.py's page. utf8env/_cli.py declares and 
 options (the one parser); this checks what only the matrix knows. Raises UsageError for
 bad input; utf8env._cli.main prints it."""
 import signal
-import sys
 
 from .._errors import UsageError
 from .. import _output as output
