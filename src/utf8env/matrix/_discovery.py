@@ -43,7 +43,8 @@ class Interpreter(Record):
     version = field()   # "3.6"
     argv = field()      # command prefix, e.g. [".../bin/python3.6"] or ["/usr/sbin/chroot", ROOT, "/usr/bin/python3.14"]
     root = field()      # "/" or the chroot path
-    origin = field(NAMED)   # where it was found: "pyenv", "PATH", "uv", "/usr/bin", "chroot ROOT", "--python"
+    # Where it was found: "pyenv", "PATH", "uv", "/usr/bin", "chroot ROOT", "--python".
+    origin = field(NAMED)
 
 
 class Unusable(Record):
@@ -117,12 +118,17 @@ def _newest_first(found):
     return [path for _, path in sorted(found, key=lambda f: f[0], reverse=True)]
 
 
-def _pyenv_files(root):
-    """pyenv's X.Y.Z (plain releases only: no -dev, no 't' builds), newest first."""
-    base = os.path.join(root, "versions")
+# pyenv's X.Y.Z (plain releases only: no -dev, no 't' builds); uv's cpython-X.Y.Z-PLATFORM.
+_PYENV_FOLDER = re.compile(r"(\d+)\.(\d+)\.(\d+)\Z")
+_UV_FOLDER = re.compile(r"cpython-(\d+)\.(\d+)\.(\d+)[^-]*-")
+
+
+def _installs(base, folder_name):
+    """FOLDER/bin/pythonX.Y of each folder of `base` whose name `folder_name` matches (X,
+    Y, Z), newest first."""
     found = []
     for name in _listdir(base):
-        m = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", name)
+        m = folder_name.match(name)
         exe = os.path.join(base, name, "bin", "python%s.%s" % m.group(1, 2)) if m else None
         if exe and _executable(exe):
             found.append((tuple(int(n) for n in m.groups()), exe))
@@ -153,17 +159,6 @@ def _path_files(environ):
     return found
 
 
-def _uv_files(folder):
-    """uv's cpython-3.N.M-PLATFORM/bin/python3.N, newest first."""
-    found = []
-    for name in _listdir(folder):
-        m = re.match(r"cpython-(\d+)\.(\d+)\.(\d+)[^-]*-", name)
-        exe = os.path.join(folder, name, "bin", "python%s.%s" % m.group(1, 2)) if m else None
-        if exe and _executable(exe):
-            found.append((tuple(int(n) for n in m.groups()), exe))
-    return _newest_first(found)
-
-
 def _distribution_files():
     found = []
     for name in _listdir(DISTRIBUTION):
@@ -179,11 +174,12 @@ def _places(environ):
     out = []
     root = pyenv_root(environ)
     if root:
-        out.append((PYENV, "pyenv (%s)" % os.path.join(root, "versions"), _pyenv_files(root)))
+        versions = os.path.join(root, "versions")
+        out.append((PYENV, "pyenv (%s)" % versions, _installs(versions, _PYENV_FOLDER)))
     out.append((PATH, "python3.N on PATH", _path_files(environ)))
     uv = _uv_folder(environ)
     if uv:
-        out.append((UV, "uv (%s)" % uv, _uv_files(uv)))
+        out.append((UV, "uv (%s)" % uv, _installs(uv, _UV_FOLDER)))
     out.append((DISTRIBUTION, os.path.join(DISTRIBUTION, "python3.N"), _distribution_files()))
     return out
 
