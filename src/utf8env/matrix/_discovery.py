@@ -184,6 +184,10 @@ def _places(environ):
     return out
 
 
+# (path, (device, inode), mtime, size) -> _ask()'s answer: a file is asked once.
+_ANSWERS = {}
+
+
 def _ask(path, environ):
     """(version, None) or (None, why it did not answer)."""
     try:
@@ -248,7 +252,7 @@ class _Scan(Record):
     answered = field()  # [(path, origin, version, why)]: every path found, links too
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)      # a test suite's environments come and go
 def _scan_in(root, euid, items, _folders):
     environ = dict(items)
     places = _places(environ)
@@ -263,13 +267,18 @@ def _scan_in(root, euid, items, _folders):
             key = (st.st_dev, st.st_ino)
             if key not in first:
                 first[key] = len(files)
-                files.append((path, origin))
+                files.append((path, origin, (path, key, st.st_mtime_ns, st.st_size)))
             reached.append((path, origin, first[key]))
-    # Asked side by side: each answer is a process start.
-    with ThreadPoolExecutor(max_workers=max(1, min(8, len(files)))) as pool:
-        answers = list(pool.map(lambda f: _ask(f[0], environ), files))
+    # Asked side by side, each file once per process (until it changes): each answer is a
+    # process start, and a scan is made again whenever the environment changes (a test's
+    # own HOME or TMPDIR).
+    unknown = [f for f in files if f[2] not in _ANSWERS]
+    with ThreadPoolExecutor(max_workers=max(1, min(8, len(unknown)))) as pool:
+        for f, answer in zip(unknown, pool.map(lambda f: _ask(f[0], environ), unknown)):
+            _ANSWERS[f[2]] = answer
+    answers = [_ANSWERS[f[2]] for f in files]
     every, unusable, by = [], [], {}
-    for (path, origin), (version, why) in zip(files, answers):
+    for (path, origin, _), (version, why) in zip(files, answers):
         if why is None and version not in VERSIONS and version != "2.7":
             why = "is Python %s: utf8env models CPython %s to %s" % (version, VERSIONS[0],
                                                                      VERSIONS[-1])
@@ -302,7 +311,12 @@ def _scan_in(root, euid, items, _folders):
 
 
 # One name for forgetting every scan (the tests change PYENV_ROOT and UTF8ENV_DEBIAN_ROOT).
-_scan.cache_clear = _scan_in.cache_clear
+def _forget():
+    _scan_in.cache_clear()
+    _ANSWERS.clear()
+
+
+_scan.cache_clear = _forget
 
 
 def interpreters(chroot=None, environ=None):
