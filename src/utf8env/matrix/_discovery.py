@@ -152,7 +152,8 @@ def _path_files(environ):
             continue
         # python3.N before python3, which is mostly a link to one of them.
         for name in sorted(_listdir(folder), key=lambda n: (n == "python3", n)):
-            path = os.path.join(folder, name)
+            # Absolute: the cells run in folders of their own.
+            path = os.path.abspath(os.path.join(folder, name))
             if _PATH_NAME.match(name) and name not in names and _executable(path):
                 names.add(name)
                 found.append(path)
