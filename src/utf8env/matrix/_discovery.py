@@ -11,8 +11,8 @@ version (utf8env._interpreter.identify, the one question), never guessed from it
 one that does not answer is kept with why, for the report to say. The first found of
 each version runs; the chroot's, whose version is its path's (asking needs chroot, which
 needs root), only for a version found nowhere else. `--python PATH` names any other
-interpreter. Each interpreter carries where it came from (ORIGINS, "chroot ROOT",
-NAMED).
+interpreter. Each interpreter carries where it came from (PYENV, PATH, UV, DISTRIBUTION,
+"chroot ROOT", NAMED).
 """
 import os
 import re
