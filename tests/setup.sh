@@ -81,3 +81,5 @@ command -v sudo >/dev/null && [ -x /usr/sbin/atd ] && command -v screen >/dev/nu
 python3 -m pip install -q -c tests/constraints.txt ruff
 # readiness's Markdown read back by a CommonMark parser (tests/test_readiness_formats.py).
 python3 -m pip install -q -c tests/constraints.txt markdown-it-py
+# tests/test_fix_hooks.py: the hooks of .pre-commit-hooks.yaml run by a real pre-commit.
+python3 -m pip install -q -c tests/constraints.txt pre-commit

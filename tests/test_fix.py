@@ -219,7 +219,10 @@ CORPUS = {"calls.py": CALLS.encode("utf-8"), "layout.py": LAYOUT.encode("utf-8")
 FIXED = dict(CORPUS, **{"calls.py": CALLS_FIXED.encode("utf-8"),
                         "layout.py": LAYOUT_FIXED.encode("utf-8"), "latin1.py": LATIN1_FIXED,
                         "crlf.py": CRLF_FIXED, "bom.py": BOM_FIXED})
-BROKEN_LINE = "utf8env: ./broken.py:2:5: syntax error: '(' was never closed (left alone)\n"
+# the parser is this Python's: the line names it
+PARSER = "Python %d.%d's parser" % sys.version_info[:2]
+BROKEN_LINE = ("utf8env: ./broken.py:2:5: syntax error: '(' was never closed (%s; left "
+               "alone)\n" % PARSER)
 REVIEW = [line for line in LISTING.splitlines() if ": review: " in line]
 
 
@@ -251,8 +254,8 @@ def _syntax_error_line():
     try:
         compile(BROKEN, "broken.py", "exec")
     except SyntaxError as error:
-        return "utf8env: ./broken.py:%d:%d: syntax error: %s (left alone)\n" % (
-            error.lineno, error.offset, error.msg)
+        return "utf8env: ./broken.py:%d:%d: syntax error: %s (%s; left alone)\n" % (
+            error.lineno, error.offset, error.msg, PARSER)
 
 
 @pytest.mark.fast
@@ -404,7 +407,7 @@ def test_the_mode_and_owner_are_kept(tmp_path, capsys):
     (["notes.txt"], "utf8env: error: fix: notes.txt: not a Python source file (*.py, *.pyw, "
                     "*.pyi, or a script starting with a python #! line)\n"),
     ([], "utf8env: error: fix: no PATH given (usage: utf8env fix [--check | --diff | --write] "
-         "[--encoding utf-8|locale] [--from REPORT.json] [--prove [--python PATH]... [--world "
+         "[--exclude PATTERN]... [--encoding utf-8|locale] [--from REPORT.json] [--prove [--python PATH]... [--world "
          "NAME] [--timeout SECONDS]] PATH... [-- pytest ARGS...])\n"),
     (["--encoding", "latin-1", "a.py"], "utf8env: error: --encoding 'latin-1': expected one of "
                                         "utf-8, locale\n"),

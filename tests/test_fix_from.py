@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -235,7 +236,8 @@ def test_file_names_are_shown_with_control_characters_escaped(tmp_path, monkeypa
         'encoding="utf-8"\n'
         "1 call site in 1 file open text in the locale's encoding: 1 to fix (--write), 0 to "
         "review\n"),
-        "utf8env: d/\\xff\\x1b[2J.py:2:5: syntax error: invalid syntax (left alone)\n")
+        "utf8env: d/\\xff\\x1b[2J.py:2:5: syntax error: invalid syntax (Python %d.%d's parser; "
+        "left alone)\n" % sys.version_info[:2])
     assert _fix(capsys, "d/\x1b[2Jnone.py") == (
         2, "", "utf8env: error: fix: d/\\x1b[2Jnone.py: no such file or directory\n")
 

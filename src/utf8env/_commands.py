@@ -290,6 +290,10 @@ def _fix_spec():
             Option(("--write",), "mode", "flag", "add encoding= in place (atomically; a file "
                    "that does not parse is left alone); exit 1 when a site is left to "
                    "review", const="write", usage=None),
+            Option(("--exclude",), "exclude", "append", "leave out a file or folder whose "
+                   "name or path matches the glob PATTERN (repeatable); a folder's files "
+                   "that git ignores (.gitignore) are left out too", metavar="PATTERN",
+                   usage="[--exclude PATTERN]..."),
             Option(("--encoding",), "encoding", "value", "the encoding added: utf-8 (the "
                    "default: what 3.15 does) or locale (today's behaviour, said; Python "
                    "3.10+)", metavar="utf-8|locale", usage="[--encoding utf-8|locale]",

@@ -36,7 +36,7 @@ def run(options, operands):
         raise UsageError("fix: `-- pytest ARGS...` goes with --prove only")
     mode = options.mode or "list"
     encoding = options.encoding or "utf-8"
-    files = paths(operands)
+    files = paths(operands, getattr(options, "exclude", None) or ())
     report = None
     from . import _measured
     if getattr(options, "report", None):
@@ -169,8 +169,12 @@ def _is_source(path):
     return first.startswith(b"#!") and b"python" in first
 
 
-def paths(operands):
-    """The files to scan, in order, each once; UsageError for bad input."""
+def paths(operands, exclude=()):
+    """The files to scan, in order, each once; UsageError for bad input. A folder's files
+    are those git does not ignore (.gitignore, .git/info/exclude, the user's excludes:
+    `git check-ignore`, where the folder is in a git work tree); `exclude`: glob patterns
+    (--exclude) that leave out a file or folder whose name, or whose path as walked or
+    given, matches."""
     if not operands:
         from .._commands import _fix_spec
         from .._options import usage
@@ -183,7 +187,11 @@ def paths(operands):
                              "script starting with a python #! line)" % named(operand))
     files, seen = [], set()
     for operand in operands:
-        found = _walk(operand) if os.path.isdir(operand) else [operand]
+        if os.path.isdir(operand):
+            found = _walk(operand, exclude)
+            found = _not_ignored(operand, found) if found else found
+        else:
+            found = [] if _excluded(operand, exclude) else [operand]
         for path in found:
             real = os.path.realpath(path)
             if real not in seen:
@@ -192,20 +200,46 @@ def paths(operands):
     return files
 
 
-def _walk(top):
+def _excluded(path, patterns):
+    """Whether a pattern matches the name of `path` or the whole of it."""
+    import fnmatch
+    name = os.path.basename(os.path.normpath(path))
+    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p) for p in patterns)
+
+
+def _walk(top, exclude=()):
     """The *.py files under `top`, sorted, symlinks not followed (nor listed: a link may
-    lead out of the tree, or to a file listed already)."""
+    lead out of the tree, or to a file listed already), none that `exclude` matches."""
     found = []
     for folder, folders, names in os.walk(top):
         folders[:] = sorted(name for name in folders if name not in SKIPPED
                             and not name.endswith(".egg-info")
                             and not os.path.islink(os.path.join(folder, name))
-                            and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg")))
+                            and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
+                            and not _excluded(os.path.join(folder, name), exclude))
         for name in sorted(names):
             path = os.path.join(folder, name)
-            if name.endswith(".py") and not os.path.islink(path):
+            if name.endswith(".py") and not os.path.islink(path) and not _excluded(path, exclude):
                 found.append(path)
     return found
+
+
+def _not_ignored(top, found):
+    """`found` (files walked under the folder `top`) less those git ignores there: one
+    `git check-ignore` (git's own rules, tracked files never ignored). Where git is
+    missing or `top` is in no work tree, all of them."""
+    import subprocess
+    try:
+        proc = subprocess.run(["git", "check-ignore", "--stdin", "-z"], cwd=top,
+                              input=b"".join(os.fsencode(os.path.relpath(p, top)) + b"\0"
+                                             for p in found),
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        return found
+    if proc.returncode != 0:        # 1: none ignored; 128: not a work tree (or no git)
+        return found
+    ignored = set(proc.stdout.split(b"\0"))
+    return [p for p in found if os.fsencode(os.path.relpath(p, top)) not in ignored]
 
 
 # -- the work, one file at a time --------------------------------------------------------------
@@ -230,7 +264,8 @@ def process(path, encoding, mode, report=None, left=False):
                 if report is not None:
                     sites = _from_report(source.text, sites, entries, encoding)
             except (SyntaxError, ValueError) as error:
-                return _syntax_error(error), [], None
+                from ._syntax import said
+                return said(error, path), [], None
             except (RecursionError, MemoryError):
                 return "too deeply nested to parse: left alone", [], None
         rows = [(s.line, s.col, s.call, s.verdict, s.message, getattr(s, "chosen", encoding),
@@ -310,16 +345,6 @@ class _Chosen(object):
 
     def __getattr__(self, name):
         return getattr(self.site, name)
-
-
-def _syntax_error(error):
-    """The one line for a file that does not parse: LINE:COL: syntax error: MESSAGE."""
-    if isinstance(error, SyntaxError):
-        where = ""
-        if error.lineno:
-            where = "%d:" % error.lineno + ("%d:" % error.offset if error.offset else "") + " "
-        return "%ssyntax error: %s (left alone)" % (where, error.msg)
-    return "syntax error: %s (left alone)" % error
 
 
 def _process_star(job):

@@ -80,7 +80,8 @@ def _prove(options, paths, args, world, timeout, project, guard):
         folders += more
         tally = None
         for _, _, stage, _ in fixed:
-            counted = _fix_copy(stage.work, project, paths, encoding, report)
+            counted = _fix_copy(stage.work, project, paths, encoding, report,
+                                getattr(options, "exclude", None) or ())
             tally = tally or counted
         planned = reference + fixed
         kinds = [UNFIXED] * len(reference) + [FIXED] * len(fixed)
@@ -104,7 +105,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
     return status
 
 
-def _fix_copy(work, project, paths, encoding, report):
+def _fix_copy(work, project, paths, encoding, report, exclude=()):
     """Fix the PATHs in the copy `work` (as --write would); (sites fixed, to review,
     files edited, {encoding: sites fixed}, [(name, line, why)] of --from's report not
     applied), as `fix --write` counts and lists them."""
@@ -116,7 +117,7 @@ def _fix_copy(work, project, paths, encoding, report):
     here = os.getcwd()
     os.chdir(work)                  # --from names files relative to the project
     try:
-        files = source_files(copies)
+        files = source_files(copies, exclude)
         for path in files:
             error, rows, _ = process(path, encoding, "write", report, True)
             if any(row[3] == "fix" for row in rows):
