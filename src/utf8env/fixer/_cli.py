@@ -188,8 +188,7 @@ def paths(operands, exclude=()):
     files, seen = [], set()
     for operand in operands:
         if os.path.isdir(operand):
-            found = _walk(operand, exclude)
-            found = _not_ignored(operand, found) if found else found
+            found = walk(operand, exclude)
         else:
             found = [] if _excluded(operand, exclude) else [operand]
         for path in found:
@@ -205,6 +204,12 @@ def _excluded(path, patterns):
     import fnmatch
     name = os.path.basename(os.path.normpath(path))
     return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p) for p in patterns)
+
+
+def walk(top, exclude=()):
+    """The Python files `fix` takes in the folder `top`: _walk()'s, less those git ignores."""
+    found = _walk(top, exclude)
+    return _not_ignored(top, found) if found else found
 
 
 def _walk(top, exclude=()):

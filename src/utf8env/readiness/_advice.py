@@ -356,7 +356,7 @@ def scan(root):
     in the files under `root` it walks (those of `utf8env fix`)."""
     from ..fixer import _apply, _cli as fixer_cli, _edit, _scan
     out = []
-    for path in fixer_cli._walk(root):
+    for path in fixer_cli.walk(root):
         try:
             if not _scan.candidate(_edit.read_bytes(path)):
                 continue
