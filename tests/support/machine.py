@@ -7,10 +7,11 @@ that lacks it skips that test with one line naming the missing thing and how to 
 Interpreters are asked one version at a time, so that a machine with some of them runs
 those.
 
-The interpreters are the ones `utf8env matrix` finds (src/utf8env/matrix/_discovery.py):
-pyenv's 3.6-3.13 and 2.7 under $(pyenv root)/versions, Debian's 3.14 and 3.15 in the
-chroot that tests/support/build_debian_pythons.sh builds (as root; tests/setup.sh runs
-it) at CHROOT.
+The interpreters are the ones `utf8env matrix` finds (src/utf8env/matrix/_discovery.py:
+pyenv's versions, python3.N on PATH, uv's Pythons, /usr/bin/python3.N, the chroot), of
+which the tests use pyenv's 3.6-3.13 and 2.7 under $(pyenv root)/versions and Debian's
+3.14 and 3.15 in the chroot that tests/support/build_debian_pythons.sh builds (as root;
+tests/setup.sh runs it) at CHROOT.
 
 The fast tier (tests marked `fast`, `python3 -m pytest -m fast`) runs on any machine in
 under two minutes: a fast test that asks here for a real interpreter, a locale world,
