@@ -532,6 +532,27 @@ def test_a_timeout_is_not_a_kill():
     assert (orphan.returncode, orphan.timed_out, orphan.stdout) == (None, True, b"gone\n")
 
 
+def test_a_timeout_lets_go_of_the_pipes_a_daemon_holds():
+    """A job that leaves a daemon (setsid: out of its process group) holding its stdout:
+    at its timeout the group is killed and the pipes let go, with what the job wrote; the
+    run does not wait for the daemon (it used to, until the daemon ended)."""
+    _need_worlds()
+    import threading
+    daemon = "sleep 600.%d" % os.getpid()         # a name this test alone gives a process
+    job = worlds.Job(["/bin/sh", "-c", "echo kept; setsid %s &" % daemon], {}, timeout=0.5)
+    done = []
+    thread = threading.Thread(target=lambda: done.append(worlds.run("installed", [job], ["/"])))
+    thread.start()
+    try:
+        thread.join(120)
+        assert done, "the run still waits for the daemon's end"
+        [held] = done[0]
+        assert (held.returncode, held.timed_out, held.stdout) == (None, True, b"kept\n")
+    finally:
+        subprocess.run(["pkill", "-f", "^" + daemon.replace(".", "[.]") + "$"])
+        thread.join()
+
+
 def test_run_batches_reports_timeouts_per_stage():
     _need_worlds()
     piped = worlds.Job(["/bin/echo", "in"], {}, then=worlds.Job(["/bin/sleep", "30"], {}, timeout=0.5))

@@ -20,7 +20,8 @@ and one JSON reply on stdout:
 or {"error": message} when a mount fails. Bytes travel as base64 so that undecodable
 argv/env/output bytes pass through untouched. "then" is the next stage of a pipe: it
 gets the job's stdout as its stdin once the job has ended. A job that outlives its
-timeout is killed (its whole process group, SIGKILL): "timed_out" is true and
+timeout is killed (its whole process group, SIGKILL) and its pipes let go, even where a
+process that left the group (setsid) holds them: "timed_out" is true and
 "returncode" is null, since the job never ended on its own: a timeout is never mistaken
 for a job that a signal killed (-9 from the OOM killer). With "jobserver", a job runs
 only while holding one byte read from the shared token pipe (GNU make's jobserver
@@ -36,6 +37,8 @@ import base64
 import functools
 import json
 import os
+import select
+import selectors
 import signal
 import subprocess
 import sys
@@ -121,14 +124,15 @@ def run_one(job, stdin=None):
         _RUNNING.add(proc.pid)
         if _STOPPED:        # the signal came while it started
             _kill_group(proc.pid, signal.SIGTERM)
-    timed_out = False
-    try:
-        out, err = proc.communicate(unb64(job["stdin"]) if stdin is None else stdin,
-                                    timeout=job["timeout"])
-    except subprocess.TimeoutExpired:
-        timed_out = True
+    pipes = _Pipes(proc, unb64(job["stdin"]) if stdin is None else stdin)
+    timed_out = not pipes.exchange(started + job["timeout"])
+    if timed_out:
         _kill_group(proc.pid)
-        out, err = proc.communicate()  # whatever was captured before the kill
+        # What the group wrote before it died, then the pipes are let go: a process that
+        # left the group (setsid) may hold them for ever, and the deadline is the job's.
+        pipes.exchange(time.monotonic() + GRACE)
+    out, err = pipes.close()
+    proc.wait()
     with _LOCK:
         _RUNNING.discard(proc.pid)
     # The job's own process is gone; anything it left in its group goes with it.
@@ -138,6 +142,60 @@ def run_one(job, stdin=None):
     code = None if timed_out else proc.returncode
     return {"returncode": code, "timed_out": timed_out, "stdout": b64(out or b""),
             "stderr": b64(err or b""), "seconds": time.monotonic() - started, "then": None}
+
+
+# After a timeout: how long what the killed group wrote is still read.
+GRACE = 0.5
+
+
+class _Pipes(object):
+    """A job's stdin fed and its stdout and stderr read together (as communicate() does),
+    until a deadline rather than until every writer has gone."""
+
+    def __init__(self, proc, data):
+        self.proc = proc
+        self.chunks = {proc.stdout: [], proc.stderr: []}
+        self.sel = selectors.DefaultSelector()
+        for pipe in self.chunks:
+            self.sel.register(pipe, selectors.EVENT_READ)
+        self.data = memoryview(data or b"")
+        if self.data:
+            self.sel.register(proc.stdin, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+
+    def exchange(self, until):
+        """Feed and read until both outputs end (True) or `until` (monotonic) passes."""
+        while self.sel.get_map():
+            left = until - time.monotonic()
+            if left <= 0:
+                return False
+            for key, _ in self.sel.select(left):
+                pipe = key.fileobj
+                if pipe is self.proc.stdin:
+                    try:
+                        self.data = self.data[os.write(pipe.fileno(),
+                                                       self.data[:select.PIPE_BUF]):]
+                    except BrokenPipeError:
+                        self.data = self.data[:0]
+                    if not self.data:
+                        self.sel.unregister(pipe)
+                        pipe.close()
+                    continue
+                block = os.read(pipe.fileno(), 65536)
+                if block:
+                    self.chunks[pipe].append(block)
+                else:
+                    self.sel.unregister(pipe)
+        return True
+
+    def close(self):
+        """(stdout, stderr) read so far; every pipe let go."""
+        self.sel.close()
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            pipe.close()
+        return (b"".join(self.chunks[self.proc.stdout]),
+                b"".join(self.chunks[self.proc.stderr]))
 
 
 def _kill_group(pid, signum=signal.SIGKILL):
