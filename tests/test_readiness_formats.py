@@ -216,11 +216,16 @@ def _inline_code(markdown):
     ("t.py::test_a``b", "```t.py::test_a``b```"),
     ("t.py::test_ab`", "`` t.py::test_ab` ``"),
     ("t.py::test_[`x` | ``y``]", "```t.py::test_[`x` \\| ``y``]```"),
+    # spaces at the ends (a parametrize id): kept, one stripped from each padding
+    ("t.py::test_p[ a ]", "`t.py::test_p[ a ]`"),
+    (" t.py::test_p[a] ", "`  t.py::test_p[a]  `"),
+    (" t.py::test_p[a]", "`  t.py::test_p[a] `"),
 ])
 @pytest.mark.fast
 def test_a_backtick_in_a_test_id_keeps_its_code_span(test, span):
     """Per CommonMark 6.1: a fence longer than any run of backticks inside, and a space
-    inside each end when the id starts or ends with a backtick (the parser strips one)."""
+    inside each end when the id starts or ends with a backtick or a space (the parser
+    strips one from each end of a span that starts and ends with one)."""
     site = "t.py:%d" % len(test)
     result = _result([_change(test, site)], [_site([test], "t.py", len(test))],
                      unstable=[UnstableTest(python="3.13", test=test,

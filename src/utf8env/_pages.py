@@ -66,7 +66,10 @@ def md_code(text):
     fence = "`"
     while fence in text:
         fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    # CommonMark strips one space inside each end when the content starts and ends with
+    # one (not all spaces): a backtick or a space at either end gets one of its own.
+    ends = text[:1] + text[-1:]
+    pad = " " if ("`" in ends or " " in ends) and text.strip(" ") else ""
     return fence + pad + text + pad + fence
 
 
