@@ -337,6 +337,7 @@ def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
             "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d;mountmgr.sys=d",
             "LC_ALL": "ja_JP.UTF-8",
             "LOCPATH": "/cache/locales", "PYTHONUTF8": "0",
+            "UTF8ENV_READINESS_SEED": suite.run_seed(),        # pytest-randomly's, if used
             "PYTHONPATH": "%s;%s" % (z(w.lent), z(w.site))}
         assert job.cwd == folder.work
     finally:

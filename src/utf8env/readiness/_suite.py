@@ -36,6 +36,7 @@ from .._engine.records import Record, field
 from . import _supervise as supervise
 from . import _unittest_runner as unittest_runner
 from ._results import PEP686, TODAY
+from .plugin import SEED_VARIABLE
 
 DEFAULT_WORLD = "latin1"
 DEFAULT_TIMEOUT = 900.0
@@ -375,6 +376,7 @@ def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, ext
     run_env = dict(base)
     run_env.update(es.variables)
     run_env["PYTHONUTF8"] = utf8          # the suite's own Python children too
+    run_env[SEED_VARIABLE] = run_seed()
     run_env["PYTHONPATH"] = os.pathsep.join(
         ([inside(os.path.join(stage.work, "src"))] if src else []) + [lent]
         + ([environ["PYTHONPATH"]] if environ.get("PYTHONPATH") else []))
@@ -394,6 +396,18 @@ def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, ext
                   stage.path("stdout"), stage.path("stderr"), repr(float(timeout)),
                   stage.folder.path("stop"), stage.token, "--"] + argv
     return worlds.Job(argv=supervised, env=run_env, timeout=timeout + _BACKSTOP, cwd=stage.work)
+
+
+_SEED = []
+
+
+def run_seed():
+    """The seed every run of this invocation gives pytest-randomly, where the suite uses
+    it (plugin.pytest_cmdline_main): the two modes run the tests in the same order."""
+    if not _SEED:
+        import random
+        _SEED.append(str(random.SystemRandom().randrange(1 << 32)))
+    return _SEED[0]
 
 
 def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, modes=None):

@@ -189,6 +189,7 @@ class Windows(object):
         env = dict(base)
         env.update(self.prefixes[utf8].environ())
         env["PYTHONUTF8"] = utf8
+        env[suite.SEED_VARIABLE] = suite.run_seed()
         env["PYTHONPATH"] = ";".join(([w(os.path.join(stage.work, "src"))] if self.src else [])
                                      + [w(self.lent)] + ([w(self.site)] if self.site else []))
         # -S: the supervisor and the shim are standard library only.

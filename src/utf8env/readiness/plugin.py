@@ -34,6 +34,20 @@ def pytest_addoption(parser):
                                          "to PATH (\"schema\": 1)")
 
 
+# readiness's runs of one invocation share a seed for pytest-randomly: both modes then
+# run the tests in the same order (one order per mode would make changes of the order).
+SEED_VARIABLE = "UTF8ENV_READINESS_SEED"
+
+
+def pytest_cmdline_main(config):
+    """Where pytest-randomly shuffles with a seed of its own choosing (no --randomly-seed
+    given), the run's seed is readiness's; a seed the suite gives is kept."""
+    import os
+    seed = os.environ.get(SEED_VARIABLE, "")
+    if seed.isdigit() and getattr(config.option, "randomly_seed", None) == "default":
+        config.option.randomly_seed = int(seed)
+
+
 def pytest_configure(config):
     if not (config.getoption("utf8env") or config.getoption("utf8env_json")):
         return
