@@ -665,6 +665,46 @@ def test_an_ordinary_user_gets_the_same_findings_as_root(wheels):
         nobody.remove()
 
 
+# What the launcher keeps aside from utf8env's own interpreter (_environment.KEPT_ASIDE) and
+# the runs must get back: a suite that depends on them.
+KEPT = """import os
+
+
+def test_the_users_variables_reach_the_run():
+    assert (os.environ.get("PYTHONHASHSEED"), os.environ.get("PYTHONMALLOC")) == ("123", "malloc")
+"""
+
+
+@pytest.mark.parametrize("launcher", ["c", "sh"])
+def test_the_installed_command_gives_the_runs_what_the_launcher_kept_aside(wheels, tmp_path,
+                                                                           launcher):
+    """Under the installed command (the compiled launcher, or the sh stub) utf8env's own
+    interpreter runs without PYTHONHASHSEED and PYTHONMALLOC (and with LC_ALL=C): the
+    suite's runs get the user's back, as with `python -m utf8env readiness`."""
+    _need_worlds()
+    folder = str(tmp_path / "wheels")
+    shutil.copytree(wheels, folder)
+    install.build_wheel(folder, launcher)
+    venv = str(tmp_path / "venv")
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run([venv + "/bin/python", "-m", "pip", "install", "--quiet", "--no-index",
+                    "--find-links", folder, "pytest", "utf8env"], check=True,
+                   env=install.pip_environ())
+    project = tmp_path / "p"
+    (project / "tests").mkdir(parents=True)
+    (project / "tests" / "test_kept.py").write_text(KEPT, encoding="utf-8")
+    (project / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    proc = subprocess.run([venv + "/bin/utf8env", "readiness", "--python", venv + "/bin/python",
+                           "--format", "json", "--", "pytest", "-q", "-p", "no:randomly"],
+                          cwd=str(project), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONHASHSEED="123", PYTHONMALLOC="malloc"),
+                          timeout=600)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    data = json.loads(proc.stdout.decode("utf-8"))
+    assert [(r["mode"], r["counts"]) for r in data["runs"]] == [
+        ("today", {"passed": 1}), ("3.15", {"passed": 1})]
+
+
 @pytest.mark.fast
 def test_readiness_is_in_the_main_help(capsys):
     cli.main(["--help"])

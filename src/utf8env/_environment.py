@@ -185,6 +185,17 @@ def inherited():
     return environ
 
 
+def user_environ():
+    """The environment the user started utf8env with, as a dict to hand on to the programs
+    utf8env runs for them (readiness's and fix --prove's suites): under the installed
+    command the launcher's, rebuilt (os.environ lacks what it kept aside: PYTHONHASHSEED,
+    PYTHONMALLOC, ...); else os.environ as it is now."""
+    if _launched is not None:
+        return dict(_launched)
+    import os
+    return dict(os.environ)
+
+
 def own_arguments(args):
     """The bytes of this process's last len(args) arguments (utf8env's own, `args` as
     decoded): from /proc/self/cmdline, as they came; None where that cannot be read."""

@@ -14,6 +14,7 @@ interrupted. The project is the current folder; every PATH must be inside it."""
 import os
 import time
 
+from .._environment import user_environ
 from .._errors import UsageError
 
 UNFIXED, FIXED = "unfixed", "fixed"
@@ -62,7 +63,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
     from ..readiness import _cli as readiness, _suite as suite
     from ..readiness._unittest_runner import Args
     from ..readiness._results import TODAY
-    pythons = readiness._pythons(options.python, dict(os.environ), not isinstance(args, Args))
+    pythons = readiness._pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
         raise UsageError("fix --prove: " + problem)
@@ -72,7 +73,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
         from . import _measured
         report = _measured.load(options.report)
     started = time.monotonic()
-    environ = dict(os.environ)
+    environ = user_environ()
     reference, folders = suite.plan(project, pythons, world, args, environ, timeout, [],
                                     modes=(TODAY,))
     try:

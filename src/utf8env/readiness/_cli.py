@@ -9,6 +9,7 @@ import os
 import signal
 import time
 
+from .._environment import user_environ
 from .._errors import UsageError, Utf8envError
 
 
@@ -145,13 +146,13 @@ def run(options, command):
 def _run(options, args, world, timeout, project, guard):
     from . import _formats as formats, _suite as suite
     from ._unittest_runner import Args
-    pythons = _pythons(options.python, dict(os.environ), not isinstance(args, Args))
+    pythons = _pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
         raise UsageError("readiness: " + problem)
     started = time.monotonic()
     skipped = []
-    planned, folders = suite.plan(project, pythons, world, args, dict(os.environ), timeout,
+    planned, folders = suite.plan(project, pythons, world, args, user_environ(), timeout,
                                   skipped)
     try:
         from . import _advice as advice
@@ -159,7 +160,7 @@ def _run(options, args, world, timeout, project, guard):
         runs, workers = guard.execute(planned, world)
         # the reruns of the changed tests and the trials of their fixes: one batch
         result = advice.follow_up(planned, runs, workers, project, pythons, world, args,
-                                  dict(os.environ), timeout,
+                                  user_environ(), timeout,
                                   lambda jobs: guard.execute(jobs, world, RERUNS), started,
                                   show_all=options.all, not_copied=skipped, scanned=scanned)
     finally:
@@ -200,7 +201,7 @@ def _advise(result, planned, project, pythons, world, args, timeout, guard, star
     tried in copies, in both modes) and the calls no test exercised."""
     from . import _advice as advice
     offset = advice.project_offset(planned)
-    trials = advice.plan(project, offset, result, pythons, world, args, dict(os.environ),
+    trials = advice.plan(project, offset, result, pythons, world, args, user_environ(),
                          timeout)
     try:
         if trials.planned:

@@ -36,6 +36,7 @@ import os
 import sys
 import time
 
+from .._environment import user_environ
 from .._errors import UsageError
 from .. import _output as output
 from ..matrix import _discovery as discovery
@@ -80,7 +81,7 @@ class Windows(object):
         """pytest: False for a unittest suite (no pytest fetched for it)."""
         self.minor, self.code_page, self.requirements = minor, code_page, requirements
         self.pytest = pytest
-        self.environ = dict(os.environ if environ is None else environ)
+        self.environ = user_environ() if environ is None else dict(environ)
         self.say = say
         self.prefix = self.holder = None
         self.prefixes = {}
@@ -434,12 +435,12 @@ def _run(options, args, timeout, project, guard, windows):
     started = time.monotonic()
     skipped = []
     pythons = [windows.interpreter()]
-    planned, folders = windows.plan(project, pythons, HOST_WORLD, args, dict(os.environ),
+    planned, folders = windows.plan(project, pythons, HOST_WORLD, args, user_environ(),
                                     timeout, skipped)
     try:
         runs, workers = guard.execute(planned, HOST_WORLD)
         result = advice.follow_up(planned, runs, workers, project, pythons, HOST_WORLD, args,
-                                  dict(os.environ), timeout,
+                                  user_environ(), timeout,
                                   lambda jobs: guard.execute(jobs, HOST_WORLD), started,
                                   show_all=options.all, not_copied=skipped)
         result = result._replace(world=WORLD, environment=windows.describe(
