@@ -128,8 +128,8 @@ def _host_env(environ):
     `environ`. TMPDIR among them: Debian's Wine keeps a server's socket in
     TMPDIR/wine-XXXXXX, and a program started with another TMPDIR than its prefix's
     server does not find it: it starts a second server on the same prefix, with services
-    of its own (seen: each run 4.5 s, not 0.8 s, and a run that started as another's
-    server was killed ended at once, status 0, nothing run)."""
+    of its own (measured: each sample run 2.7 s instead of 1.2 s; and a run that started
+    as another run's server was killed ended at once, status 0, nothing run)."""
     env = {"PATH": environ.get("PATH") or "/usr/bin:/bin", "HOME": environ.get("HOME") or "/"}
     if environ.get("TMPDIR"):
         env["TMPDIR"] = environ["TMPDIR"]

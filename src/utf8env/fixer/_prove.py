@@ -16,6 +16,7 @@ import time
 
 from .._environment import user_environ
 from .._errors import UsageError
+from ..readiness._results import PEP686, TODAY
 
 UNFIXED, FIXED = "unfixed", "fixed"
 INCOMPLETE, INTERRUPTED = 3, 130
@@ -62,7 +63,6 @@ def run(options, operands):
 def _prove(options, paths, args, world, timeout, project, guard):
     from ..readiness import _cli as readiness, _suite as suite
     from ..readiness._unittest_runner import Args
-    from ..readiness._results import TODAY
     pythons = readiness._pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
@@ -144,7 +144,7 @@ def _plural(n, word):
 
 
 # The three runs of each Python, in the order compared: the first is the reference.
-ORDER = ((UNFIXED, "today"), (FIXED, "today"), (FIXED, "3.15"))
+ORDER = ((UNFIXED, TODAY), (FIXED, TODAY), (FIXED, PEP686))
 NAMES = {ORDER[0]: "unfixed, UTF-8 mode off", ORDER[1]: "fixed, UTF-8 mode off",
          ORDER[2]: "fixed, UTF-8 mode on"}
 
