@@ -54,6 +54,24 @@ def test_a_folders_files_that_git_ignores_are_left_out(tmp_path, monkeypatch, ca
 
 
 @pytest.mark.fast
+def test_a_folder_named_on_purpose_is_walked_though_git_ignores_it(tmp_path, monkeypatch,
+                                                                   capsys):
+    """As a pyenv version's library in pyenv's own clone (`/versions/` ignored there): the
+    folder the user names is theirs to check."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / ".gitignore").write_text("/versions/\n", encoding="utf-8")
+    (tmp_path / "versions" / "lib").mkdir(parents=True)
+    (tmp_path / "versions" / "lib" / "a.py").write_text(CALL, encoding="utf-8")
+    monkeypatch.chdir(str(tmp_path))
+    assert _fix(capsys, "--check", "versions/lib") == (1, (
+        "versions/lib/a.py:2:12: open: text in the locale's encoding; fix: encoding=\"utf-8\"\n"
+        "1 call site in 1 file open text in the locale's encoding: 1 to fix (--write), 0 to "
+        "review\n"), "")
+    assert _fix(capsys, "--check", ".") == (0, (
+        "no call site opens text in the locale's encoding (0 files)\n"), "")
+
+
+@pytest.mark.fast
 def test_outside_a_work_tree_every_file_is_walked(tmp_path, monkeypatch, capsys):
     (tmp_path / "generated").mkdir()
     (tmp_path / "generated" / "g.py").write_text(CALL, encoding="utf-8")

@@ -409,6 +409,11 @@ Environment sets:
     Windows' console or file-system encoding
   A cell: ok, the exception that ended the run (or exit N), wN: N EncodingWarnings.
 
+Pythons, where each was found (the first found of each version runs):
+  3.12: {py312}/bin/python3.12 (pyenv)
+  3.13: {py313}/bin/python3.13 (pyenv)
+  3.15: /usr/bin/python3.15 (chroot {chroot})
+
 Python 3.15 (PEP 686: UTF-8 mode on by default; still off with -X utf8=0):
   cp1252 (3.12-3.15): on: stdout 'caf\u00e9\\n' -> 'caf\u00c3\u00a9\\n' (bytes b'caf\\xc3\\xa9\\n'); file notes.txt
     'caf\u00e9\\n' -> 'caf\u00c3\u00a9\\n' (bytes b'caf\\xc3\\xa9\\n')
@@ -454,7 +459,7 @@ def test_windows_code_page_worlds_show_what_pep_686_changes_there(windows):
     if any(len(p) != len("/root/.pyenv/versions/3.12.1") for p in prefix.values()):
         pytest.skip("the page is wrapped for pyenv under /root/.pyenv: here %s" % prefix)
     assert report.render(windows["least"], "text", columns=100) == _WINDOWS_TEXT.format(
-        py312=prefix["3.12"], py313=prefix["3.13"])
+        py312=prefix["3.12"], py313=prefix["3.13"], chroot=machine.CHROOT)
 
 
 def test_windows_worlds_without_root_are_roots_cell_for_cell(windows):

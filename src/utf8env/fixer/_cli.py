@@ -232,9 +232,15 @@ def _walk(top, exclude=()):
 def _not_ignored(top, found):
     """`found` (files walked under the folder `top`) less those git ignores there: one
     `git check-ignore` (git's own rules, tracked files never ignored). Where git is
-    missing or `top` is in no work tree, all of them."""
+    missing, `top` is in no work tree, or `top` itself is ignored (named on purpose: a
+    pyenv version's library in pyenv's own clone), all of them."""
     import subprocess
+    parent, name = os.path.split(os.path.abspath(top))
     try:
+        if name and subprocess.run(["git", "check-ignore", "-q", "--", name], cwd=parent,
+                                   stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL).returncode == 0:
+            return found
         proc = subprocess.run(["git", "check-ignore", "--stdin", "-z"], cwd=top,
                               input=b"".join(os.fsencode(os.path.relpath(p, top)) + b"\0"
                                              for p in found),
