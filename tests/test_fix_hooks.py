@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from utf8env._cli import main
+from utf8env.fixer import _syntax
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CALL = "def f(p):\n    return open(p).read()\n"
@@ -128,6 +129,43 @@ def test_newer_syntax_than_the_parser_names_the_python_the_project_requires(
     assert err.endswith(": syntax error: f-string: expecting '}' (%s, and the project requires "
                         "Python >= 3.12, <4: run utf8env with 3.12 or later, in pre-commit "
                         "language_version: python3.12; left alone)\n" % _parser())
+
+
+def _said_of(path):
+    """The syntax error line of the file `path` (a SyntaxError at 1:1)."""
+    return _syntax.said(SyntaxError("invalid syntax", (str(path), 1, 1, "?")), str(path))
+
+
+FUTURE = "1:1: syntax error: invalid syntax (%s, and the project requires Python >=3.99: run " \
+    "utf8env with 3.99 or later, in pre-commit language_version: python3.99; left alone)"
+
+
+@pytest.mark.fast
+def test_requires_python_is_read_from_the_project_table_only(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["x"]\n\n[tool.other]\nrequires-python = ">=3.98"\n\n'
+        '[project]  # the project\nname = "p"\nclassifiers = [\n  ["nested", "array"],\n]\n'
+        'requires-python = ">=3.99"\n\n[[tool.list]]\nrequires-python = ">=3.97"\n',
+        encoding="utf-8")
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    assert _said_of(tmp_path / "a" / "b" / "m.py") == FUTURE % _parser()
+    (tmp_path / "tool").mkdir()
+    (tmp_path / "tool" / "pyproject.toml").write_text(
+        '[tool.other]\nrequires-python = ">=3.99"\n', encoding="utf-8")
+    assert _said_of(tmp_path / "tool" / "m.py") == (
+        "1:1: syntax error: invalid syntax (%s; left alone)" % _parser())
+
+
+@pytest.mark.fast
+def test_an_inner_project_without_requires_python_is_not_given_the_outer_ones(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "outer"\nrequires-python = ">=3.99"\n', encoding="utf-8")
+    (tmp_path / "vendored" / "src").mkdir(parents=True)
+    (tmp_path / "vendored" / "pyproject.toml").write_text(
+        '[project]\nname = "inner"\n', encoding="utf-8")
+    assert _said_of(tmp_path / "vendored" / "src" / "m.py") == (
+        "1:1: syntax error: invalid syntax (%s; left alone)" % _parser())
+    assert _said_of(tmp_path / "m.py") == FUTURE % _parser()
 
 
 # -- the hooks, run by pre-commit -----------------------------------------------------------

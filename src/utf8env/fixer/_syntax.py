@@ -10,7 +10,11 @@ import sys
 # requires-python's lower bound: ">=3.12", "~=3.12", ">= 3.12.1, <4" (PEP 440 specifiers)
 _LOWER = re.compile(r"(?:>=|~=|==)\s*(\d+)\.(\d+)")
 _REQUIRES = re.compile(r"""^\s*requires-python\s*=\s*(["'])(.*?)\1""", re.M)
-_PROJECTS = {}        # folder: (its pyproject's requires-python, its lower bound) or None
+# A table header line, [name] or [[name]], alone on its line but for a comment (a line of
+# an array value, `["a", "b"],`, is not one): requires-python counts only inside
+# [project] (PEP 621), not in another table that uses the key (a [tool.*] of some tool).
+_TABLE = re.compile(r"^[ \t]*\[{1,2}[ \t]*([\w.\-]+)[ \t]*\]{1,2}[ \t]*(?:#.*)?$", re.M)
+_PROJECTS = {}        # folder: its project's (requires-python, lower bound), or None
 
 
 def said(error, path):
@@ -32,34 +36,51 @@ def said(error, path):
 
 
 def _requires(folder):
-    """(requires-python, (major, minor) of its lower bound) of the nearest pyproject.toml
-    at or above `folder` that says it; None where none does."""
+    """(requires-python, (major, minor) of its lower bound) of the project `folder` is
+    in: the nearest pyproject.toml at or above it, whether or not it says requires-python
+    (an enclosing project's is another project's); None where it says none with a lower
+    bound, or where no pyproject.toml is found."""
     seen = []
+    answer = None
     while folder not in _PROJECTS:
         seen.append(folder)
-        found = None
-        try:
-            with open(os.path.join(folder, "pyproject.toml"), encoding="utf-8",
-                      errors="replace") as f:
-                m = _REQUIRES.search(f.read(1 << 20))
-            if m:
-                lower = _LOWER.search(m.group(2))
-                found = (m.group(2), (int(lower.group(1)), int(lower.group(2)))) if lower \
-                    else None
-                if found is None:
-                    _PROJECTS[folder] = None
-                    break
-        except OSError:
-            pass
-        if found is not None:
-            _PROJECTS[folder] = found
+        text = _text(os.path.join(folder, "pyproject.toml"))
+        if text is not None:
+            answer = _lower_bound(text)
             break
         parent = os.path.dirname(folder)
         if parent == folder:
-            _PROJECTS[folder] = None
             break
         folder = parent
-    answer = _PROJECTS[folder]
-    for f in seen:
-        _PROJECTS[f] = answer
+    else:
+        answer = _PROJECTS[folder]
+    for each in seen:
+        _PROJECTS[each] = answer
     return answer
+
+
+def _text(path):
+    """The text of the pyproject.toml `path`; "" where it is there but cannot be read (it
+    still ends the search: the project is there), None where there is none."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read(1 << 20)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError:
+        return ""
+
+
+def _lower_bound(text):
+    """(requires-python, (major, minor)) of the [project] table of pyproject.toml's
+    `text`, or None."""
+    tables = list(_TABLE.finditer(text))
+    for i, header in enumerate(tables):
+        if header.group(1) != "project":
+            continue
+        end = tables[i + 1].start() if i + 1 < len(tables) else len(text)
+        found = _REQUIRES.search(text, header.end(), end)
+        lower = _LOWER.search(found.group(2)) if found else None
+        if lower:
+            return found.group(2), (int(lower.group(1)), int(lower.group(2)))
+    return None
