@@ -534,8 +534,9 @@ def test_a_timeout_is_not_a_kill():
 
 def test_a_timeout_lets_go_of_the_pipes_a_daemon_holds():
     """A job that leaves a daemon (setsid: out of its process group) holding its stdout:
-    at its timeout the group is killed and the pipes let go, with what the job wrote; the
-    run does not wait for the daemon (it used to, until the daemon ended)."""
+    at its timeout the group is killed, and the daemon (it holds the job's pipe), and the
+    pipes let go, with what the job wrote; the run does not wait for the daemon (it used
+    to, until the daemon ended), and leaves none behind."""
     _need_worlds()
     import threading
     daemon = "sleep 600.%d" % os.getpid()         # a name this test alone gives a process
@@ -548,6 +549,9 @@ def test_a_timeout_lets_go_of_the_pipes_a_daemon_holds():
         assert done, "the run still waits for the daemon's end"
         [held] = done[0]
         assert (held.returncode, held.timed_out, held.stdout) == (None, True, b"kept\n")
+        left = subprocess.run(["pgrep", "-f", "^" + daemon.replace(".", "[.]") + "$"],
+                              stdout=subprocess.PIPE)
+        assert (left.returncode, left.stdout) == (1, b"")
     finally:
         subprocess.run(["pkill", "-f", "^" + daemon.replace(".", "[.]") + "$"])
         thread.join()

@@ -20,8 +20,9 @@ and one JSON reply on stdout:
 or {"error": message} when a mount fails. Bytes travel as base64 so that undecodable
 argv/env/output bytes pass through untouched. "then" is the next stage of a pipe: it
 gets the job's stdout as its stdin once the job has ended. A job that outlives its
-timeout is killed (its whole process group, SIGKILL) and its pipes let go, even where a
-process that left the group (setsid) holds them: "timed_out" is true and
+timeout is killed (its whole process group, SIGKILL, and any process that left the group
+(setsid) but holds its pipes, found in /proc), and its pipes are let go, whatever still
+holds them: "timed_out" is true and
 "returncode" is null, since the job never ended on its own: a timeout is never mistaken
 for a job that a signal killed (-9 from the OOM killer). With "jobserver", a job runs
 only while holding one byte read from the shared token pipe (GNU make's jobserver
@@ -128,8 +129,11 @@ def run_one(job, stdin=None):
     timed_out = not pipes.exchange(started + job["timeout"])
     if timed_out:
         _kill_group(proc.pid)
-        # What the group wrote before it died, then the pipes are let go: a process that
-        # left the group (setsid) may hold them for ever, and the deadline is the job's.
+        # A process that left the group (setsid) and holds the job's pipes is what the
+        # job left behind: it goes too. Then what the group wrote before it died is read,
+        # and the pipes are let go whatever still holds them: the deadline is the job's.
+        for pid in _pipe_holders(pipes.inodes):
+            _kill(pid)
         pipes.exchange(time.monotonic() + GRACE)
     out, err = pipes.close()
     proc.wait()
@@ -158,6 +162,9 @@ class _Pipes(object):
         self.sel = selectors.DefaultSelector()
         for pipe in self.chunks:
             self.sel.register(pipe, selectors.EVENT_READ)
+        # The pipes' identities, as /proc/PID/fd names them: "pipe:[INODE]".
+        self.inodes = set(os.fstat(pipe.fileno()).st_ino
+                          for pipe in (proc.stdin, proc.stdout, proc.stderr))
         self.data = memoryview(data or b"")
         if self.data:
             self.sel.register(proc.stdin, selectors.EVENT_WRITE)
@@ -203,6 +210,58 @@ def _kill_group(pid, signum=signal.SIGKILL):
         os.killpg(pid, signum)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _pipe_holders(inodes):
+    """The processes that hold one of a job's pipes (`inodes`), read from /proc (none
+    where there is no /proc), but this runner and its own children: a child of the runner
+    is a job, or a job being started by another thread that has not closed the fds it
+    inherited yet; any other holder descends from the job."""
+    me = os.getpid()
+    names = set("pipe:[%d]" % inode for inode in inodes)
+    try:
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+    holders = []
+    for pid in pids:
+        if pid != me and names.intersection(_fd_links(pid)) and _parent(pid) not in (me, None):
+            holders.append(pid)
+    return holders
+
+
+def _fd_links(pid):
+    """What the open descriptors of `pid` name ("pipe:[INODE]", paths); none where it is
+    gone or not this user's."""
+    folder = "/proc/%d/fd" % pid
+    try:
+        fds = os.listdir(folder)
+    except OSError:
+        return []
+    links = []
+    for fd in fds:
+        try:
+            links.append(os.readlink(os.path.join(folder, fd)))
+        except OSError:
+            pass        # closed meanwhile
+    return links
+
+
+def _parent(pid):
+    """The parent process id of `pid` (proc(5): the fourth field of /proc/PID/stat, after
+    the command name in parentheses, which may hold any byte), or None once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _stop(signum, frame):
