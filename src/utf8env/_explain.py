@@ -1,7 +1,7 @@
 """Render a Decision as text or as the JSON object of docs/json.md; decides nothing."""
 import sys
 
-from ._environment import described
+from ._environment import described, user_environ
 from ._errors import UsageError
 from ._output import for_terminal, shown as _shown, write
 
@@ -244,12 +244,11 @@ def _target(python, version, platform):
 
 
 def _find_interpreter(python):
-    """The file `python` names, on this process's PATH (where utf8env is asked)."""
-    import os
+    """The file `python` names, on the user's PATH (where utf8env is asked)."""
     from ._errors import CommandNotFound, InterpreterError, NotExecutable
     from ._run import find_command
     try:
-        return find_command(python, os.environ)
+        return find_command(python, user_environ())
     except CommandNotFound:
         raise InterpreterError("interpreter %r: not found (give a path, a name on PATH, "
                                "or --version X.Y to predict without running it)" % python)

@@ -21,7 +21,7 @@ On the launcher's path this module imports nothing but the built-in posix module
 per interpreter file thanks to the cache.
 """
 from ._environment import (DIRECTORY, REGULAR, SYMLINK, TYPE_MASK, final_name, fsdecode, fsencode,
-                           system)
+                           system, user_environ)
 from . import _errors as errors      # errors.X where raised: most are made on first use
 from ._engine.profiles import VERSIONS, platform_name
 from ._engine.records import Record, field
@@ -121,12 +121,11 @@ PREDICT = "--version X.Y to predict without running it"
 
 def identify(python, environ=None, predict=False):
     """The version and platform of the interpreter command `python` (a name or path):
-    any CPython that answers, 2.7 included, asked with `environ` (default: this
-    process's) as the command itself will run, in the C locale. `predict`: the errors
+    any CPython that answers, 2.7 included, asked with `environ` (default: the
+    user's) as the command itself will run, in the C locale. `predict`: the errors
     name explain's --version X.Y (only explain takes it)."""
     if environ is None:
-        import os
-        environ = os.environ
+        environ = user_environ()
     # PATH, PYENV_VERSION, LD_LIBRARY_PATH ... stay: they choose the interpreter.
     environ = dict(environ, LC_ALL="C")
     try:

@@ -25,6 +25,7 @@ import time
 import uuid
 from contextlib import contextmanager
 
+from .._environment import user_environ
 from .._errors import Utf8envError
 
 # The Unix locale whose code page Wine gives each ANSI code page (all measured; UTF-8
@@ -60,7 +61,7 @@ class WineError(Utf8envError):
 def cache_folder(environ=None):
     """$UTF8ENV_WINDOWS_CACHE, else $XDG_CACHE_HOME/utf8env/windows, else
     ~/.cache/utf8env/windows (made where missing)."""
-    environ = os.environ if environ is None else environ
+    environ = user_environ() if environ is None else environ
     folder = environ.get("UTF8ENV_WINDOWS_CACHE")
     if not folder:
         xdg = environ.get("XDG_CACHE_HOME") or ""
@@ -109,7 +110,7 @@ class Wine(object):
 def find(environ=None, command="readiness --windows"):
     """The Wine here; WineError naming what to install when there is none (`command`: the
     command that needs it, as the user typed it)."""
-    environ = os.environ if environ is None else environ
+    environ = user_environ() if environ is None else environ
     loader, server = _which(_WINE, environ), _which(_SERVER, environ)
     if not loader or not server:
         raise WineError("%s needs Wine (wine64 and wineserver): %s" % (command, INSTALL_WINE))
@@ -242,7 +243,7 @@ def ensure_prefix(wine, cache, python_exe, say=None):
             return prefix
         if say:
             say("making the Wine prefix %s (once: ~15 s)" % prefix)
-        env = dict(_host_env(os.environ), **base_environ(wine, prefix, 1252, None))
+        env = dict(_host_env(user_environ()), **base_environ(wine, prefix, 1252, None))
         try:
             subprocess.run([wine.loader, python_exe, "-c", "pass"], env=env,
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -343,7 +344,7 @@ class Prefix(object):
         return [sys.executable, "-I", "-S", PINNED, str(self.cpu), "--"] + list(argv)
 
     def _env(self):
-        return dict(_host_env(os.environ), **self.environ())
+        return dict(_host_env(user_environ()), **self.environ())
 
     def open(self, python_exe, probe_code):
         """Copy, start, warm up; the probe's stdout (bytes). WineError when the probe
@@ -425,7 +426,7 @@ class Prefix(object):
         except OSError:
             return []
         name = "server-%x-%x" % (st.st_dev, st.st_ino)
-        tmp = os.environ.get("TMPDIR") or "/tmp"
+        tmp = user_environ().get("TMPDIR") or "/tmp"
         return sorted(set(glob.glob(os.path.join(glob.escape(tmp), "wine-*", name))
                           + glob.glob("/tmp/wine-*/" + name)
                           + glob.glob("/tmp/.wine-%d/%s" % (os.getuid(), name))))

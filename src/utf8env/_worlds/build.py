@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 
 from .catalog import LOCALE, world as _world
+from .._environment import user_environ
 from .._errors import WorldError
 
 SOURCES = "/usr/share/i18n"
@@ -33,7 +34,7 @@ def cache_folder(environ=None):
     XDG_CACHE_HOME), else $HOME/.cache/utf8env/locales; made 0700 where missing. None
     where it would not be this user's own (a folder of another user on the way, a
     symlink of another user's) or where LOCPATH could not name it (a ':' in the path)."""
-    environ = os.environ if environ is None else environ
+    environ = user_environ() if environ is None else environ
     xdg = environ.get("XDG_CACHE_HOME") or ""
     if xdg.startswith("/"):
         folder = _own_folder(xdg, ("utf8env", "locales"), make_named=True)

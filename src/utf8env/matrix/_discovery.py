@@ -21,6 +21,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
+from .._environment import user_environ
 from .._errors import InterpreterError, UsageError
 from .._interpreter import identify
 from .._engine.profiles import VERSIONS
@@ -57,7 +58,7 @@ class Unusable(Record):
 
 def debian_root(environ=None):
     """The chroot UTF8ENV_DEBIAN_ROOT names, or "" (none: no chroot is searched)."""
-    return (os.environ if environ is None else environ).get("UTF8ENV_DEBIAN_ROOT", "")
+    return (user_environ() if environ is None else environ).get("UTF8ENV_DEBIAN_ROOT", "")
 
 
 def _debian_ready(root):
@@ -67,7 +68,7 @@ def _debian_ready(root):
 def pyenv_root(environ=None):
     """PYENV_ROOT, else what `pyenv root` says where pyenv is on PATH, else ~/.pyenv (None
     without a HOME)."""
-    environ = os.environ if environ is None else environ
+    environ = user_environ() if environ is None else environ
     return _pyenv_root(environ.get("PYENV_ROOT", ""), environ.get("PATH", os.defpath),
                        environ.get("HOME", ""))
 
@@ -219,7 +220,7 @@ def _debian(version, root):
 
 
 def _scan(root=None, environ=None):
-    environ = os.environ if environ is None else environ
+    environ = user_environ() if environ is None else environ
     if root is None:
         root = debian_root(environ)
     # The user too: what is found in a chroot depends on it (the tests pretend not to be root).

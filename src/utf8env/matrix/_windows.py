@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 from .. import _output as output
+from .._environment import user_environ
 from .._worlds.catalog import WORLD
 from .._windows import builds, runs, wine
 from ..readiness._windows import minor_of
@@ -70,7 +71,7 @@ class Windows(object):
     def __init__(self, minor, code_pages, environ=None, say=_say):
         self.minor = minor_of(minor)
         self.code_pages = sorted(set(code_pages))
-        self.environ = dict(os.environ if environ is None else environ)
+        self.environ = user_environ() if environ is None else dict(environ)
         self.say = say
         self.prefixes = {}
         self.holder = None

@@ -176,7 +176,7 @@ def report(result, options):
     from .. import _pages as pages
     page = formats.render(result, options.format, pages.width())
     if options.format == "github":
-        summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        summary = user_environ().get("GITHUB_STEP_SUMMARY")
         if summary:
             # GitHub's limit bounds the summary (formats.step_summary()); when it is cut,
             # the whole report goes to the step's log, where the summary says it is.

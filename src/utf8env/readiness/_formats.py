@@ -7,6 +7,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 from .. import _pages as pages
+from .._environment import user_environ
 from ..matrix._results import as_json
 from . import FORMATS  # noqa: F401 (the formats render() knows)
 
@@ -535,7 +536,7 @@ def github(result, environ=None, cwd=None):
     folder, when that is not set), and left out for a file outside it; messages are one
     line of at most GITHUB_MESSAGE characters. The Markdown page (markdown()) is the
     step summary: _cli.py appends it to $GITHUB_STEP_SUMMARY (or prints it after)."""
-    environ = os.environ if environ is None else environ
+    environ = user_environ() if environ is None else environ
     project = cwd or os.getcwd()
     workspace = environ.get("GITHUB_WORKSPACE") or project
     errors = [_test_annotation(test, changes, workspace, project, result)

@@ -1,0 +1,143 @@
+"""Rules of the code's structure that CONTRIBUTING states, held by reading src/ (AST).
+
+- One source of the environment: the user's environment is read through
+  utf8env._environment (inherited(), user_environ()), never from os.environ, which
+  under the installed command lacks what the launcher kept aside (PYTHONHASHSEED,
+  PYTHONMALLOC, LC_ALL, ...). A read of a process's own environment on purpose is
+  listed in OWN_ENVIRONMENT with its reason.
+- Layers: _engine imports nothing of the rest (at module and at function level).
+"""
+import ast
+import pathlib
+
+import pytest
+
+pytestmark = pytest.mark.fast
+
+SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "utf8env"
+
+# Code that runs inside another interpreter (a child, a suite's own processes): its
+# environment is its own by definition.
+CHILD_SIDE = ("_child/", "readiness/_childsite/")
+
+# (module, function) -> why it reads its own process's environment rather than the user's.
+OWN_ENVIRONMENT = {
+    ("_locales.py", "_c_locpath"):
+        "LOCPATH in this process's C environment, which a fork passes to the probe",
+    ("_locales.py", "_adopt_locpath"):
+        "sets LOCPATH in this process's C environment for a fork, and restores it",
+    ("_runtime.py", "initialize"):
+        "the API's initialize() acts in the caller's process, as CPython reads its own",
+    ("doctor/_place.py", "_probe"):
+        "the probe's child gets this process's environment, one variable changed (a fork "
+        "that unsets 100k variables one by one takes half a minute)",
+    ("readiness/plugin.py", "pytest_cmdline_main"):
+        "the pytest plugin runs inside the user's suite",
+    ("readiness/_recorder.py", "*"):
+        "runs inside the user's suite (the pytest plugin's recorder)",
+    ("readiness/_children.py", "*"):
+        "runs inside the user's suite: sets the environment its processes inherit",
+    ("readiness/_unittest_runner.py", "*"):
+        "runs inside the user's suite (the unittest runner's recorder)",
+    ("readiness/_supervise.py", "main"):
+        "the supervisor process: the suite's environment is what its parent passed it",
+}
+
+_READS = ("environ", "environb", "getenv", "getenvb")
+_MODULES = ("os", "posix", "nt")
+
+
+def _modules():
+    for path in sorted(SRC.rglob("*.py")):
+        yield path.relative_to(SRC).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _functions(tree):
+    """(node, name of the outermost function or class around it; "" at module level)."""
+    for top in tree.body:
+        name = getattr(top, "name", "")
+        for node in ast.walk(top):
+            yield node, name
+
+
+def _aliases(tree):
+    """The names os, posix and nt are bound to in a module (at any level): _environment's
+    `system` is posix (nt on Windows); a module may take os from sys.modules too."""
+    names = set(_MODULES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.asname or a.name for a in node.names if a.name in _MODULES)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_environment"):
+            names.update(a.asname or a.name for a in node.names if a.name == "system")
+    return names
+
+
+def environment_reads():
+    """[(module, function, line)] of every read of os.environ (environb, getenv, ...)."""
+    found = []
+    for module, tree in _modules():
+        if module == "_environment.py" or module.startswith(CHILD_SIDE):
+            continue
+        aliases = _aliases(tree)
+        for node, function in _functions(tree):
+            if (isinstance(node, ast.Attribute) and node.attr in _READS
+                    and isinstance(node.value, ast.Name) and node.value.id in aliases):
+                found.append((module, function, node.lineno))
+            elif (isinstance(node, ast.ImportFrom) and node.module in _MODULES
+                  and any(a.name in _READS for a in node.names)):
+                found.append((module, function, node.lineno))
+    return found
+
+
+def _allowed(module, function):
+    return (module, function) in OWN_ENVIRONMENT or (module, "*") in OWN_ENVIRONMENT
+
+
+def test_the_users_environment_is_read_through_environment_alone():
+    unlisted = ["%s:%d (%s)" % (module, line, function or "module level")
+                for module, function, line in environment_reads()
+                if not _allowed(module, function)]
+    assert unlisted == [], (
+        "read the user's environment with utf8env._environment.user_environ() or "
+        "inherited(), or list the read in OWN_ENVIRONMENT with its reason")
+
+
+def test_every_listed_own_environment_read_is_still_there():
+    reads = {(module, function) for module, function, _ in environment_reads()}
+    modules = {module for module, _ in reads}
+    stale = sorted(key for key in OWN_ENVIRONMENT
+                   if (key not in reads if key[1] != "*" else key[0] not in modules))
+    assert stale == []
+
+
+def _imports(module, tree):
+    """[(line, absolute dotted name)] of every import in `module` (a path below SRC)."""
+    package = ["utf8env"] + module.split("/")[:-1]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            if node.module:
+                found.append((node.lineno, target))
+            else:       # from . import x: each x is a module of that package
+                found.extend((node.lineno, target + "." + a.name) for a in node.names)
+    return found
+
+
+def test_the_engine_imports_nothing_of_the_rest():
+    outside = ["%s:%d imports %s" % (module, line, name)
+               for module, tree in _modules() if module.startswith("_engine/")
+               for line, name in _imports(module, tree)
+               if name.split(".")[0] == "utf8env" and not name.startswith("utf8env._engine")]
+    assert outside == []
+
+
+def test_the_cli_is_imported_by_main_alone():
+    # CONTRIBUTING: nothing imports _cli but __main__ (and the launcher's start code).
+    importers = ["%s:%d" % (module, line) for module, tree in _modules()
+                 for line, name in _imports(module, tree)
+                 if name == "utf8env._cli" and module not in ("__main__.py", "_cli.py")]
+    assert importers == []
