@@ -12,6 +12,7 @@ _childsite/, _unittest_runner.py) on small sample projects written here:
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -326,6 +327,66 @@ def test_the_unittest_runner(tmp_path):
     seen = progress.read(paths["progress.jsonl"])
     assert (seen.collected, seen.finish["exit"], seen.started) == (3, 1, [])
     assert {t: o for t, (o, _) in seen.tests.items()} == UNITTEST_TESTS
+
+
+STREAM_TESTS = {
+    "tests/__init__.py": "",
+    "tests/test_streams.py": """\
+        import os
+        import stat
+        import subprocess
+        import sys
+        import unittest
+
+        LEFT = []
+
+
+        class StreamsTest(unittest.TestCase):
+            def test_stdout_is_not_a_regular_file(self):
+                # polib's _is_file(True): os.path.isfile(1)
+                print("kept")
+                self.assertFalse(stat.S_ISREG(os.fstat(1).st_mode))
+
+            def test_much_output_never_blocks(self):
+                sys.stdout.write("x" * 300000 + "\\n")
+
+            def test_a_child_left_holding_stdout(self):
+                # Never waited for: it outlives the test, holding its stdout and stderr.
+                LEFT.append(subprocess.Popen(["sleep", "600"]))
+                with open(os.environ["CHILD_PID"], "w") as f:
+                    f.write(str(LEFT[-1].pid))
+                print("parent")
+        """}
+
+
+def test_the_unittest_runner_gives_each_test_a_pipe_as_python_m_unittest_has(tmp_path):
+    """A test's stdout and stderr are a pipe under the runner, as under `python -m unittest`
+    from a terminal or CI: a test that tells a regular file from a pipe (polib's
+    test_is_file) passes in both. Output is kept whole however much a test writes, and a
+    child the test leaves holding the pipe does not hold up the run."""
+    project = _write(tmp_path / "p", STREAM_TESTS)
+    pid_file = tmp_path / "child.pid"
+    paths = {n: str(tmp_path / n) for n in ("record.json", "junit.xml")}
+    try:
+        proc = subprocess.run(
+            [_python("3.13"), "-m", "utf8env.readiness._unittest_runner",
+             "--utf8env-json=" + paths["record.json"], "--junitxml=" + paths["junit.xml"]],
+            cwd=project, env=_env(CHILD_PID=str(pid_file)), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, timeout=120)
+        plain = subprocess.run([_python("3.13"), "-m", "unittest", "-k", "regular_file"],
+                               cwd=project, env=_env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    finally:
+        if pid_file.exists():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert (proc.returncode, proc.stdout) == (0, b""), proc.stderr.decode()
+    assert (plain.returncode, plain.stdout) == (0, b"kept\n"), plain.stderr.decode()
+    outcomes = junit.outcomes(paths["junit.xml"])
+    test = "tests.test_streams.StreamsTest."
+    assert {k: (o.outcome, o.message, o.output) for k, o in outcomes.items()} == {
+        junit.key(test + "test_a_child_left_holding_stdout"): ("passed", None, "parent\n"),
+        junit.key(test + "test_much_output_never_blocks"): ("passed", None, "x" * 300000 + "\n"),
+        junit.key(test + "test_stdout_is_not_a_regular_file"): ("passed", None, "kept\n")}
 
 
 def test_unittest_through_readiness_end_to_end(tmp_path):
