@@ -28,6 +28,7 @@ from utf8env import _cli as utf8env_cli, _commands as commands, _options as opti
 
 from test_worlds import module_home  # noqa: F401 (module_home: autouse)
 from support import machine
+from support.terminal import stderr_on_terminal
 
 
 def matrix(argv):
@@ -566,6 +567,22 @@ def test_a_timeout_is_told_from_a_kill_and_leaves_nothing(tmp_path):
     left = subprocess.run(["pgrep", "-f", marker], stdout=subprocess.PIPE).stdout
     assert left == b""
     assert glob.glob(os.path.join(tempfile.gettempdir(), "utf8env-matrix-*")) == []
+
+
+def test_the_jobs_are_counted_on_a_terminal(tmp_path):
+    """matrix's progress line: on a terminal, once the jobs take more than a second,
+    `utf8env matrix: DONE/TOTAL jobs` redrawn as each job ends, the line ended with the
+    last. Each of the three jobs (UTF-8 mode as the set has it, off, on) sleeps 2 s: all
+    end after the first second. With stderr not a terminal nothing is drawn (the CLI
+    tests here assert stderr)."""
+    _need_worlds()
+    (tmp_path / "slow.py").write_text("import time\ntime.sleep(2)\n", encoding="utf-8")
+    code, out, seen = stderr_on_terminal(
+        own_command() + ["matrix", "--python", version("3.12").argv[0], "--env-set",
+                         "c-locale", "--", "slow.py"], str(tmp_path))
+    assert (code, out.splitlines()[-1]) == (0, "1 cell, 0 with a problem")
+    assert seen == (b"\rutf8env matrix: 1/3 jobs\rutf8env matrix: 2/3 jobs"
+                    b"\rutf8env matrix: 3/3 jobs\r\n")
 
 
 def test_cli_program_mode_exit_status_and_json(tmp_path, capsys):
