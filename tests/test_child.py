@@ -1,6 +1,7 @@
 """utf8env/_child: the code that runs inside another interpreter is loaded there by file
 path, so every file must be valid Python 3.6, import only the standard library (of 3.6),
-import nothing relative and nothing of utf8env; the folder put on a child's PYTHONPATH
+import nothing relative and nothing of utf8env (so must _engine/textnames.py, which it
+loads from there); the folder put on a child's PYTHONPATH
 holds the bootstrap alone; and the programs sent with -c run as they are."""
 import ast
 import json
@@ -15,9 +16,11 @@ from utf8env import _locales as locales
 from utf8env import _probe as probe, _python_child as python_child
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(locales.__file__)), "_child")
-FILES = sorted(os.path.join(folder, name)
-               for folder, dirs, names in os.walk(CHILD)
-               for name in names if name.endswith(".py"))
+# The engine's codec names, which the child code imports from their folder.
+TEXTNAMES = os.path.join(os.path.dirname(CHILD), "_engine", "textnames.py")
+FILES = sorted([os.path.join(folder, name)
+                for folder, dirs, names in os.walk(CHILD)
+                for name in names if name.endswith(".py")] + [TEXTNAMES])
 # Sent with `python -c SOURCE`: 3.6 decodes its command line with the locale's codec.
 SENT_WITH_C = ("probe.py", "ask_locales.py")
 
@@ -43,7 +46,7 @@ def _imports(path):
 @pytest.mark.fast
 def test_the_files_are_found():
     names = {os.path.relpath(path, CHILD) for path in FILES}
-    assert {"__init__.py", "textnames.py", "reconfigure.py", "probe.py", "ask_locales.py",
+    assert {"__init__.py", "../_engine/textnames.py", "reconfigure.py", "probe.py", "ask_locales.py",
             os.path.join("bootstrap", "sitecustomize.py")} <= names
 
 
@@ -77,7 +80,7 @@ def test_only_modules_of_the_standard_library_of_36():
     the standard library of this newer Python."""
     # The bootstrap imports the user's own sitecustomize, if any, to chain to it, and
     # reconfigure.py from its own folder.
-    own = {name[:-3] for name in os.listdir(CHILD) if name.endswith(".py")}
+    own = {name[:-3] for name in os.listdir(CHILD) if name.endswith(".py")} | {"textnames"}
     modules = sorted({module for path in FILES for module, _ in _imports(path)}
                      - {"sitecustomize"} - own)
     code = ("import importlib.util, json, sys\n"

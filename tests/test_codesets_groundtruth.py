@@ -280,7 +280,7 @@ def lookups():
 def test_codec_table_holds_for_every_interpreter(lookups, version):
     machine.interpreter(version)
     minor = tuple(int(part) for part in version.split("."))
-    from utf8env._child.textnames import lookup
+    from utf8env._engine.textnames import lookup
     wrong = []
     for name, seen in sorted(lookups[version].items()):
         predicted = codecs_by_version.codec_name(name, minor)

@@ -182,7 +182,7 @@ def test_aliases_by_version(name, first, codec):
 def test_the_running_pythons_codecs_do_not_decide(monkeypatch):
     # A host that knows no codec at all, or one more (its own cp932 under the 3.13 name),
     # predicts the same for every glibc codeset.
-    from utf8env._child import textnames
+    from utf8env._engine import textnames
 
     def expected():
         return [(c, v, _decide({"LC_ALL": NAME}, v, c, ("-X", "utf8=0")))

@@ -313,8 +313,8 @@ def _expected_package_files(root=install.ROOT):
 
 
 CHILD_FILES = {"utf8env/_child/" + name for name in (
-    "__init__.py", "bootstrap/sitecustomize.py", "reconfigure.py", "probe.py", "textnames.py",
-    "ask_locales.py", "world_runner.py")}
+    "__init__.py", "bootstrap/sitecustomize.py", "reconfigure.py", "probe.py",
+    "ask_locales.py", "world_runner.py")} | {"utf8env/_engine/textnames.py"}
 
 
 def _snapshot(tmp_path):

@@ -87,7 +87,7 @@ def _shows_utf8_mode(case, observed):
 def _codec_of_locale(world, lc_ctype):
     """The codec 3.6 derives from the world's LC_CTYPE locale `lc_ctype` (the world's
     locales are corpus.WORLD_LOCALES), or None."""
-    from utf8env._child.textnames import codec_name
+    from utf8env._engine.textnames import codec_name
     if lc_ctype in ("C", "POSIX"):
         return "ascii"
     codeset = corpus.WORLD_LOCALES[world].get(lc_ctype)

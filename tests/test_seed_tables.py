@@ -5,7 +5,7 @@ PEP 538 draft (seed 002) coercion under pep538-draft."""
 import pytest
 
 import utf8env
-from utf8env._child.textnames import codec_name
+from utf8env._engine.textnames import codec_name
 
 # The fast tier (`python3 -m pytest -m fast`): pure, no real interpreters, worlds or daemons.
 pytestmark = pytest.mark.fast

@@ -5,16 +5,8 @@ The launcher's own failures must never be mistaken for the command's: a command'
 status 1, 2, 126 or 127 is passed through, so `run` reports a bad option of its own
 with 125 (LaunchUsageError) and a command it cannot start with 126/127, as a shell does.
 """
-
-
-class Utf8envError(Exception):
-    """A failure to report to the user as one line; `exit_code` is the status to exit with."""
-    exit_code = 1
-
-
-class UsageError(Utf8envError):
-    """Bad input on the command line: an unknown value, a malformed option."""
-    exit_code = 2
+# The root of the tree is the engine's (it imports nothing of the rest, and raises them).
+from ._engine import Utf8envError, UsageError  # noqa: F401
 
 
 class LauncherError(Utf8envError):

@@ -10,7 +10,7 @@ import os
 import utf8env
 from utf8env import _locales as locales
 from utf8env import _probe as probe
-from utf8env._child.textnames import codec_name
+from utf8env._engine.textnames import codec_name
 
 from utf8env import _worlds as worlds
 

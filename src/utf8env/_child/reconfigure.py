@@ -2,7 +2,7 @@
 
 STANDALONE: this module imports only the standard library and nothing relative, because
 the bootstrap (bootstrap/sitecustomize.py) loads it by file path inside a child
-interpreter that cannot import utf8env; it loads its sibling textnames.py the same way.
+interpreter that cannot import utf8env; it loads ../_engine/textnames.py the same way.
 It must stay valid Python 3.6. runtime.enable() imports it as utf8env._child.reconfigure.
 
 What CPython decides at start-up and what can still be changed later:
@@ -26,17 +26,18 @@ _NORMALIZES_STDIO_NAMES = sys.version_info >= (3, 8)
 _ROLES = ("stdin", "stdout", "stderr")
 _MODES = (1, "strict")
 
-def _load_sibling(name):
-    """The module NAME.py beside this file: the package's own utf8env._child.NAME where
-    this is utf8env._child.reconfigure (runtime.enable()), else the top-level NAME that
-    the bootstrap's import finds in this folder (bootstrap/sitecustomize.py)."""
+def _load_engines(name):
+    """The module NAME.py of ../_engine (standalone, as this file is): the package's own
+    utf8env._engine.NAME where this is utf8env._child.reconfigure (runtime.enable()), else
+    the top-level NAME that the bootstrap's import finds there (bootstrap/sitecustomize.py
+    puts that folder on sys.path for the moment)."""
     package = __name__.rpartition(".")[0]
-    full = package + "." + name if package else name
+    full = package.rpartition(".")[0] + "._engine." + name if package else name
     __import__(full)
     return sys.modules[full]
 
 
-_textnames = _load_sibling("textnames")
+_textnames = _load_engines("textnames")
 
 
 def native_utf8_mode():

@@ -208,7 +208,7 @@ def codec_name(name, version, platform="linux"):
         steps = _steps(name)
     if steps is not None:
         return _at(steps, version)
-    from .._child.textnames import lookup
+    from .textnames import lookup
     codec = lookup(name)
     return codec.name if codec else None
 

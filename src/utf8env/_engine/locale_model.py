@@ -1,6 +1,6 @@
 """A libc described by the user (`explain --locales NAME[=CODESET],...`) rather than
 asked: the locales of another machine or image, for a prediction made here."""
-from .._errors import UsageError
+from . import UsageError
 from .codecs_by_version import glibc_spelling
 from .policy import LocaleFacts
 

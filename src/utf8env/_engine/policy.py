@@ -14,10 +14,10 @@ calls them in CPython's order, collects the Reasons, and hands everything to
 _decision(), the one place a Decision is made.
 """
 from .records import Record, field
-from .._errors import UsageError
+from . import UsageError
 
 from . import cmdline, preconfig
-from .._child.textnames import lookup as _lookup, split_pythonioencoding as _split_pythonioencoding
+from .textnames import lookup as _lookup, split_pythonioencoding as _split_pythonioencoding
 from .codecs_by_version import SITE_FAILURE as _SITE_FAILURE
 from .codecs_by_version import codec_name as _version_codec, no_codec as _no_codec
 from .codecs_by_version import startup_failure as _codec_failure

@@ -1,8 +1,9 @@
 """How CPython spells and splits the names of text codecs, written once for the engine
 (which predicts) and for the child-side code (which applies and observes).
 
-STANDALONE: standard library only, no relative imports, Python 3.6 syntax; loaded by file
-path inside child interpreters.
+STANDALONE, as _child/ is: standard library only, no relative imports, Python 3.6 syntax;
+_child/reconfigure.py imports it from this folder inside child interpreters (a 3.6 child's
+bootstrap puts the folder on sys.path for that import), and matrix/_pep.py sends its source.
 """
 import codecs
 

@@ -551,7 +551,7 @@ def _embedded_findings(item, state, environ, facts, found_contexts, info, remedi
     first locale change that decide() says makes both work (servers.py writes it in the
     host's config). PYTHONUTF8 is named where it changes nothing (Py_Initialize()
     3.8-3.14 does not read it)."""
-    from .._child.textnames import codec_name
+    from .._engine.textnames import codec_name
     from .._engine.policy import decide
     from . import _servers as servers
     from ._outcome import outcome

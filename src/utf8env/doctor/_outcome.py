@@ -2,7 +2,7 @@
 print("é"), an undecodable file name listed, open().write("é"), and what Python 3.15's
 UTF-8 default would change. No discovery here (pythons.py finds the Pythons): explain
 needs this alone, cheaply."""
-from .._child.textnames import codec_name      # loaded with the engine: free here
+from .._engine.textnames import codec_name      # loaded with the engine: free here
 from .._engine.records import Record, field
 
 _SAMPLE_TEXT = "\u00e9"                       # print("é")

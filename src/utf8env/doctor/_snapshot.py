@@ -290,7 +290,7 @@ def _short(value):
     if isinstance(value, dict):
         encoding = value.get("encoding")
         if isinstance(encoding, str):
-            from .._child.textnames import codec_name
+            from .._engine.textnames import codec_name
             encoding = codec_name(encoding)
         return "%s/%s" % (encoding, value.get("errors"))
     return value

@@ -19,9 +19,9 @@ COLUMNS = ("exception", "mojibake")
 
 # What each check job prints: the configuration the interpreter really runs with
 # (Python 2 syntax too). The legacy rows are only legacy when this says so. Codec names
-# are normalised by _child/textnames.py, whose source goes first (_check_program()).
+# are normalised by _engine/textnames.py, whose source goes first (_check_program()).
 _TEXTNAMES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                          "_child", "textnames.py")
+                          "_engine", "textnames.py")
 _CHECK = r"""
 import json, locale, sys
 def name(e):

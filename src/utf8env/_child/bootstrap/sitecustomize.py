@@ -73,21 +73,23 @@ def _forget_folder():
 
 
 def _apply(mode, request):
-    """(c) ../reconfigure.py (and the textnames.py it imports), imported from their folder,
-    then renamed: utf8env itself may not be importable here, or be another copy of it.
-    Plain imports, their bytecode cached as any module's; for that moment only, the folder
-    is first on sys.path and their names are free (a module the user's site already
-    imported under such a name is set aside and put back)."""
+    """(c) ../reconfigure.py (and the ../../_engine/textnames.py it imports), imported from
+    their folders, then renamed: utf8env itself may not be importable here, or be another
+    copy of it. Plain imports, their bytecode cached as any module's; for that moment only,
+    the folders are first on sys.path and their names are free (a module the user's site
+    already imported under such a name is set aside and put back)."""
     global _report
     folder = os.path.dirname(_HERE)
+    folders = [folder, os.path.join(os.path.dirname(folder), "_engine")]
     names = ("reconfigure", "textnames")
     aside = {name: sys.modules.pop(name) for name in names if name in sys.modules}
-    sys.path.insert(0, folder)
+    sys.path[0:0] = folders
     try:
         import reconfigure as module
     finally:
-        del sys.path[0]
-        sys.path_importer_cache.pop(folder, None)
+        del sys.path[:len(folders)]
+        for entry in folders:
+            sys.path_importer_cache.pop(entry, None)
         for name in names:
             if name in sys.modules:
                 # Kept importable: open() and getpreferredencoding() become its functions.
