@@ -4,8 +4,8 @@ link only where the link and every folder on its way are the user's (a dotfiles
 checkout), and refuses in one line, writing nothing, a link into a root-owned file or
 folder, a folder or link of another user's on the way, a hard link, a FIFO in place of
 ~/.bashrc, a folder every user may write; a user with another user's HOME is refused.
-Then, through the command in a root without /.dockerenv (the shell context, as in
-tests/test_doctor_places.py), the new sessions --fix starts are that user's.
+Then, through the command in a root without /.dockerenv (the shell context,
+tests/support/shell_roots.py), the new sessions --fix starts are that user's.
 
 The users' homes are in one folder of /home made for this module (a user must be able to
 reach its home: tmp_path's folders are root's alone), removed with the users at the end."""
@@ -23,7 +23,7 @@ from utf8env.doctor._findings import Finding
 from utf8env.doctor._fixes import Fix
 
 from support import machine
-import test_doctor_places
+from support.fixtures import no_container  # noqa: F401 (a fixture)
 
 STOCK = b"# ~/.bashrc: executed by bash(1) for non-login shells.\ncase $- in\n    *i*) ;;\n" \
         b"      *) return;;\nesac\n"
@@ -260,27 +260,6 @@ def test_a_user_with_another_users_home_is_refused(place):
         "--fix: HOME=%s belongs to uid %d, not to this user (uid %d): run doctor --fix as "
         "its owner" % (home, user.uid, other.uid) + NOTHING)
     assert _tree(folder) == before
-
-
-@pytest.fixture
-def no_container(tmp_path):
-    """The words that run a command in a root without /.dockerenv, as
-    tests/test_doctor_places.py makes it, its top folder open to every user (mktemp -d
-    makes it root's alone: a user's process chrooted there could not look at /)."""
-    if os.path.exists("/run/.containerenv"):
-        pytest.skip("a Podman container (/run/.containerenv): this test hides only /.dockerenv")
-    if not os.path.exists("/.dockerenv"):
-        return []
-    machine.mount_namespace("a root without /.dockerenv (the shell context)")
-    chroot = machine.command("chroot", "coreutils")
-    unshare = machine.command("unshare", "util-linux")
-    folder = tmp_path / "roots"
-    folder.mkdir()
-    script = tmp_path / "no-dockerenv.sh"
-    hide = test_doctor_places._HIDE.replace('"$CHROOT"', chroot)
-    script.write_text(hide.replace("shift\n", 'shift\nchmod 755 "$new"\n', 1))
-    assert 'chmod 755 "$new"' in script.read_text()
-    return [unshare, "--mount", "--propagation", "private", "/bin/sh", str(script), str(folder)]
 
 
 def _readable_copy(base):

@@ -25,10 +25,8 @@ over the job's environment. Any other CI gets shell lines: run in `sh -c`, then 
 through exec.
 
 Shells. doctor reports the shell context only where no container is seen, and this
-machine may be a Docker container (/.dockerenv): there, doctor runs in a private mount
-namespace (unshare --mount) chrooted into a root made of this one's top-level entries,
-every one bind-mounted (rbind) except /.dockerenv: the same files, processes and paths,
-without the marker. A private HOME holds Debian's stock /etc/skel/.bashrc and .profile
+machine may be a Docker container (/.dockerenv): there, doctor runs in a root made
+without it (tests/support/shell_roots.py). A private HOME holds Debian's stock /etc/skel/.bashrc and .profile
 (checked against dpkg's md5sums of bash's conffiles); the printed lines go where doctor
 says (the top of ~/.bashrc, the end of ~/.profile, the end of config.fish, the end of
 ~/.zshenv), and real shells of each kind started with `env -i` (bash -i, bash -l, sh -l,
@@ -41,7 +39,6 @@ $ZDOTDIR/.zshenv: each alone is shown not to be enough."""
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -49,6 +46,8 @@ import pytest
 from utf8env._own_command import own_command
 
 from support import machine
+from support.fixtures import no_container  # noqa: F401 (a fixture)
+from support.shell_roots import stock_home
 from support.systemd_dump import command_line_words
 
 INVOCATION_ID = "0123456789abcdef0123456789abcdef"
@@ -351,61 +350,6 @@ def test_other_ci_shell_lines_as_printed_make_the_job_ok(variables, summary, pro
 
 # -- shells --------------------------------------------------------------------------------
 
-_HIDE = r"""set -e
-new=$(mktemp -d "$1/root.XXXXXX"); shift
-mount --make-rprivate /
-for entry in /* /.[!.]*; do
-  name=${entry#/}
-  [ "$name" = .dockerenv ] && continue
-  [ -e "$entry" ] || [ -L "$entry" ] || continue
-  if [ -L "$entry" ]; then ln -s "$(readlink "$entry")" "$new/$name"
-  elif [ -d "$entry" ]; then mkdir "$new/$name"; mount --rbind "$entry" "$new/$name"
-  else : > "$new/$name"; mount --bind "$entry" "$new/$name"; fi
-done
-exec "$CHROOT" "$new" "$@"
-"""
-
-
-@pytest.fixture
-def no_container(tmp_path):
-    """The words to put in front of a command so that it runs without /.dockerenv (see
-    the module's docstring); none where there is no /.dockerenv."""
-    if os.path.exists("/run/.containerenv"):
-        pytest.skip("a Podman container (/run/.containerenv): this test hides only /.dockerenv")
-    if not os.path.exists("/.dockerenv"):
-        return []
-    machine.mount_namespace("a root without /.dockerenv (the shell context)")
-    chroot = machine.command("chroot", "coreutils")
-    unshare = machine.command("unshare", "util-linux")
-    folder = tmp_path / "roots"
-    folder.mkdir()
-    script = tmp_path / "no-dockerenv.sh"
-    script.write_text(_HIDE.replace('"$CHROOT"', chroot))
-    return [unshare, "--mount", "--propagation", "private", "/bin/sh", str(script), str(folder)]
-
-
-def _stock_home(folder):
-    """A HOME holding Debian's stock ~/.bashrc and ~/.profile (bash's conffiles in
-    /etc/skel, their md5sums as dpkg recorded them)."""
-    if not shutil.which("dpkg-query"):
-        pytest.skip("no dpkg-query: a Debian system (dpkg) says which ~/.bashrc is stock")
-    recorded = subprocess.run(["dpkg-query", "-W", "-f=${Conffiles}", "bash"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    sums = {line.split()[0]: line.split()[1] for line in recorded.stdout.decode().splitlines()
-            if len(line.split()) >= 2}
-    folder.mkdir()
-    for name in (".bashrc", ".profile"):
-        path = "/etc/skel/" + name
-        if not os.path.isfile(path):
-            pytest.skip("no %s: apt-get install bash (Debian's stock start-up files)" % path)
-        with open(path, "rb") as f:
-            content = f.read()
-        if sums.get(path) != hashlib.md5(content).hexdigest():
-            pytest.skip("%s is not Debian's stock file (dpkg's md5sum differs, or no dpkg)" % path)
-        (folder / name).write_bytes(content)
-    return folder
-
-
 # SHELL -> (where doctor says, the file under HOME, at its top?, the shells that read it)
 _SHELLS = {
     "/bin/bash": ('the top of ~/.bashrc (above its "If not running interactively" line)',
@@ -496,7 +440,7 @@ def _fix_writes_the_same(tmp_path, shell, variables, no_container, fixed_home, t
     """`doctor --fix` in a new stock HOME writes what was applied by hand in `fixed_home`,
     with its one comment line, keeps a backup of the old file, and the shells see it."""
     relative = _SHELLS[shell][1]
-    home = _stock_home(tmp_path / "fix-home")
+    home = stock_home(tmp_path / "fix-home")
     stock = (home / relative).read_bytes() if (home / relative).exists() else None
     result = subprocess.run(list(no_container) + (_through(through) if through else []) +
                             own_command() + ["doctor", "--fix", "--no-pythons"],
@@ -549,7 +493,7 @@ def test_shell_fix_as_printed_in_debians_stock_start_up_files(shell, problem, tm
     where, relative, top, kinds = _SHELLS[shell]
     variables, lines, fish_lines = _SHELL_PROBLEMS[problem]
     expected = fish_lines if shell.endswith("fish") else lines
-    home = _stock_home(tmp_path / "home")
+    home = stock_home(tmp_path / "home")
     env = _shell_env(home, shell, variables)
     code, data = _doctor_started(env, no_container, "--no-pythons")
     assert [c["name"] for c in data["contexts"]] == ["shell"] and code != 0, data
@@ -582,7 +526,7 @@ def test_shell_fix_printed_when_that_shell_starts_doctor(shell, problem, tmp_pat
     _skip_without(shell)
     where, relative, top, kinds = _SHELLS[shell]
     variables = _SHELL_PROBLEMS[problem][0]
-    home = _stock_home(tmp_path / "home")
+    home = stock_home(tmp_path / "home")
     env = _shell_env(home, shell, variables)
     code, data = _doctor_started(env, no_container, "--no-pythons", through=kinds[0])
     assert [c["name"] for c in data["contexts"]] == ["shell"] and code != 0, data
@@ -609,7 +553,7 @@ def _zdotdir_home(folder, origin):
     """A stock HOME with a ZDOTDIR folder (~/.config/zsh), ZDOTDIR set as `origin` says;
     (home, the variables zsh starts with: the problem, LC_ALL=C, and ZDOTDIR or not)."""
     zshenv, exported = _ZDOTDIR_ORIGINS[origin]
-    home = _stock_home(folder)
+    home = stock_home(folder)
     (home / ".config" / "zsh").mkdir(parents=True)
     if zshenv:
         (home / ".zshenv").write_text(zshenv)

@@ -29,7 +29,8 @@ from utf8env._own_command import own_command
 
 from support import machine
 import test_doctor_servers as servers
-from test_doctor_places import _stock_home, no_container      # noqa: F401 (a fixture)
+from support.fixtures import no_container  # noqa: F401 (a fixture)
+from support.shell_roots import stock_home
 
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 SETUP = machine.SETUP
@@ -125,7 +126,7 @@ def test_sudo_login_shell(tmp_path):
     ~/.profile reads it), written where doctor says."""
     machine.mount_namespace("root's HOME private to a mount namespace")
     sudo = machine.command("sudo", "sudo", "Debian's sudo")
-    home = _stock_home(tmp_path / "home")
+    home = stock_home(tmp_path / "home")
     env = {"PATH": PATH, "HOME": str(tmp_path), "LANG": "C"}
 
     def session(name):

@@ -24,3 +24,10 @@ def no_userns_not_root(tmp_path, monkeypatch):
     yield cache
     for folder in build._TEMPORARY:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def no_container(tmp_path):
+    """support.shell_roots.no_container_words for the test (its roots in tmp_path)."""
+    from support.shell_roots import no_container_words
+    return no_container_words(tmp_path)
