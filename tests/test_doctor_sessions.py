@@ -9,7 +9,8 @@ printed, then a new session of that kind started and the problem seen gone: doct
           in a private mount namespace where a file of the test's folder is bound over
           /etc/default/locale: `su root -c` and `su - root -c`.
   at      Debian's at and atd: the spool folders and /run are tmpfs of a private mount
-          namespace, the job submitted with `at now` and run by `atd -s` (the queue once).
+          namespace, the job submitted with `at now`, or `batch`, and run by `atd -s -l
+          1000` (the queue once, batch jobs whatever the load).
   tmux    a tmux server on a socket of the test's folder, started in LANG=C: a new window
           with a command, and an interactive window (bash -i typing the command).
   screen  a screen session under a SCREENDIR of the test's folder, started in LANG=C.
@@ -213,40 +214,46 @@ def test_su_command_from_the_caller(tmp_path):
 AT_WHERE = ("the job, above its commands (at(1) gives a job the environment of the shell that "
             "ran `at`; atd runs it with /bin/sh, which reads no start-up file)")
 # The spool (daemon:daemon 1770 and its .SEQ, as the package makes them) and /run (atd's
-# pid file) private to the namespace: no real job is read or written.
+# pid file) private to the namespace: no real job is read or written. The job is
+# submitted with the words $1 (`at now`, or `batch`); atd -s runs the queue once, and
+# -l 1000 lets it start a batch job whatever the machine's load (its limit is 1.5).
 _ATD = """set -e
 for d in atjobs atspool; do
   mount -t tmpfs -o mode=1770 tmpfs /var/spool/cron/$d; chown daemon:daemon /var/spool/cron/$d
 done
 install -o daemon -g daemon -m 600 /dev/null /var/spool/cron/atjobs/.SEQ
 mount -t tmpfs tmpfs /run
-at now < "$0" 2>/dev/null
-exec /usr/sbin/atd -s
+$1 < "$0" 2>/dev/null
+exec /usr/sbin/atd -s -l 1000
 """
 
 
-def _at_session(tmp_path, job, name, env):
+def _at_session(tmp_path, job, name, env, submit):
     unshare = machine.command("unshare", "util-linux")
     path = tmp_path / (name + ".job")
     path.write_text(job + "\n")
     subprocess.run([unshare, "--mount", "--propagation", "private", "sh", "-c", _ATD,
-                    str(path)], env=env, stdin=subprocess.DEVNULL, check=True,
+                    str(path), submit], env=env, stdin=subprocess.DEVNULL, check=True,
                    cwd=str(tmp_path))
     return _read(tmp_path, name, wait=True)
 
 
-def test_at(tmp_path):
+@pytest.mark.parametrize("submit", ["at now", "batch"])
+def test_at(submit, tmp_path):
+    """An at job and a batch job (the same spool and atd, another queue): the same
+    finding and fix, each applied to a job of its kind."""
     machine.mount_namespace("atd with a private spool")
     machine.command("at", "at", "Debian's at")
+    machine.command("batch", "at", "Debian's batch")
     machine.command("atd", "at", "Debian's atd")
     env = {"PATH": PATH, "HOME": str(tmp_path), "LANG": "C", "SHELL": "/bin/sh"}
-    finding = _problem(*_at_session(tmp_path, _snippet(tmp_path, "before"), "before", env),
-                       context="at")
+    finding = _problem(*_at_session(tmp_path, _snippet(tmp_path, "before"), "before", env,
+                                    submit), context="at")
     assert finding["evidence"][0] == ("LANG=C (kept by at(1) from the environment of the "
                                       "shell that ran `at`)")
     assert _fixes(finding) == [(1, "at", AT_WHERE, ["export LANG=C.UTF-8"])]
     job = "\n".join(finding["fixes"][0]["lines"] + [_snippet(tmp_path, "after")])
-    _ok(*_at_session(tmp_path, job, "after", env))
+    _ok(*_at_session(tmp_path, job, "after", env, submit))
 
 
 def _gone(pid):
