@@ -119,6 +119,19 @@ def test_the_wheels_folder_is_keyed_by_the_requirements_not_their_comments():
 
 
 @pytest.mark.fast
+def test_a_requirements_file_that_cannot_be_read_is_said_before_anything_is_fetched(
+        tmp_path, monkeypatch, capsys):
+    from utf8env._cli import main
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(str(tmp_path))
+    assert main(["readiness", "--windows", "--windows-requirements", "missing.txt", "--",
+                 "pytest"]) == 2
+    assert capsys.readouterr() == (
+        "", "utf8env: error: --windows-requirements missing.txt: No such file or directory\n")
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.fast
 def test_linux_paths_as_the_windows_program_sees_them():
     assert wine.windows_path("/tmp/a b/c") == "Z:/tmp/a b/c"
     assert wine.linux_path("Z:\\tmp\\x\\notes\\store.py") == "/tmp/x/notes/store.py"

@@ -255,7 +255,8 @@ def _pip(python, minor, folder, names, requirements, environ):
     return lines[-1] if lines else "exit %d" % proc.returncode
 
 
-def _read(requirements):
+def read_requirements(requirements):
+    """The text of the --windows-requirements file ("" for none), or its one-line error."""
     if not requirements:
         return ""
     try:
@@ -275,7 +276,7 @@ def _folder(cache, minor, text, pytest=True):
 
 def ready(cache, minor, requirements=None, pytest=True):
     """The site-packages folder of these requirements when it is made, else None."""
-    base, _ = _folder(cache, minor, _read(requirements), pytest)
+    base, _ = _folder(cache, minor, read_requirements(requirements), pytest)
     return os.path.join(base, "site-packages") if os.path.isfile(
         os.path.join(base, ".ready")) else None
 
@@ -285,7 +286,7 @@ def site(cache, minor, requirements=None, python=None, environ=None, say=None, p
     unittest suite's runs) and `requirements` (a pip requirements file, or None) for
     Windows CPython `minor`, made where missing; None when there is nothing to hold."""
     b = builds.build(minor)
-    text = _read(requirements)
+    text = read_requirements(requirements)
     hashed = "--hash" in text
     base, top = _folder(cache, minor, text, pytest)
     if not top and not requirements:
@@ -349,7 +350,7 @@ def _fetch(b, work, top, requirements, python, environ, hashed, pytest=True):
         if name.endswith(".whl"):
             unpack(os.path.join(wheels, name), packages)
     with open(os.path.join(work, ".ready"), "w", encoding="utf-8") as f:
-        f.write("\n".join(top) + "\n" + _read(requirements))
+        f.write("\n".join(top) + "\n" + read_requirements(requirements))
 
 
 def main(argv=None):

@@ -385,6 +385,8 @@ def run(options, command):
     timeout = cli._timeout(options.timeout)
     project = cli._project()
     code_page = int(options.code_page or wine.DEFAULT_CODE_PAGE)
+    # A file that cannot be read is said before the build and wheels are fetched (minutes).
+    wheels.read_requirements(getattr(options, "windows_requirements", None))
     windows = Windows(minor_of(options.windows), code_page,
                       getattr(options, "windows_requirements", None),
                       pytest=not isinstance(args, unittest_runner.Args))
