@@ -179,7 +179,7 @@ Findings, by place in the code:
 def _cell_record(python, env_set, status="ok", stderr="", warnings=(), off=None, on=None,
                  stdout=b"", exit=0):
     warned = None if python == "3.6" else [
-        results.EncodingWarning(file="/p/app.py", line=n, message="'encoding' argument not specified")
+        results.WarningSeen(file="/p/app.py", line=n, message="'encoding' argument not specified")
         for n in warnings]
     reader = {"latin1": "iso8859-1", "gb18030": "gb18030"}.get(env_set, "utf-8")
     return results.ProgramCell(

@@ -10,7 +10,7 @@ from . import _scenarios
 from ._environments import (DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment,
                             warns_default_encoding)
 from ._pep import DEFAULT_TIMEOUT
-from ._results import SCHEMA, EncodingWarning, Evidence, NotRun, ProgramCell, ProgramResult, Timing
+from ._results import SCHEMA, Evidence, NotRun, ProgramCell, ProgramResult, Timing, WarningSeen
 from .._worlds import Job, problems as world_problems
 from .._errors import UsageError
 
@@ -225,9 +225,9 @@ def _evidence(es, run, files, off, on):
 def _program_cell(interp, es, run, files, off, on):
     warnings = None
     if warns_default_encoding(interp.version):
-        warnings = [EncodingWarning(file=m.group(1).decode("utf-8", "backslashreplace"),
-                                    line=int(m.group(2)),
-                                    message=m.group(3).decode("utf-8", "backslashreplace"))
+        warnings = [WarningSeen(file=m.group(1).decode("utf-8", "backslashreplace"),
+                                line=int(m.group(2)),
+                                message=m.group(3).decode("utf-8", "backslashreplace"))
                     for m in _ENCODING_WARNING.finditer(run.stderr)]
     error = _cells.unicode_error(run.stderr)
     both = off is not None and on is not None

@@ -130,7 +130,8 @@ class PepResult(Record):
 
 # -- the user's own program --------------------------------------------------------------
 
-class EncodingWarning(Record):
+class WarningSeen(Record):
+    """An EncodingWarning a cell's program printed (named apart from the builtin class)."""
     file = field()
     line = field()
     message = field()
