@@ -19,7 +19,7 @@ try:
 except ImportError:                 # pragma: no cover - Windows
     import nt as system
 
-from ._engine.preconfig import DRAFT_TARGETS, LOCALE_VARIABLES, SHIPPED_TARGETS
+from ._engine.preconfig import C_LOCALE_NAMES, DRAFT_TARGETS, LOCALE_VARIABLES, SHIPPED_TARGETS
 
 _FS_CODEC = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
@@ -73,7 +73,7 @@ def candidate_names(environ):
     # Every LC_* too: 3.6 decodes its command line only if all categories can be set.
     others = tuple(environ[v] for v in sorted(environ) if v.startswith("LC_"))
     for name in _TARGET_NAMES + tuple(environ.get(v) for v in LOCALE_VARIABLES) + others:
-        if name and name not in names and name not in ("POSIX",):
+        if name and name not in names and name not in C_LOCALE_NAMES:
             names.append(name)
     return names
 

@@ -8,6 +8,7 @@ launch of any other program needs none of it.
 from ._engine import cmdline
 from ._environment import fsencode, system
 from ._engine.policy import Inputs, decide
+from ._engine.preconfig import C_LOCALE_NAMES
 from ._engine.records import Record, field
 
 # Paths are POSIX paths here: the launcher is the exec() half of PEP 538's main().
@@ -192,7 +193,7 @@ def _decodes_argv_as_utf8(env, locales):
     coercion is not enough while LANG=en_US.UTF-8 is missing. (Python itself later sets
     LC_CTYPE alone, so its stdio and filesystem encodings are UTF-8 all the same.)"""
     def usable(value):
-        return value in ("C", "POSIX") or locales.accepts(value)
+        return value in C_LOCALE_NAMES or locales.accepts(value)
     lc_all = env.get("LC_ALL")
     if lc_all:
         return usable(lc_all) and _is_utf8(locales.codesets.get(lc_all, ""))

@@ -3,6 +3,7 @@ asked: the locales of another machine or image, for a prediction made here."""
 from . import UsageError
 from .codecs_by_version import glibc_spelling
 from .policy import LocaleFacts
+from .preconfig import C_LOCALE_NAMES
 
 # nl_langinfo(CODESET) as glibc spells it for the codeset part of a locale name
 # (en_US.ISO-8859-1, zh_CN.gb18030): a name's spelling varies, the codeset's does not.
@@ -64,7 +65,7 @@ def _guess_codeset(name):
         return "UTF-8"
     base, dot, codeset = name.partition("@")[0].partition(".")
     if not dot:
-        if base in ("C", "POSIX"):
+        if base in C_LOCALE_NAMES:
             return "ANSI_X3.4-1968"
         for codeset, names in _BARE_NAMES.items():
             if name in names.split():

@@ -22,14 +22,12 @@ from .codecs_by_version import SITE_FAILURE as _SITE_FAILURE
 from .codecs_by_version import codec_name as _version_codec, no_codec as _no_codec
 from .codecs_by_version import startup_failure as _codec_failure
 from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
+from .preconfig import COERCION_TARGET_NAMES as _COERCION_TARGET_NAMES
 from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
 from .profiles import EMBEDDED, POLICIES, PLATFORMS, VERSIONS, profile as _profile
 from .profiles import CODE_PAGES, DEFAULT_CODE_PAGE, OEM_CODE_PAGES
 from .profiles import embedded_kinds as _embedded_kinds, embedding as _embedding
 
-# The names 3.7+ compare the locale with to pick surrogateescape for stdio
-# (Python/initconfig.c config_get_stdio_errors; pylifecycle.c _C_UTF8_LOCALES).
-_STDIO_TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8")
 # What nl_langinfo(CODESET) says in the C locale, where no facts say otherwise.
 _C_CODESET = {"darwin": "US-ASCII", "freebsd": "US-ASCII", "openbsd": "US-ASCII",
               "netbsd": "646", "sunos": "646", "aix": "ISO8859-1", "android": "UTF-8"}
@@ -739,7 +737,7 @@ def _default_stdio_errors(context, lc_ctype):
         if lc_ctype == "C":
             return "surrogateescape", "the C locale gets surrogateescape"
         return "strict", "strict outside the C locale"
-    if lc_ctype in _C_LOCALE_NAMES or lc_ctype in _STDIO_TARGET_NAMES:
+    if lc_ctype in _C_LOCALE_NAMES or lc_ctype in _COERCION_TARGET_NAMES:
         return "surrogateescape", ("LC_CTYPE %s is the C locale or a coercion target: "
                                    "surrogateescape" % lc_ctype)
     return "strict", "LC_CTYPE %s is an ordinary locale: strict" % lc_ctype

@@ -35,10 +35,14 @@ _DRAFT_COERCION_WARNING_LC_CTYPE = (
     "Python detected LC_CTYPE=C, LC_CTYPE set to {target} (set "
     "PYTHONCOERCECLOCALE=0 to disable this locale coercion behaviour).")
 
+# The locales 3.7+ coerces to, in the order tried (Python/pylifecycle.c
+# _C_LOCALE_COERCION_TARGETS); stdio gets surrogateescape in them as in the C locale
+# (Python/initconfig.c config_get_stdio_errors, _Py_IsLocaleCoercionTarget).
+COERCION_TARGET_NAMES = ("C.UTF-8", "C.utf8", "UTF-8")
 # The coercion targets, in the order tried: (the name passed to setlocale(LC_CTYPE, ...),
 # the environment variables the coercion exports, the coercion warning with {target}).
 SHIPPED_TARGETS = tuple((name, ("LC_CTYPE",), _SHIPPED_COERCION_WARNING)
-                        for name in ("C.UTF-8", "C.utf8", "UTF-8"))
+                        for name in COERCION_TARGET_NAMES)
 DRAFT_TARGETS = (
     ("C.UTF-8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),
     ("C.utf8", ("LANG", "LC_ALL"), _DRAFT_COERCION_WARNING_LANG_LC_ALL),

@@ -12,6 +12,7 @@ Fixes are counterfactuals checked with the engine, not rules of thumb: a Python'
 failure gets the locale fix when decide() says the locale fix makes it go away, else
 the next remedy that does (unsetting PYTHONIOENCODING, PYTHONUTF8=1, `utf8env run`).
 """
+from .._engine.preconfig import C_LOCALE_NAMES
 from .._engine.records import Record, field
 from . import _fixes as fixing
 from . import _locale_state as locale_state
@@ -252,7 +253,7 @@ def _locale_findings(state, found_contexts, environ, facts, info, tools):
     for missing in state.missing:
         out.append(_missing(missing, state, found_contexts, environ, info, tools, good))
     lc_all = environ.get("LC_ALL")
-    if lc_all in ("C", "POSIX") and state.overridden:
+    if lc_all in C_LOCALE_NAMES and state.overridden:
         hidden = [(n, v) for n, v in state.overridden if facts.accepts(v)
                   and locale_state.is_utf8(facts.codesets.get(v))]
         if hidden:

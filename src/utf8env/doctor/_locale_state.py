@@ -16,13 +16,13 @@ repeats the experiment): the codeset part is compared without case or '-' ("en_U
 "EN_US.UTF-8", "c.utf8" are refused), "en_US" alone is not "en_US.UTF-8", "UTF-8" alone
 (macOS's LC_CTYPE) is no locale, and neither is "en_US.Utf_8".
 """
+from .._engine.preconfig import C_LOCALE_NAMES
 from .._engine.records import Record, field
 
 # glibc's categories (locale(7)); any other LC_ variable is only reported.
 CATEGORIES = ("LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES",
               "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT",
               "LC_IDENTIFICATION")
-_C_NAMES = ("C", "POSIX")
 # The UTF-8 locales worth recommending, best first: C.UTF-8 has no language of its own
 # (it changes only the character set), and every 3.7+ coerces to it.
 _UTF8_CANDIDATES = ("C.UTF-8", "C.utf8", "en_US.UTF-8")
@@ -65,7 +65,7 @@ def _locale_values(environ):
     """(variable, value) of the variables glibc reads as locale names (not LANGUAGE:
     a list of languages for gettext, never a locale)."""
     return [(name, value) for name, value in variables(environ)
-            if name != "LANGUAGE" and value and value not in _C_NAMES and len(value) <= _MAX_VALUE]
+            if name != "LANGUAGE" and value and value not in C_LOCALE_NAMES and len(value) <= _MAX_VALUE]
 
 
 def spellings(name):
@@ -78,13 +78,13 @@ def spellings(name):
         out += ["C.UTF-8", "C.utf8"]
     language, underscore, territory = language_territory.partition("_")
     fixed = language.lower() + ("_" + territory.upper() if underscore else "")
-    if fixed and fixed not in _C_NAMES and not is_utf8(fixed):
+    if fixed and fixed not in C_LOCALE_NAMES and not is_utf8(fixed):
         if dot:
             out.append(fixed + "." + codeset + (at + modifier))
             if at:
                 out.append(fixed + "." + codeset)
         out.append(fixed + ".UTF-8")
-    elif fixed.upper() in _C_NAMES:
+    elif fixed.upper() in C_LOCALE_NAMES:
         out += ["C.UTF-8", "C.utf8"]
     return [n for i, n in enumerate(out) if n != name and n not in out[:i]]
 

@@ -21,6 +21,7 @@ and so does a missing locale in any category (LANG=en_US.UTF-8 without en_US), e
 the coercion fixed LC_CTYPE; a missing LC_CTYPE alone (LC_CTYPE=UTF-8) passes on 3.7+, the
 coercion replacing it. PYTHONUTF8=1 never makes ansible pass.
 """
+from .._engine.preconfig import C_LOCALE_NAMES
 from .._engine.records import Record, field
 from ._findings import Tool
 from ._fixes import applied
@@ -37,7 +38,6 @@ ANSIBLE_UNSUPPORTED = ("ERROR: Ansible could not initialize the preferred locale
 ANSIBLE_ENCODING = "ERROR: Ansible requires the locale encoding to be UTF-8; Detected %s."
 ANSIBLE_FS = "ERROR: Ansible requires the filesystem encoding to be UTF-8; Detected %s."
 
-_C_NAMES = ("C", "POSIX")
 # The findings whose first fix changes the locale: their change is tried first, so that
 # the variable named here is the one doctor already asks for.
 _LOCALE_CODES = ("locale-missing", "lc-all-overrides", "c-locale", "legacy-codeset")
@@ -107,7 +107,7 @@ def ansible(decision, environ, facts):
     # when any one of them names a locale the libc lacks.
     for category in CATEGORIES:
         name = env.get("LC_ALL") or env.get(category) or env.get("LANG") or "C"
-        if name not in _C_NAMES and not facts.accepts(name):
+        if name not in C_LOCALE_NAMES and not facts.accepts(name):
             return Check("ansible", False, 1, ANSIBLE_UNSUPPORTED,
                          "setlocale(LC_ALL, \"\") fails: %s is %s, which this libc lacks"
                          % (category, name))
@@ -194,7 +194,7 @@ def candidates(environ, facts, state, findings=(), version=None):
         changes = [("LC_ALL", None)] if environ.get("LC_ALL") else []
         for name in ("LC_CTYPE",) + tuple(c for c in CATEGORIES if c != "LC_CTYPE") + ("LANG",):
             value = environ.get(name)
-            if value and (value in _C_NAMES or not facts.accepts(value)
+            if value and (value in C_LOCALE_NAMES or not facts.accepts(value)
                           or not is_utf8(facts.codesets.get(value))):
                 changes.append((name, good))
         if not environ.get("LANG") and ("LANG", good) not in changes:
