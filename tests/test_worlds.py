@@ -177,8 +177,7 @@ HOST_WAYS = {"installed": "installed", "no-locales": "user namespace",
 def test_the_catalog():
     assert worlds.WORLDS == tuple(EXPECTED)
     assert worlds.WINDOWS == ("cp1252", "cp1251", "gbk", "cp932", "big5")
-    assert [worlds.WORLD[w].windows for w in worlds.WINDOWS] == [
-        "cp1252", "cp1251", "cp936", "cp932", "cp950"]
+    assert [worlds.WORLD[w].windows for w in worlds.WINDOWS] == [1252, 1251, 936, 932, 950]
     assert worlds.WORLD["cp932"].locale_names() == (
         "C.UTF-8=UTF-8,C.utf8=UTF-8,ja_JP.WINDOWS-31J=WINDOWS-31J")
     assert worlds.WORLD["no-locales"].locale_names() == ""

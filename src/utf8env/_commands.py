@@ -129,6 +129,7 @@ def _matrix_spec():
     from .matrix import ENV_SET_HELP, FORMATS
     from ._options import HELP, Command, Option
     from ._windows.builds import VERSIONS as WINDOWS
+    from ._worlds.catalog import WINDOWS as CODE_PAGE_SETS
     return Command(
         name="matrix",
         summary="Run the PEPs' use cases, or your own COMMAND, under real interpreters in real "
@@ -152,8 +153,8 @@ def _matrix_spec():
             Option(("--windows",), "windows", "optional", "add a row of real Windows CPython "
                    "X.Y under Wine (python.org's embeddable build, fetched once into the "
                    "cache; %s, default %s), run in the Windows ANSI code page of each set "
-                   "that stands for one (without --env-set: cp1252, cp1251, gbk, cp932, big5)"
-                   % (", ".join(WINDOWS), WINDOWS[-1]), metavar="[X.Y]",
+                   "that stands for one (without --env-set: %s)"
+                   % (", ".join(WINDOWS), WINDOWS[-1], ", ".join(CODE_PAGE_SETS)), metavar="[X.Y]",
                    usage="[--windows [X.Y]]", const=WINDOWS[-1], choices=WINDOWS,
                    expected="%s (python.org's embeddable builds on PyPI)" % ", ".join(WINDOWS)),
             HELP),

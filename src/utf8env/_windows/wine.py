@@ -25,6 +25,7 @@ import time
 import uuid
 from contextlib import contextmanager
 
+from .._engine.profiles import CODE_PAGES as ANSI_CODE_PAGES, DEFAULT_CODE_PAGE  # noqa: F401
 from .._environment import user_environ
 from .._errors import Utf8envError
 
@@ -33,8 +34,9 @@ from .._errors import Utf8envError
 LOCALES = {874: "th_TH", 932: "ja_JP", 936: "zh_CN", 949: "ko_KR", 950: "zh_TW",
            1250: "pl_PL", 1251: "ru_RU", 1252: "C", 1253: "el_GR", 1254: "tr_TR",
            1255: "he_IL", 1256: "ar_EG", 1257: "lt_LT", 1258: "vi_VN"}
-CODE_PAGES = tuple(sorted(LOCALES))
-DEFAULT_CODE_PAGE = 1252
+# The ANSI code pages Wine can be given: every one but 65001, which no Unix locale's
+# charmap makes Wine's GetACP().
+CODE_PAGES = tuple(page for page in ANSI_CODE_PAGES if page in LOCALES)
 # What Wine asks of the prefix: no Mono and Gecko installer dialogs, no debug channels,
 # no debugger started on a crash (winedbg's dump costs a second or more: the process ends).
 _QUIET = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d"}

@@ -41,7 +41,7 @@ class World(Record):
     folders = field()     # the locale folders it has; None: what is installed, untouched
     hides = field()       # True: what is installed must be hidden (a mount namespace)
     description = field()
-    windows = field(None)  # the Windows code page it stands in for, e.g. "cp1252"
+    windows = field(None)  # the Windows ANSI code page it stands in for (1252), or None
 
     def locale_names(self):
         """Its locales as `explain --locales` takes them, NAME=CODESET,... (C.UTF-8 in
@@ -67,11 +67,11 @@ WORLDS_DATA = (
     World("en_US", ("C.utf8", "en_US.utf8"), False, "C.UTF-8 and en_US.UTF-8"),
     _adds("latin1", "en_US.iso88591", "C.UTF-8 and en_US.ISO-8859-1"),
     _adds("gb18030", "zh_CN.gb18030", "C.UTF-8 and zh_CN.GB18030"),
-    _adds("cp1252", "en_US.cp1252", "C.UTF-8 and en_US.CP1252", "cp1252"),
-    _adds("cp1251", "ru_RU.cp1251", "C.UTF-8 and ru_RU.CP1251", "cp1251"),
-    _adds("gbk", "zh_CN.gbk", "C.UTF-8 and zh_CN.GBK", "cp936"),
-    _adds("cp932", "ja_JP.windows31j", "C.UTF-8 and ja_JP.WINDOWS-31J", "cp932"),
-    _adds("big5", "zh_TW.big5", "C.UTF-8 and zh_TW.BIG5", "cp950"),
+    _adds("cp1252", "en_US.cp1252", "C.UTF-8 and en_US.CP1252", 1252),
+    _adds("cp1251", "ru_RU.cp1251", "C.UTF-8 and ru_RU.CP1251", 1251),
+    _adds("gbk", "zh_CN.gbk", "C.UTF-8 and zh_CN.GBK", 936),
+    _adds("cp932", "ja_JP.windows31j", "C.UTF-8 and ja_JP.WINDOWS-31J", 932),
+    _adds("big5", "zh_TW.big5", "C.UTF-8 and zh_TW.BIG5", 950),
 )
 WORLD = {w.name: w for w in WORLDS_DATA}
 WORLDS = tuple(w.name for w in WORLDS_DATA)

@@ -2,7 +2,7 @@
 of concrete environments (interpreter, locale world, variables, options, launcher), and
 the named environment sets of the user-program mode."""
 from . import _discovery as discovery
-from .._worlds.catalog import LOCALE, WORLD
+from .._worlds.catalog import LOCALE, WINDOWS, WORLD
 from .._engine.records import Record, field
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -122,6 +122,8 @@ class EnvSet(Record):
         return dict(self._asdict(), variables=dict(self.variables))
 
 
+# What a Windows stand-in's description adds.
+_MORE = {"cp932": "; Python before 3.13 has no codec of that name and does not start"}
 ENV_SETS = (
     # en_US.UTF-8, not C.UTF-8: 3.7+ give C.UTF-8 (a coercion target) surrogateescape on
     # stdio. C.UTF-8 stays, as on a desktop: the world adds en_US.UTF-8, hiding nothing.
@@ -146,11 +148,9 @@ ENV_SETS = (
     EnvSet(name=name, world=name, variables=(("LANG", _locale_name(name)),), utf8=None,
            description="a stand-in for Windows' ANSI code page %s (glibc's %s%s): files, pipes, "
                        "open(); not Windows' console or file-system encoding" % (
-                           page, LOCALE[WORLD[name].folders[-1]].charmap, more))
-    for name, page, more in (
-        ("cp1252", "1252", ""), ("cp1251", "1251", ""), ("gbk", "936", ""),
-        ("cp932", "932", "; Python before 3.13 has no codec of that name and does not start"),
-        ("big5", "950", "")))
+                           WORLD[name].windows, LOCALE[WORLD[name].folders[-1]].charmap,
+                           _MORE.get(name, "")))
+    for name in WINDOWS)
 ENV_SET_NAMES = tuple(e.name for e in ENV_SETS)
 DEFAULT_ENV_SETS = ("utf8-locale", "c-locale", "c-legacy", "utf8-mode", "latin1")
 

@@ -1,7 +1,7 @@
 """`utf8env matrix --windows [X.Y] -- COMMAND`: rows of real Windows CPython X.Y
 (python.org's embeddable build, _windows/builds.py) under Wine, beside the Linux rows, in
-each environment set that stands for a Windows ANSI code page (cp1252, cp1251, gbk, cp932,
-big5: Wine's code page 1252, 1251, 936, 932, 950); the other sets are not applicable.
+each environment set that stands for a Windows ANSI code page (its world's code page,
+_worlds/catalog.py: gbk's is 936); the other sets are not applicable.
 
 Everything Wine needs is readiness --windows's (_windows/): the build fetched and checked
 once into the cache, the code page's locale (LC_ALL, LOCPATH), a private copy of the
@@ -44,8 +44,7 @@ def row(minor):
 
 def code_page(env_set):
     """The ANSI code page an environment set stands for (932), or None."""
-    page = WORLD[env_set.world].windows if env_set.world in WORLD else None
-    return int(page[2:]) if page else None
+    return WORLD[env_set.world].windows if env_set.world in WORLD else None
 
 
 def code_page_sets(sets):
