@@ -191,15 +191,11 @@ def _ask(argv, environ):
     try:
         output, stderr = process.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        import os
-        import signal
-        try:
-            if in_launchers_group:
-                process.kill()
-            else:
-                os.killpg(process.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        from ._processes import kill_group, kill_process
+        if in_launchers_group:
+            kill_process(process)
+        else:
+            kill_group(process.pid)
         process.stdout.close()
         process.stderr.close()
         process.wait()

@@ -15,6 +15,7 @@ user's), stdin from /dev/null. Root fixing another user's HOME starts them as th
 import os
 
 from .._engine.records import Record, field
+from .._processes import kill_group
 
 # SHELL's name -> the invocations that read the file its fix goes to.
 SHELL_SESSIONS = {"bash": (("-i", "-c"), ("-l", "-c")),      # ~/.bashrc; ~/.profile reads it
@@ -112,7 +113,6 @@ def check(context, environ, doctor_args, user=None, dry_run=False):
 def _started(shell, arguments, environ, doctor_args, user):
     """Seen, or the line saying why it gives no verdict."""
     import json
-    import signal
     import subprocess
     from .._own_command import own_command
     from .._shellquote import quote
@@ -138,7 +138,7 @@ def _started(shell, arguments, environ, doctor_args, user):
     try:
         out, err = child.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
+        kill_group(child.pid)
         child.communicate()
         return "%s did not end within %d s (a start-up file waiting for input?)" % (
             invocation, TIMEOUT)

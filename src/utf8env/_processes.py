@@ -1,0 +1,26 @@
+"""Ending the processes utf8env starts, in the two ways it needs: a whole process group
+(a child started with start_new_session=True, with whatever it started that stayed in
+its group), or one process (a child that shares utf8env's own group, where killing the
+group would kill utf8env and the launcher too).
+
+_child/world_runner.py keeps its own copy: it runs in another interpreter, standalone.
+"""
+import os
+import signal
+
+
+def kill_group(pid):
+    """SIGKILL to the process group that `pid` leads; one already gone, or not ours to
+    signal, is no error (it ended meanwhile, or its processes changed user)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def kill_process(process):
+    """SIGKILL to the subprocess.Popen `process` alone; one that has ended is no error."""
+    try:
+        process.kill()
+    except OSError:
+        pass
