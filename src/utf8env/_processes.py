@@ -3,7 +3,9 @@
 its group), or one process (a child that shares utf8env's own group, where killing the
 group would kill utf8env and the launcher too).
 
-_child/world_runner.py keeps its own copy: it runs in another interpreter, standalone.
+_child/world_runner.py and readiness/_supervise.py keep their own copies of kill_group:
+each runs standalone in another interpreter (started by its file's path, -I), where
+utf8env cannot be imported.
 """
 import os
 import signal
