@@ -141,3 +141,13 @@ def test_the_cli_is_imported_by_main_alone():
                  for line, name in _imports(module, tree)
                  if name == "utf8env._cli" and module not in ("__main__.py", "_cli.py")]
     assert importers == []
+
+
+def test_the_cli_imports_the_others_inside_functions_alone():
+    # CONTRIBUTING: `_cli` imports the others only inside functions (each command pays
+    # for its own modules alone); the package's __version__ is no module.
+    tree = ast.parse((SRC / "_cli.py").read_text(encoding="utf-8"))
+    top = ast.Module(body=[node for node in tree.body if not isinstance(
+        node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))], type_ignores=[])
+    assert [name for _, name in _imports("_cli.py", top)
+            if name.startswith("utf8env.") and name != "utf8env.__version__"] == []
