@@ -361,7 +361,7 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
         "Tag: py3-none-%s\n" % build_backend._platform_tag()).encode()
     assert len(names) == len(set(names))
     assert set(names) == _expected_package_files(tree) | {
-        data + "utf8env", data + ".utf8env.py",
+        data + "utf8env", data + ".utf8env.py", info + "licenses/LICENSE",
         info + "METADATA", info + "WHEEL", info + "entry_points.txt", info + "RECORD"}
     # Nothing beside the package in site-packages: no start module of its own (the command
     # starts with a plain import of the package).
@@ -380,8 +380,9 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
             name, _, marker = r.partition(";")
             extras.append('Requires-Dist: %s; %sextra == "%s"' % (
                 name.strip(), "(%s) and " % marker.strip() if marker else "", extra))
-    assert head == (["Metadata-Version: 2.1", "Name: utf8env", "Version: " + version,
-                     "Summary: " + project["description"], "License: MIT"]
+    assert head == (["Metadata-Version: 2.4", "Name: utf8env", "Version: " + version,
+                     "Summary: " + project["description"], "License-Expression: MIT",
+                     "License-File: LICENSE"]
                     + ["Classifier: " + c for c in project["classifiers"]]
                     + ["Requires-Python: >=3.6"] + extras
                     + ["Description-Content-Type: text/markdown"])
@@ -583,7 +584,7 @@ def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it
         tar.extractall(str(tmp_path / "unpacked"))
     base = os.path.basename(sdist)[:-len(".tar.gz")]
     assert {base + "/" + n for n in ("PKG-INFO", "pyproject.toml", "setup.py", "README.md",
-                                     "tools/build_backend.py", "scripts/utf8env.sh",
+                                     "LICENSE", "tools/build_backend.py", "scripts/utf8env.sh",
                                      "scripts/launcher.c", "scripts/start.py",
                                      "scripts/.utf8env.py")} <= set(names)
     assert {n for n in names if n.startswith(base + "/src/")} == {

@@ -5,7 +5,8 @@ ran on 3.6, and an older one ignores that table, so one of the two would need a 
 copy of the metadata; a venv of 3.12+ has no setuptools at all, so every install from
 source would fetch it from an index; and a setuptools build/ folder left in a checkout
 ships modules that no longer exist. A wheel of a pure package is a zip of its files and
-four small ones (PEP 427, core metadata 2.1); an sdist, a tar of the tree with PKG-INFO.
+four small ones (PEP 427, core metadata 2.4: the license as PEP 639 writes it, which
+every pip installs) and the license files; an sdist, a tar of the tree with PKG-INFO.
 So: no build dependency (`pip install --no-index .` works offline, on every 3.6-3.15),
 one reading of [project] for every version, and the wheel holds exactly the files under
 src/utf8env (but caches). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL
@@ -21,8 +22,16 @@ launcher is compiled as tini and dumb-init are: CC (else cc, else gcc) with the 
 hardening flags, then the environment's CFLAGS and LDFLAGS, which win where they differ.
 UTF8ENV_LAUNCHER chooses: "c" (the compiled launcher, else an error), "sh" (the stub), or
 unset (c where it builds, else sh); any other value is an error.
+
+A cross build (tools/release.py: CC a compiler for another machine or libc, such as
+`python -m ziglang cc -target aarch64-linux-gnu.2.17`) names the platform of what CC
+builds in UTF8ENV_PLATFORM_TAG, a wheel platform tag such as
+manylinux_2_17_aarch64.manylinux2014_aarch64 (dots join tags the launcher satisfies alike);
+the wheel of a compiled launcher takes it instead of this machine's (sysconfig). The
+builder answers for it; `auditwheel show` checks it. The stub's wheel is always "any".
 """
 import base64
+import glob
 import gzip
 import hashlib
 import io
@@ -43,7 +52,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join("src", "utf8env")
 SCRIPTS = os.path.join(ROOT, "scripts")
 # What an sdist holds besides PKG-INFO: enough to build the wheel again and run the tests.
-SDIST = ("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "docs", "tools",
+SDIST = ("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "LICENSE", "docs", "tools",
          "scripts", "src", "tests", "benchmarks")
 SKIP = re.compile(r"(^|/)(__pycache__|[^/]*\.egg-info|\.pytest_cache|\.hypothesis)(/|$)"
                   r"|\.py[co]$")
@@ -154,11 +163,17 @@ def _write_wheel(wheel_directory, project, files):
     command, platform = command_files()
     for script, data in command:
         entries.append((scripts + script, data, True))
+    for relative in license_files(project):
+        with open(os.path.join(ROOT, relative), "rb") as f:
+            entries.append((dist_info + "/licenses/" + relative.replace(os.sep, "/"), f.read(),
+                            False))
     tag = "py3-none-" + (platform or "any")
     entries.append((dist_info + "/METADATA", core_metadata(project), False))
+    # One Tag line per platform of a compound tag (PEP 425: a.b is "a or b").
     entries.append((dist_info + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: utf8env "
-                    "tools/build_backend.py\nRoot-Is-Purelib: true\nTag: %s\n" % tag).encode(),
-                    False))
+                    "tools/build_backend.py\nRoot-Is-Purelib: true\n" + "".join(
+                        "Tag: py3-none-%s\n" % p for p in (platform or "any").split("."))
+                    ).encode(), False))
     entry_points = _entry_points(project)
     if entry_points:
         entries.append((dist_info + "/entry_points.txt", entry_points, False))
@@ -212,8 +227,20 @@ def start_code():
     return b"\n".join(line for line in lines if not line.lstrip().startswith(b"#"))
 
 
+PLATFORM_TAG = "UTF8ENV_PLATFORM_TAG"
+
+
 def _platform_tag():
-    return re.sub(r"[^A-Za-z0-9_]", "_", sysconfig.get_platform())
+    """The platform tag of a wheel with the compiled launcher: UTF8ENV_PLATFORM_TAG's for a
+    cross build (the module's docstring), else this machine's."""
+    tag = os.environ.get(PLATFORM_TAG, "")
+    if not tag:
+        return re.sub(r"[^A-Za-z0-9_]", "_", sysconfig.get_platform())
+    if not re.match(r"^[a-z0-9_]+(\.[a-z0-9_]+)*$", tag):
+        raise SystemExit("%s=%r: expected a wheel platform tag such as "
+                         "manylinux_2_17_x86_64 (lower-case letters, digits, _; . between tags)"
+                         % (PLATFORM_TAG, tag))
+    return tag
 
 
 # scripts/launcher.c is built as tini and dumb-init are, with the hardening a distribution
@@ -308,7 +335,8 @@ def _c_string(data):
 # -- metadata ---------------------------------------------------------------------------
 
 _KNOWN = {"name", "version", "dynamic", "description", "readme", "requires-python", "license",
-          "classifiers", "keywords", "urls", "dependencies", "optional-dependencies",
+          "license-files", "classifiers", "keywords", "urls", "dependencies",
+          "optional-dependencies",
           "scripts", "gui-scripts", "entry-points"}
 
 
@@ -351,16 +379,37 @@ def _readme(project, root=ROOT):
         return f.read(), content_type
 
 
+def license_files(project, root=ROOT):
+    """[project] license-files (PEP 639: paths or glob patterns relative to the project),
+    the files they match relative to root, sorted; a pattern that matches no file is an
+    error (the metadata would name a license the wheel lacks)."""
+    found = []
+    for pattern in project.get("license-files", ()):
+        if pattern.startswith("/") or ".." in pattern.split("/"):
+            raise ValueError("pyproject.toml: license-files %r: expected a path inside the project"
+                             % pattern)
+        matches = sorted(os.path.relpath(path, root) for path in
+                         glob.glob(os.path.join(root, pattern)) if os.path.isfile(path))
+        if not matches:
+            raise ValueError("pyproject.toml: license-files %r: no such file" % pattern)
+        found += [m for m in matches if m not in found]
+    return found
+
+
 def core_metadata(project, root=ROOT):
-    """METADATA / PKG-INFO (core metadata 2.1, which every pip reads)."""
-    lines = ["Metadata-Version: 2.1", "Name: " + project["name"], "Version: " + project["version"]]
+    """METADATA / PKG-INFO: core metadata 2.4 (pip reads the fields it knows and ignores the
+    rest, as far back as a 3.6 venv's pip 18.1)."""
+    lines = ["Metadata-Version: 2.4", "Name: " + project["name"], "Version: " + project["version"]]
     if "description" in project:
         lines.append("Summary: " + project["description"])
     if "keywords" in project:
         lines.append("Keywords: " + ",".join(project["keywords"]))
     license = project.get("license")
-    if isinstance(license, dict) and "text" in license:
+    if isinstance(license, str):
+        lines.append("License-Expression: " + license)
+    elif isinstance(license, dict) and "text" in license:
         lines.append("License: " + license["text"])
+    lines += ["License-File: " + path.replace(os.sep, "/") for path in license_files(project, root)]
     for label, url in sorted(project.get("urls", {}).items()):
         lines.append("Project-URL: %s, %s" % (label, url))
     lines += ["Classifier: " + c for c in project.get("classifiers", ())]
@@ -436,7 +485,7 @@ def setuptools_arguments(folder, root=ROOT):
         name=project["name"], version=project["version"],
         description=project.get("description", ""), long_description=readme or "",
         long_description_content_type=content_type or "text/plain",
-        license=license.get("text", "") if isinstance(license, dict) else "",
+        license=license.get("text", "") if isinstance(license, dict) else license or "",
         classifiers=list(project.get("classifiers", ())),
         python_requires=project.get("requires-python"),
         install_requires=list(project.get("dependencies", ())), extras_require=extras,

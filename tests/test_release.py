@@ -1,0 +1,240 @@
+"""The release artifacts (tools/release.py), built once for the module as a release is built:
+the sdist, the manylinux and musllinux wheels with the launcher cross-compiled by zig
+(x86_64 and aarch64), the py3-none-any wheel with the shell stub. Each is checked as the
+index and the installers see it: its tag against `auditwheel show`, its metadata and
+description by `twine check --strict`, the license in it; then each launcher runs
+`utf8env run -- /bin/true` with this machine's CPython as utf8env's interpreter: the
+x86_64 manylinux one as pip installs it from the folder, the others beside it in the same
+venv (pip takes only this platform's wheel), the aarch64 ones under Debian's qemu-aarch64
+(the glibc one with Debian's aarch64 C library, libc6-arm64-cross, as its root).
+
+What this machine cannot run: an aarch64 CPython, an Alpine (musl) CPython, or a glibc
+older than its own (RHEL 8's 2.28); the musl launchers are static (they need no libc of
+the machine), and the glibc ones ask for nothing newer than glibc 2.17 (auditwheel).
+
+The tools (ziglang, auditwheel, twine, pinned in tools/release-requirements.txt) are the
+venv tests/setup.sh makes in /var/cache/utf8env/release-tools, and zig's cache is
+/var/cache/utf8env/zig (setup.sh fills it): the module's build then takes seconds."""
+import os
+import struct
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+import pytest
+
+from support import install, machine
+
+sys.path.insert(0, install.TOOLS)
+import build_backend  # noqa: E402
+
+RELEASE = os.path.join(install.TOOLS, "release.py")
+TOOLS_VENV = "/var/cache/utf8env/release-tools"
+ZIG_CACHE = "/var/cache/utf8env/zig"
+AARCH64_ROOT = "/usr/aarch64-linux-gnu"         # Debian's libc6-arm64-cross
+VERSION = build_backend.package_version()
+# The platform of each wheel with a launcher: (ELF e_machine, its program interpreter, or
+# None for a static program).
+_EM_X86_64, _EM_AARCH64 = 62, 183
+PLATFORMS = {
+    "manylinux_2_17_x86_64.manylinux2014_x86_64": (_EM_X86_64, "/lib64/ld-linux-x86-64.so.2"),
+    "manylinux_2_17_aarch64.manylinux2014_aarch64": (_EM_AARCH64, "/lib/ld-linux-aarch64.so.1"),
+    "musllinux_1_2_x86_64": (_EM_X86_64, None),
+    "musllinux_1_2_aarch64": (_EM_AARCH64, None),
+}
+SDIST = "utf8env-%s.tar.gz" % VERSION
+WHEELS = ["utf8env-%s-py3-none-%s.whl" % (VERSION, p) for p in list(PLATFORMS) + ["any"]]
+
+
+def _environ(work):
+    environ = install.pip_environ(HOME=os.path.join(work, "home"),
+                                  TMPDIR=os.path.join(work, "tmp"),
+                                  XDG_CACHE_HOME=os.path.join(work, "cache"))
+    for name in ("HOME", "TMPDIR", "XDG_CACHE_HOME"):
+        os.makedirs(environ[name], exist_ok=True)
+    return environ
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory):
+    """(the release command's status, stdout, stderr, the folder it built)."""
+    if not os.path.exists(os.path.join(TOOLS_VENV, "bin", "python")):
+        pytest.skip("no venv of the release tools in %s (%s makes it)" % (TOOLS_VENV, machine.SETUP))
+    work = str(tmp_path_factory.mktemp("release"))
+    dist = os.path.join(work, "dist")
+    environ = dict(_environ(work), ZIG_GLOBAL_CACHE_DIR=ZIG_CACHE)
+    # The machine's pip configuration is the tools venv's (setup.sh installed it so).
+    result = subprocess.run([sys.executable, RELEASE, dist, "--tools", TOOLS_VENV],
+                            env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True)
+    return result.returncode, result.stdout, result.stderr, dist
+
+
+@pytest.fixture(scope="module")
+def venv(release, tmp_path_factory):
+    """A venv of this machine's python3 where pip installed utf8env from the release folder,
+    as a user does: (its bin folder, the environment the tests run its command with)."""
+    dist = _built(release)
+    work = str(tmp_path_factory.mktemp("venv"))
+    environ = _environ(work)
+    subprocess.run([sys.executable, "-m", "venv", os.path.join(work, "v")], check=True)
+    bin_folder = os.path.join(work, "v", "bin")
+    subprocess.run([os.path.join(bin_folder, "python"), "-m", "pip", "install", "-q",
+                    "--no-index", "--find-links", dist, "utf8env"], check=True, env=environ)
+    return bin_folder, dict(environ, PATH="/usr/bin:/bin", LANG="C")
+
+
+def _built(release):
+    status, _, stderr, dist = release
+    if status != 0:
+        pytest.fail("tools/release.py failed (status %d):\n%s" % (status, stderr),
+                    pytrace=False)
+    return dist
+
+
+def _member(wheel, name):
+    with zipfile.ZipFile(wheel) as z:
+        return z.read(name)
+
+
+def _launcher(dist, platform):
+    return _member(os.path.join(dist, "utf8env-%s-py3-none-%s.whl" % (VERSION, platform)),
+                   "utf8env-%s.data/scripts/utf8env" % VERSION)
+
+
+def _elf(data):
+    """(e_machine, the program interpreter or None) of an ELF file (64-bit, little-endian:
+    both platforms here)."""
+    assert data[:6] == b"\x7fELF\x02\x01"
+    (e_machine,) = struct.unpack_from("<H", data, 18)
+    (phoff,) = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    for at in range(phoff, phoff + phnum * phentsize, phentsize):
+        p_type, _, offset, _, _, size = struct.unpack_from("<IIQQQQ", data, at)
+        if p_type == 3:         # PT_INTERP
+            return e_machine, data[offset:offset + size].rstrip(b"\0").decode()
+    return e_machine, None
+
+
+def test_the_release_command_builds_and_checks_every_artifact(release):
+    status, stdout, stderr, dist = release
+    assert (status, stderr) == (0, "")
+    audited = ["auditwheel show %s: %s" % (name, name.split("-")[-1].split(".")[0])
+               for name in WHEELS if not name.endswith("-any.whl")]
+    twined = ["Checking %s: PASSED" % os.path.join(dist, name) for name in WHEELS + [SDIST]]
+    assert stdout.splitlines() == audited + twined + [
+        os.path.join(dist, name) for name in [SDIST] + WHEELS]
+    assert sorted(os.listdir(dist)) == sorted([SDIST] + WHEELS)
+
+
+@pytest.mark.parametrize("name", WHEELS)
+def test_each_wheel_is_what_its_tag_says(release, name):
+    dist = _built(release)
+    wheel = os.path.join(dist, name)
+    platform = name[:-len(".whl")].split("-")[-1]
+    tags = ["py3-none-" + p for p in platform.split(".")]
+    wheel_file = _member(wheel, "utf8env-%s.dist-info/WHEEL" % VERSION).decode()
+    assert wheel_file.splitlines()[3:] == ["Tag: " + t for t in tags]
+    command = _member(wheel, "utf8env-%s.data/scripts/utf8env" % VERSION)
+    if platform == "any":
+        assert command.startswith(b"#!/bin/sh\n")
+        return
+    assert _elf(command) == PLATFORMS[platform]
+    shown = subprocess.run([os.path.join(TOOLS_VENV, "bin", "auditwheel"), "show", wheel],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+    assert shown.returncode == 0, shown.stderr
+    text = " ".join(shown.stdout.split())
+    assert ('is consistent with the following platform tag: "%s".' % platform.split(".")[0]
+            in text), shown.stdout
+    if platform.startswith("manylinux"):
+        # Nothing newer than glibc 2.17 (RHEL 8 has 2.28, Debian 11 2.31).
+        assert "with versions {'GLIBC_2." in text
+    else:
+        assert "The wheel references no external versioned symbols" in text
+
+
+@pytest.mark.parametrize("name", WHEELS + [SDIST])
+def test_each_artifact_passes_twine_check_and_holds_the_license(release, name):
+    dist = _built(release)
+    path = os.path.join(dist, name)
+    checked = subprocess.run([os.path.join(TOOLS_VENV, "bin", "twine"), "--no-color", "check",
+                              "--strict", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             universal_newlines=True, env=dict(os.environ, COLUMNS="1000"))
+    assert (checked.returncode, checked.stdout, checked.stderr) == (
+        0, "Checking %s: PASSED\n" % path, "")
+    with open(os.path.join(install.ROOT, "LICENSE"), "rb") as f:
+        license = f.read()
+    if name == SDIST:
+        with tarfile.open(path) as tar:
+            base = "utf8env-%s/" % VERSION
+            assert tar.extractfile(base + "LICENSE").read() == license
+            metadata = tar.extractfile(base + "PKG-INFO").read()
+    else:
+        assert _member(path, "utf8env-%s.dist-info/licenses/LICENSE" % VERSION) == license
+        metadata = _member(path, "utf8env-%s.dist-info/METADATA" % VERSION)
+    head = metadata.split(b"\n\n", 1)[0].decode().splitlines()
+    assert head[:6] == ["Metadata-Version: 2.4", "Name: utf8env", "Version: " + VERSION,
+                        head[3], "License-Expression: MIT", "License-File: LICENSE"]
+    assert "Classifier: Programming Language :: Python :: 3.15" in head
+
+
+def test_pip_installs_the_manylinux_launcher_and_it_runs(release, venv):
+    dist = _built(release)
+    bin_folder, environ = venv
+    with open(os.path.join(bin_folder, "utf8env"), "rb") as f:
+        assert f.read() == _launcher(dist, "manylinux_2_17_x86_64.manylinux2014_x86_64")
+    _runs([os.path.join(bin_folder, "utf8env")], environ)
+
+
+def _runs(command, environ):
+    """command runs `utf8env run -- /bin/true` and `--version` as utf8env does."""
+    for argv, expected in ((["run", "--", "/bin/true"], (0, b"", b"")),
+                           (["--version"], (0, ("utf8env %s\n" % VERSION).encode(), b""))):
+        result = subprocess.run(command + argv, env=environ, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, timeout=120)
+        assert (result.returncode, result.stdout, result.stderr) == expected, argv
+
+
+def _beside(venv, dist, platform):
+    """The launcher of `platform`'s wheel in the venv's bin folder, beside the installed
+    command's companion (pip installs only this platform's wheel): its path."""
+    bin_folder, _ = venv
+    path = os.path.join(bin_folder, "utf8env-" + platform)
+    with open(path, "wb") as f:
+        f.write(_launcher(dist, platform))
+    os.chmod(path, 0o755)
+    return path
+
+
+def test_the_musl_x86_64_launcher_runs(release, venv):
+    # Static: it runs on this glibc machine as on Alpine, with this machine's CPython.
+    launcher = _beside(venv, _built(release), "musllinux_1_2_x86_64")
+    _runs([launcher], venv[1])
+
+
+def test_the_aarch64_launchers_run_under_qemu(release, venv):
+    qemu = machine.command("qemu-aarch64", "qemu-user", "the aarch64 launchers")
+    if not os.path.exists(os.path.join(AARCH64_ROOT, "lib", "ld-linux-aarch64.so.1")):
+        pytest.skip("no aarch64 glibc in %s: apt-get install libc6-arm64-cross (%s does)"
+                    % (AARCH64_ROOT, machine.SETUP))
+    dist = _built(release)
+    # qemu-user runs the launcher; the x86_64 programs it starts (this machine's CPython,
+    # then /bin/true) run natively: qemu passes their exec on to the kernel.
+    glibc = _beside(venv, dist, "manylinux_2_17_aarch64.manylinux2014_aarch64")
+    _runs([qemu, "-L", AARCH64_ROOT, glibc], venv[1])
+    musl = _beside(venv, dist, "musllinux_1_2_aarch64")
+    _runs([qemu, musl], venv[1])
+
+
+def test_the_any_wheel_installs_the_stub_and_it_runs(release, tmp_path):
+    dist = _built(release)
+    environ = _environ(str(tmp_path))
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "v")], check=True)
+    bin_folder = str(tmp_path / "v" / "bin")
+    subprocess.run([os.path.join(bin_folder, "python"), "-m", "pip", "install", "-q",
+                    "--no-index", os.path.join(dist, WHEELS[-1])], check=True, env=environ)
+    with open(os.path.join(bin_folder, "utf8env"), "rb") as f:
+        assert f.read().startswith(b"#!/bin/sh\n")
+    _runs([os.path.join(bin_folder, "utf8env")], dict(environ, PATH="/usr/bin:/bin", LANG="C"))
