@@ -60,7 +60,8 @@ def _environ(work):
 def release(tmp_path_factory):
     """(the release command's status, stdout, stderr, the folder it built)."""
     if not os.path.exists(os.path.join(TOOLS_VENV, "bin", "python")):
-        pytest.skip("no venv of the release tools in %s (%s makes it)" % (TOOLS_VENV, machine.SETUP))
+        pytest.skip("no venv of the release tools in %s (%s makes it)"
+                    % (TOOLS_VENV, machine.SETUP))
     work = str(tmp_path_factory.mktemp("release"))
     dist = os.path.join(work, "dist")
     environ = dict(_environ(work), ZIG_GLOBAL_CACHE_DIR=ZIG_CACHE)
@@ -238,3 +239,37 @@ def test_the_any_wheel_installs_the_stub_and_it_runs(release, tmp_path):
     with open(os.path.join(bin_folder, "utf8env"), "rb") as f:
         assert f.read().startswith(b"#!/bin/sh\n")
     _runs([os.path.join(bin_folder, "utf8env")], dict(environ, PATH="/usr/bin:/bin", LANG="C"))
+
+
+# -- the backend's hooks the release uses (pure) ----------------------------------------------
+
+@pytest.mark.fast
+def test_the_platform_tag_of_a_cross_build_is_the_builders(monkeypatch):
+    monkeypatch.delenv(build_backend.PLATFORM_TAG, raising=False)
+    assert build_backend._platform_tag() == build_backend.sysconfig.get_platform().replace(
+        "-", "_").replace(".", "_")
+    monkeypatch.setenv(build_backend.PLATFORM_TAG, "manylinux_2_17_aarch64.manylinux2014_aarch64")
+    assert build_backend._platform_tag() == "manylinux_2_17_aarch64.manylinux2014_aarch64"
+    for bad in ("manylinux 2014", "Linux_x86_64", "a..b", ".a"):
+        monkeypatch.setenv(build_backend.PLATFORM_TAG, bad)
+        with pytest.raises(SystemExit) as stop:
+            build_backend._platform_tag()
+        assert str(stop.value) == (
+            "UTF8ENV_PLATFORM_TAG=%r: expected a wheel platform tag such as "
+            "manylinux_2_17_x86_64 (lower-case letters, digits, _; . between tags)" % bad)
+
+
+@pytest.mark.fast
+def test_license_files_name_files_of_the_project(tmp_path):
+    (tmp_path / "LICENSE").write_text("x\n")
+    (tmp_path / "licenses").mkdir()
+    (tmp_path / "licenses" / "B.txt").write_text("b\n")
+    (tmp_path / "licenses" / "A.txt").write_text("a\n")
+    project = {"license-files": ["LICENSE", "licenses/*.txt", "LICENSE"]}
+    assert build_backend.license_files(project, str(tmp_path)) == [
+        "LICENSE", os.path.join("licenses", "A.txt"), os.path.join("licenses", "B.txt")]
+    for pattern, why in (("COPYING", "no such file"), ("../LICENSE", "expected a path inside "
+                         "the project"), ("/etc/passwd", "expected a path inside the project")):
+        with pytest.raises(ValueError) as error:
+            build_backend.license_files({"license-files": [pattern]}, str(tmp_path))
+        assert str(error.value) == "pyproject.toml: license-files %r: %s" % (pattern, why)
