@@ -256,7 +256,8 @@ def test_the_315_column_says_what_pep686_changes_and_keeps_c_legacy_apart(result
 
 
 ENVIRONMENT_KEYS = {"row", "name", "version", "argv", "root", "world", "variables", "options",
-                    "launcher", "encoding", "expect", "observed", "problem", "origin"}
+                    "launcher", "encoding", "expect", "observed", "problem", "origin",
+                    "python_3_15"}
 CELL_KEYS = {"scenario", "row", "environment", "exception", "mojibake", "error", "traceback",
              "stage", "encoding", "produced", "expected", "shown", "stages"}
 TIMING_KEYS = {"wall_seconds", "cell_seconds", "workers", "jobs"}
@@ -270,6 +271,7 @@ def test_json_report_keys(result):
     assert set(data["timing"]) == TIMING_KEYS
     for e in data["environments"]:
         assert set(e) == ENVIRONMENT_KEYS
+        assert set(e["python_3_15"]) == {"utf8_mode", "source", "detail"}
         if e["observed"] is not None:
             assert set(e["observed"]) == {"utf8_mode", "stdout", "stdout_errors", "filesystem",
                                           "preferred", "lc_ctype"}
@@ -459,8 +461,11 @@ def test_open_without_encoding_fails_only_in_the_legacy_c_locale(program_run):
 def test_program_json_keys(program_run):
     data = json.loads(report.render(program_run("open_without_encoding.py"), "json"))
     assert set(data) == {"schema", "mode", "command", "env_sets", "pythons", "hostile_files",
-                         "stdin", "cells", "problems", "timing", "not_run", "pythons_left_out"}
+                         "stdin", "cells", "problems", "timing", "not_run", "pythons_left_out",
+                         "python_3_15"}
     assert data["not_run"] == []
+    assert {name: on["utf8_mode"] for name, on in data["python_3_15"].items()} == {
+        name: 0 if name == "c-legacy" else 1 for name in SETS}
     assert data["schema"] == 1 and data["mode"] == "program"
     assert set(data["timing"]) == TIMING_KEYS
     assert [e["name"] for e in data["env_sets"]] == list(SETS)

@@ -19,7 +19,7 @@ from utf8env import _worlds as worlds, _commands as commands, _options as option
 from utf8env._engine import policy
 from utf8env._worlds import access
 from utf8env.matrix import (_cli as cli, _discovery as discovery, _environments as environments,
-                            _pep as pep, _program as program, _report as report,
+                            _pep as pep, _pep686, _program as program, _report as report,
                             _results as results)
 
 from test_matrix import _Dom, _no_external_resources, browse, matrix
@@ -199,6 +199,7 @@ def _result(sets, cells):
     chosen = [e for e in environments.ENV_SETS if e.name in sets]
     return results.ProgramResult(
         schema=1, mode="program", command=["/p/app.py", "--all"], env_sets=chosen, pythons=[],
+        python_3_15={es.name: _pep686.of_env_set(es) for es in chosen},
         hostile_files=False, stdin="b''", cells=cells,
         problems=sum(c.status != "ok" for c in cells),
         timing=results.Timing(wall_seconds=1.0, cell_seconds=2.0, workers=2, jobs=len(cells)))
@@ -310,9 +311,9 @@ def test_text_of_decodes_for_the_reader_and_keeps_the_evidence():
 @pytest.mark.fast
 def test_the_315_prediction_is_the_engines(monkeypatch):
     latin1 = next(e for e in environments.ENV_SETS if e.name == "latin1")
-    assert report.pep686(latin1) == (1, "default")
+    assert _pep686.of_env_set(latin1)[:2] == (1, "default")
     legacy = next(e for e in environments.ENV_SETS if e.name == "c-legacy")
-    assert report.pep686(legacy) == (0, "-X utf8=0")
+    assert _pep686.of_env_set(legacy)[:2] == (0, "-X utf8=0")
     seen = []
     real = policy.decide
 
@@ -320,15 +321,34 @@ def test_the_315_prediction_is_the_engines(monkeypatch):
         seen.append(inputs)
         return real(inputs._replace(args=("-X", "utf8=0")))
     monkeypatch.setattr(policy, "decide", decide)
-    assert report.pep686(latin1) == (0, "-X utf8=0")        # whatever the engine says
+    assert _pep686.of_env_set(latin1)[:2] == (0, "-X utf8=0")        # whatever the engine says
     assert seen[0].version == "3.15" and seen[0].environ == {"LANG": "en_US.ISO-8859-1"}
+
+
+@pytest.mark.fast
+def test_the_reports_show_the_315_decision_the_result_holds(monkeypatch):
+    """The pages never decide: a result holding another answer is shown with it, in
+    every format, and the JSON carries it."""
+    result = _small()
+    latin1 = result.python_3_15["latin1"]
+    assert latin1 == _pep686.On315(
+        1, "default", "PEP 686: UTF-8 mode is on unless -X utf8=0 or PYTHONUTF8=0 turns it off")
+    monkeypatch.setattr(policy, "decide", None)         # never asked while rendering
+    said = result._replace(python_3_15=dict(result.python_3_15, latin1=latin1._replace(
+        utf8_mode=0, source="a test's answer")))
+    for fmt in ("text", "markdown", "html"):
+        assert "a test&#x27;s answer" in report.render(said, fmt) if fmt == "html" else \
+            "a test's answer" in report.render(said, fmt)
+    assert json.loads(report.render(said, "json"))["python_3_15"]["latin1"] == {
+        "utf8_mode": 0, "source": "a test's answer", "detail": latin1.detail}
 
 
 def _pep_result(observed_mode):
     interp = discovery.Interpreter("3.6", ["/py3.6"], "/")
     env = environments._env("Python 3", interp, "latin1", (("LANG", "en_US.ISO-8859-1"),),
                             encoding="iso8859-1")
-    checked = results.CheckedEnvironment(env, {"utf8_mode": observed_mode}, None)
+    checked = results.CheckedEnvironment(env, {"utf8_mode": observed_mode}, None,
+                                         python_3_15=_pep686.of_environment(env))
     return results.PepResult(schema=1, mode="pep", environments=[checked], rows=["Python 3"],
                              tables=[], timing=None)
 

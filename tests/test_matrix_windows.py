@@ -32,6 +32,7 @@ from utf8env.matrix import _report as report, _results as results, _windows as m
 from utf8env.matrix._cells import Cell
 from utf8env.matrix._program import _program_cell
 from utf8env.matrix._discovery import Interpreter
+from utf8env.matrix._pep686 import of_env_set
 from utf8env.matrix._environments import ENV_SET_NAMES, ENV_SETS
 
 from support import machine, wine as support_wine
@@ -153,6 +154,7 @@ def test_a_windows_row_left_out_is_one_line_and_the_json_says_why():
     sets = [es for es in ENV_SETS if es.name == "cp1252"]
     result = results.ProgramResult(
         schema=1, mode="program", command=["/p/x.py"], env_sets=sets,
+        python_3_15={es.name: of_env_set(es) for es in sets},
         pythons=[{"version": "3.12", "argv": ["python3.12"]}], hostile_files=False,
         stdin="b''", cells=[_linux_cell()], problems=0,
         timing=results.Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=3),
@@ -179,6 +181,7 @@ def test_a_code_page_left_out_is_one_line_and_the_others_run():
     sets = [es for es in ENV_SETS if es.name in ("cp1252", "big5")]
     result = results.ProgramResult(
         schema=1, mode="program", command=["/p/x.py"], env_sets=sets,
+        python_3_15={es.name: of_env_set(es) for es in sets},
         pythons=[{"version": "3.12", "argv": ["python3.12"]}], hostile_files=False,
         stdin="b''", cells=[_linux_cell(), _linux_cell("big5"),
                             _linux_cell()._replace(python="3.13", platform="win32")],

@@ -8,6 +8,7 @@ import time
 from . import _cells
 from . import _discovery
 from . import _environments
+from ._pep686 import of_environment
 from . import _scenarios
 from ._results import (ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult,
                        RowResult, Stage, Table, Timing)
@@ -231,7 +232,8 @@ def _summarize(envs, chosen, results, checks, wall, runs, workers):
     cores = workers or os.cpu_count() or 1
     return PepResult(
         schema=SCHEMA, mode="pep",
-        environments=[CheckedEnvironment(e, *checks.get(e.name, (None, None))) for e in envs],
+        environments=[CheckedEnvironment(e, *checks.get(e.name, (None, None)),
+                                         python_3_15=of_environment(e)) for e in envs],
         rows=rows, tables=tables,
         timing=Timing(wall_seconds=round(wall, 3), cell_seconds=round(_cells.cpu_seconds(runs), 3),
                       workers=cores, jobs=len(runs)))

@@ -10,6 +10,7 @@ from . import _scenarios
 from ._environments import (DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment,
                             warns_default_encoding)
 from ._pep import DEFAULT_TIMEOUT
+from ._pep686 import of_env_set
 from ._results import SCHEMA, Evidence, NotRun, ProgramCell, ProgramResult, Timing, WarningSeen
 from .._worlds import Job, problems as world_problems
 from .._errors import UsageError
@@ -120,7 +121,8 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
         timing=Timing(wall_seconds=round(time.monotonic() - started, 3),
                       cell_seconds=round(_cells.cpu_seconds(runs), 3),
                       workers=workers or os.cpu_count() or 1, jobs=len(runs)),
-        not_run=not_run, **({} if windows is None else {"windows": windows.json(sets)}))
+        not_run=not_run, python_3_15={es.name: of_env_set(es) for es in sets},
+        **({} if windows is None else {"windows": windows.json(sets)}))
 
 
 # -- the Windows rows (matrix --windows) ----------------------------------------------------

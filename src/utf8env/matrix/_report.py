@@ -2,7 +2,8 @@
 PEP's value beside each measured one and what Python 3.15 changes, then the agreement
 table; for a user's program a Python x environment-set grid), Markdown, one
 self-contained HTML page (pages.py's), JSON. Never decides anything: every value comes
-from the result, and what Python 3.15 does from the engine (utf8env._engine.policy.decide).
+from the result, what Python 3.15 does too (the engine's answer, _pep686.py, asked when the
+result was built).
 Text is decoded for a reader of the cell's environment, with the bytes where they are
 the evidence, or everywhere with `raw` (--bytes)."""
 import json
@@ -99,52 +100,20 @@ def _agreement_grid(result):
 _MODE = {0: "off", 1: "on", "strict": "strict"}
 
 
-def _world_locales(world):
-    """What a world's libc has, for the engine's prediction (utf8env._worlds builds them):
-    as installed, C.UTF-8 (both spellings), as on Debian and this project's machines."""
-    from .._worlds import WORLD
-    names = WORLD[world].locale_names()
-    return "C.UTF-8=UTF-8,C.utf8=UTF-8" if names is None else names
-
-
-def _decide_315(world, variables, args):
-    """(utf8_mode, Reason) of Python 3.15 (PEP 686) in a world with `variables` and the
-    interpreter options `args`: utf8env._engine.policy.decide's, never re-derived here."""
-    from .._engine.locale_model import modelled
-    from .._engine.policy import Inputs, LocaleFacts, decide
-    names = _world_locales(world)
-    facts = modelled(names) if names else LocaleFacts({})
-    d = decide(Inputs(environ=dict(variables), args=tuple(args), version="3.15",
-                      platform="linux", locales=facts))
-    return d.utf8_mode, d.reasons["utf8_mode"]
-
-
-def pep686(env_set):
-    """What Python 3.15 (PEP 686) decides for UTF-8 mode in the program mode's
-    `env_set`: (mode, source)."""
-    args = {"0": ("-X", "utf8=0"), "1": ("-X", "utf8")}.get(env_set.utf8, ())
-    mode, reason = _decide_315(env_set.world, env_set.variables, args)
-    return mode, reason.source
-
-
 class Pep686(object):
     """The "3.15" column of one PEP row: per environment, UTF-8 mode today (measured by
     the configuration check; for a cell of `utf8env run` the launcher's request) and on
-    Python 3.15 in the same environment (the engine)."""
+    Python 3.15 in the same environment (the engine's, in the result)."""
 
     def __init__(self, result, row):
-        observed = {e.environment.name: e.observed for e in result.environments}
         self.envs = []
         for ce in result.environments:
-            env = ce.environment
+            env, on = ce.environment, ce.python_3_15
             if env.row != row:
                 continue
-            args = tuple(env.options) + (("-X", "utf8") if env.launcher else ())
-            mode, reason = _decide_315(env.world, env.variables, args)
-            source = "utf8env" if env.launcher else reason.source
-            seen = observed.get(env.name)
-            today = mode if env.launcher else (None if not seen else seen.get("utf8_mode"))
-            self.envs.append((env.name, mode, source, today, reason.detail))
+            seen = ce.observed
+            today = on.utf8_mode if env.launcher else (None if not seen else seen.get("utf8_mode"))
+            self.envs.append((env.name, on.utf8_mode, on.source, today, on.detail))
 
     def text(self):
         """E.g. "on; was off", "off (-X utf8=0)", "on; 2 of 5 were off"."""
@@ -565,7 +534,7 @@ class _ProgramView(object):
     def pep686_text(self, cell, env_set):
         """What Python 3.15 changes for the cell: UTF-8 mode there (the engine), and what
         the runs with it forced off and on showed."""
-        mode, source = pep686(env_set)
+        mode, source = self.on_315(env_set)
         if not mode:
             return "off (%s)" % source
         if env_set.utf8 == "1":
@@ -574,6 +543,11 @@ class _ProgramView(object):
         if not changes and cell.status != "ok":
             return "on: no change (%s either way)" % _short(cell)
         return "on: " + (changes or "no change")
+
+    def on_315(self, env_set):
+        """(UTF-8 mode on Python 3.15, what decides it) in `env_set`, from the result."""
+        on = self.result.python_3_15[env_set.name]
+        return on.utf8_mode, on.source
 
     def pep686_groups(self):
         """[(text, [cell names])] in the order of the sets and the pythons; 2.7 left out."""
@@ -647,7 +621,7 @@ class _ProgramView(object):
         Windows too, PEP 686: the run with UTF-8 mode off is the cell's)."""
         if cell.python in ("2.7", "3.15") or env_set.utf8 == "1":
             return False
-        return bool(pep686(env_set)[0]) and bool(self.changes(cell))
+        return bool(self.on_315(env_set)[0]) and bool(self.changes(cell))
 
     def counts(self):
         cells = self.result.cells
@@ -815,7 +789,7 @@ def _program_cell_html(view, cell, es):
     elif cell.encoding_warnings is None:
         body.append("<p>EncodingWarnings: not available before Python 3.10</p>")
     if cell.python != "2.7":
-        mode, source = pep686(es)
+        mode, source = view.on_315(es)
         body.append("<p>Python 3.15: UTF-8 mode %s (%s)</p>" % (_MODE.get(mode, mode), _e(source)))
         if changes:
             body.append('<p>measured, UTF-8 mode off \u2192 on:</p><ul class="changes">%s</ul>'

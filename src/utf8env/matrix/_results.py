@@ -113,9 +113,11 @@ class CheckedEnvironment(Record):
     environment = field()
     observed = field()         # the check's dict, or None
     problem = field()          # None, or why the environment is not as declared
+    python_3_15 = field(None)  # _pep686.On315: UTF-8 mode on Python 3.15 there
 
     def _json(self):
-        return dict(self.environment._json(), observed=self.observed, problem=self.problem)
+        return dict(self.environment._json(), observed=self.observed, problem=self.problem,
+                    python_3_15=as_json(self.python_3_15))
 
 
 class PepResult(Record):
@@ -187,6 +189,7 @@ class ProgramResult(Record):
     timing = field()
     not_run = field(())        # [NotRun]: the environment sets whose world cannot be made here
     pythons_left_out = field(())   # [_discovery.Unusable]: found, but runs nowhere
+    python_3_15 = field(())    # {env set name: _pep686.On315}: UTF-8 mode on Python 3.15
     windows = field(ABSENT)    # --windows: the Windows rows' interpreter, Wine, world line,
                                # code pages, or why they were not run (absent without it)
 
