@@ -216,7 +216,7 @@ _ADDED = [
 def _readiness_job(python, project, args):
     """The own seconds and the wall of readiness' job (suite.plan's, UTF-8 mode off: its
     plugins, supervised) run alone."""
-    from utf8env.matrix import _discovery as discovery
+    from utf8env import _discovery as discovery
     pythons = discovery.named([python])
     planned, folders = suite.plan(project, pythons, WORLD, args, dict(os.environ), 900,
                                   modes=("today",))

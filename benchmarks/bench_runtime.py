@@ -23,7 +23,7 @@ ROOT = os.path.dirname(HERE)
 SRC = os.path.join(ROOT, "src")
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from utf8env.matrix import _discovery as interpreters  # noqa: E402
+from utf8env import _discovery as interpreters  # noqa: E402
 
 CHILD = r'''
 import json, os, sys, time

@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.join(ROOT, "src"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from utf8env._own_command import own_command  # noqa: E402
-from utf8env.matrix import _discovery as discovery  # noqa: E402
+from utf8env import _discovery as discovery  # noqa: E402
 from utf8env.readiness import _windows as windows  # noqa: E402
 from utf8env._windows import wine  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""One discovery for every command that looks for Pythons (src/utf8env/matrix/_discovery.py):
+"""One discovery for every command that looks for Pythons (src/utf8env/_discovery.py):
 pyenv, PATH, uv's managed Pythons, the distribution's /usr/bin, the chroot, each found
 interpreter once, each with where it came from; matrix's report and readiness's default
 3.15 from it. The places are built in the test's folder with links to real interpreters,
@@ -13,7 +13,7 @@ import pytest
 from utf8env import _cli as utf8env_cli
 from utf8env._errors import UsageError
 from utf8env._own_command import own_command
-from utf8env.matrix import _discovery as discovery
+from utf8env import _discovery as discovery
 from utf8env.readiness import _suite as suite
 
 from support import machine

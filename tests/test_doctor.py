@@ -15,7 +15,7 @@ import pytest
 from utf8env import _locales as locales
 from utf8env import _probe as probe
 from utf8env.doctor import _findings as doctor_findings, _place as doctor_place
-from utf8env.matrix import _discovery as discovery
+from utf8env import _discovery as discovery
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
 

@@ -294,7 +294,7 @@ def test_doctor_reports_them(venvs, facts):
     versions it found, with the message and the change that was checked above."""
     import json
     from utf8env._own_command import own_command
-    from utf8env.matrix import _discovery as discovery
+    from utf8env import _discovery as discovery
     env = {"PATH": PATH, "HOME": os.environ["HOME"], "LC_ALL": "C",
            "PYENV_ROOT": discovery.pyenv_root()}
     env["XDG_CACHE_HOME"] = os.environ.get("XDG_CACHE_HOME", env["HOME"] + "/.cache")

@@ -14,7 +14,7 @@ import functools
 
 import corpus
 from support import groundtruth, machine
-from utf8env.matrix import _discovery as interpreters
+from utf8env import _discovery as interpreters
 from utf8env import _worlds as worlds
 from utf8env import _plan as launch, _probe as probe, _python_child as python_child, _run
 from utf8env._own_command import own_command

@@ -18,7 +18,8 @@ import pytest
 
 from utf8env._errors import UsageError, Utf8envError
 from utf8env import _worlds as worlds
-from utf8env.matrix import (_cli as cli, _discovery as discovery, _environments as environments,
+from utf8env import _discovery as discovery
+from utf8env.matrix import (_cli as cli, _environments as environments,
                             _pep as pep, _program as program, _report as report,
                             _results as results, _scenarios as scenarios)
 from utf8env.matrix import _cells

@@ -31,7 +31,7 @@ from utf8env._worlds import Run
 from utf8env.matrix import _report as report, _results as results, _windows as mwindows
 from utf8env.matrix._cells import Cell
 from utf8env.matrix._program import _program_cell
-from utf8env.matrix._discovery import Interpreter
+from utf8env._discovery import Interpreter
 from utf8env.matrix._pep686 import of_env_set
 from utf8env.matrix._environments import ENV_SET_NAMES, ENV_SETS
 
@@ -108,7 +108,7 @@ def test_no_linux_interpreter_found_is_one_line_beside_the_windows_row(
     """Discovery finds nothing (an empty PATH, PYENV_ROOT, uv folder and distribution
     folder, no chroot): the Windows row runs alone, and one line says the Linux rows are
     missing, where they were looked for and how to give one. Wine is absent here too."""
-    from utf8env.matrix import _discovery as discovery
+    from utf8env import _discovery as discovery
     empty = tmp_path / "empty"
     empty.mkdir()
     for name, value in (("PATH", str(empty)), ("PYENV_ROOT", str(empty)), ("HOME", str(empty)),

@@ -27,7 +27,7 @@ import pytest
 from utf8env import (_worlds as worlds, _cli as cli, _commands as commands, _options as options,
                       _pages as pages)
 from utf8env._errors import UsageError
-from utf8env.matrix import _discovery as discovery
+from utf8env import _discovery as discovery
 from utf8env._own_command import own_command
 from utf8env.readiness import (_compare as compare, _formats as formats, _junit as junit,
                                _suite as suite)

@@ -27,7 +27,7 @@ import pytest
 from utf8env import _worlds as worlds, _locales as locales
 from utf8env._worlds import access, build
 from utf8env._errors import Utf8envError, WorldError
-from utf8env.matrix import _discovery as discovery
+from utf8env import _discovery as discovery
 
 from support.fixtures import no_userns_not_root  # noqa: F401 (a fixture)
 from support import isolation
@@ -731,7 +731,7 @@ def test_no_path_of_the_test_harness_in_the_product():
     assert found == []
     env = dict(os.environ)
     env.pop("UTF8ENV_DEBIAN_ROOT", None)
-    code = ("import sys; sys.path.insert(0, %r); from utf8env.matrix import _discovery as discovery; "
+    code = ("import sys; sys.path.insert(0, %r); from utf8env import _discovery as discovery; "
             "print(sorted({i.root for i in discovery.interpreters()}))" % SRC)
     out = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE)
     assert out.stdout in (b"['/']\n", b"[]\n")

@@ -7,7 +7,7 @@ that lacks it skips that test with one line naming the missing thing and how to 
 Interpreters are asked one version at a time, so that a machine with some of them runs
 those.
 
-The interpreters are the ones `utf8env matrix` finds (src/utf8env/matrix/_discovery.py:
+The interpreters are the ones `utf8env matrix` finds (src/utf8env/_discovery.py:
 pyenv's versions, python3.N on PATH, uv's Pythons, /usr/bin/python3.N, the chroot), of
 which the tests use pyenv's 3.6-3.13 and 2.7 under $(pyenv root)/versions and Debian's
 3.14 and 3.15 in the chroot that tests/support/build_debian_pythons.sh builds (as root;
@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import pytest
 
-from utf8env.matrix import _discovery as discovery
+from utf8env import _discovery as discovery
 
 # Where the suite's Debian chroot is (tests/support/build_debian_pythons.sh builds it).
 CHROOT = os.environ.get("UTF8ENV_DEBIAN_ROOT") or "/var/cache/utf8env/debian-sid"

@@ -12,8 +12,8 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
     _pep686.py        what Python 3.15 decides in each environment (the engine, asked once)
     _results.py       the results as records; as_json() at the JSON boundary
     _report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
-    _discovery.py     which real interpreters exist here
-The locale worlds (and the jobs run in them) are utf8env._worlds, shared with readiness.
+The locale worlds (and the jobs run in them) are utf8env._worlds, and the interpreters
+found utf8env._discovery, shared with readiness.
 """
 
 # The report formats: the command line offers them (utf8env/_commands.py), _report.py renders them.

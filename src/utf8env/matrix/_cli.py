@@ -62,7 +62,7 @@ def run(options, command):
     status (1: a cell of the user's command has a problem, or an environment set asked
     for could not be made here). A locale world that cannot be made here leaves out its
     environments, each said in one line of the report; the others still run."""
-    from . import _discovery as discovery
+    from .. import _discovery as discovery
     command = tuple(command or ())
     timeout = _timeout(options.timeout)
     pythons = discovery.named(options.python)
@@ -83,8 +83,8 @@ def run(options, command):
 
 
 def _pep(options, pythons, timeout):
-    from . import (_discovery as discovery, _environments as environments, _pep as pep,
-                   _report as report)
+    from .. import _discovery as discovery
+    from . import _environments as environments, _pep as pep, _report as report
     if options.env_set:
         raise UsageError("matrix: --env-set applies to a COMMAND (the PEP reproduction has "
                          "its own environments)")
@@ -109,8 +109,8 @@ def _pep(options, pythons, timeout):
 
 
 def _program(options, command, pythons, timeout):
-    from . import (_discovery as discovery, _environments as environments, _program as program,
-                   _report as report)
+    from .. import _discovery as discovery
+    from . import _environments as environments, _program as program, _report as report
     stdin = b""
     if options.stdin is not None:
         try:

@@ -1,7 +1,7 @@
 """The text environments the matrix runs in: the rows of the PEP reproduction, each a set
 of concrete environments (interpreter, locale world, variables, options, launcher), and
 the named environment sets of the user-program mode."""
-from . import _discovery as discovery
+from .. import _discovery as discovery
 from .._worlds.catalog import LOCALE, WINDOWS, WORLD
 from .._engine.records import Record, field
 

@@ -6,7 +6,7 @@ import os
 import time
 
 from . import _cells
-from . import _discovery
+from .. import _discovery
 from . import _environments
 from ._pep686 import of_environment
 from . import _scenarios

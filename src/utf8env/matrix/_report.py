@@ -159,7 +159,7 @@ def python_lines(pythons, left_out):
     """Each interpreter run, "3.9: PATH (where it was found)", then each found that runs
     nowhere, with why; [] when --python named them all and nothing was left out. Paths
     with their control characters as \\xNN (a folder name must not drive the terminal)."""
-    from ._discovery import NAMED
+    from .._discovery import NAMED
     shown = [p for p in pythons if p.get("origin")]
     if all(p["origin"] == NAMED for p in shown) and not left_out:
         return []

@@ -25,7 +25,7 @@ from .._environment import user_environ
 from .._worlds.catalog import WORLD
 from .._windows import builds, runs, wine
 from ..readiness._windows import minor_of
-from . import _discovery as discovery
+from .. import _discovery as discovery
 from ._environments import PATH, warns_default_encoding
 
 PLATFORM = "win32"

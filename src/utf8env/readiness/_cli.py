@@ -35,7 +35,7 @@ def _timeout(word):
 
 def _pythons(named, environ, need_pytest=True):
     """The interpreters to run, each with pytest of its own; UsageError otherwise."""
-    from ..matrix import _discovery as discovery
+    from .. import _discovery as discovery
     from ._suite import base_environ, default_pythons, pytest_problem
     pythons = discovery.named(named) if named else default_pythons(environ)
     for p in pythons:

@@ -30,7 +30,8 @@ import tempfile
 import uuid
 
 from .._errors import UsageError
-from ..matrix import _cells as cells, _discovery as discovery, _environments as environments
+from .. import _discovery as discovery
+from ..matrix import _cells as cells, _environments as environments
 from .. import _worlds as worlds
 from .._engine.records import Record, field
 from . import _supervise as supervise

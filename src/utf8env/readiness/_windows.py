@@ -39,7 +39,7 @@ import time
 from .._environment import user_environ
 from .._errors import UsageError
 from .. import _output as output
-from ..matrix import _discovery as discovery
+from .. import _discovery as discovery
 from ..matrix._environments import warns_default_encoding
 from .._windows import builds, runs, wine, wheels
 from . import _cli as cli, _suite as suite, _unittest_runner as unittest_runner

@@ -21,11 +21,11 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
-from .._environment import user_environ
-from .._errors import InterpreterError, UsageError
-from .._interpreter import identify
-from .._engine.profiles import VERSIONS
-from .._engine.records import Record, field
+from ._environment import user_environ
+from ._errors import InterpreterError, UsageError
+from ._interpreter import identify
+from ._engine.profiles import VERSIONS
+from ._engine.records import Record, field
 
 __all__ = ["VERSIONS", "Interpreter", "Unusable", "NAMED", "debian_root", "pyenv_root",
            "interpreters", "every", "unusable", "looked", "nothing_found", "found_as",
