@@ -167,3 +167,15 @@ def test_nothing_found_is_one_line_naming_every_place(tmp_path, monkeypatch, cap
         "utf8env: error: matrix: no interpreter found (looked in pyenv ({0}/pyenv/versions), "
         "python3.N on PATH, uv ({0}/home/.local/share/uv/python), {0}/usr-bin/python3.N); "
         "give --python PATH\n".format(tmp_path)))
+
+
+def test_doctor_lists_uvs_pythons_from_the_same_place(tmp_path):
+    """doctor finds Pythons where a user's command would (PATH, pyenv, /usr/bin), and
+    uv's managed ones where the one discovery looks for them."""
+    env, at = _places(tmp_path)
+    proc = subprocess.run(own_command() + ["doctor", "--json"], env=env, cwd=str(tmp_path),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr == b""
+    found = [(p["path"], p["version"], p["sources"])
+             for p in json.loads(proc.stdout.decode())["pythons"]]
+    assert [f for f in found if f[2] == ["uv"]] == [(at["uv"], "3.12", ["uv"])]

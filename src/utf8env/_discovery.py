@@ -171,6 +171,12 @@ def _distribution_files():
     return _newest_first(found)
 
 
+def uv_pythons(environ):
+    """uv's managed Pythons (FOLDER/bin/pythonX.Y), newest first: doctor lists them too."""
+    uv = _uv_folder(environ)
+    return _installs(uv, _UV_FOLDER) if uv else []
+
+
 def _places(environ):
     """[(origin, what was looked in, [paths])] in the places' order."""
     out = []

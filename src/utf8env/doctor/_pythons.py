@@ -3,7 +3,10 @@ an interpreter, and what the engine predicts for each in this environment.
 
 Found where a user's command would find one: each folder of PATH (in order: the first
 `python3` there is the one a shell runs), the venv in effect (VIRTUAL_ENV), pyenv's
-versions, /usr/local/bin and /usr/bin. One entry per file (device and inode: python3,
+versions, uv's managed Pythons (utf8env._discovery's place: where uv installs them),
+/usr/local/bin and /usr/bin. PATH and pyenv are read here, not through _discovery:
+doctor runs nothing but interpreters (a pyenv shim is resolved by reading pyenv's files;
+_discovery asks `pyenv root`, a script), and it reports which commands PATH gives. One entry per file (device and inode: python3,
 python3.11 and a symlink to them are one interpreter).
 
 Identification, cheapest truthful way first:
@@ -32,7 +35,7 @@ _HEAD = 256
 
 class Found(Record):
     path = field()              # the first path it was found under
-    sources = field()           # ("PATH", "pyenv", "/usr/bin", "venv")
+    sources = field()           # ("PATH", "pyenv", "uv", "/usr/bin", "venv")
     commands = field()          # the commands that run it from PATH: ("python3", "python")
     version = field()           # "3.11", "2.7", or None (not identified)
     how = field()               # how it was identified, in words
@@ -66,6 +69,8 @@ def find(environ, reader=None):
     if root:
         for version in _listdir(root + "/versions"):
             folders.append((root + "/versions/" + version + "/bin", "pyenv"))
+    from .._discovery import uv_pythons
+    folders += [(_os().path.dirname(path), "uv") for path in uv_pythons(environ)]
     folders += [(f, f) for f in _SYSTEM_DIRS]
     # The interpreter doctor itself runs on, wherever it is (a venv on no PATH, pipx).
     import sys
