@@ -8,6 +8,7 @@
 - Layers: _engine imports nothing of the rest (at module and at function level).
 """
 import ast
+import functools
 import pathlib
 
 import pytest
@@ -47,9 +48,11 @@ _READS = ("environ", "environb", "getenv", "getenvb")
 _MODULES = ("os", "posix", "nt")
 
 
+@functools.lru_cache(maxsize=None)
 def _modules():
-    for path in sorted(SRC.rglob("*.py")):
-        yield path.relative_to(SRC).as_posix(), ast.parse(path.read_text(encoding="utf-8"))
+    """[(path below SRC, its AST)], parsed once for every test here."""
+    return [(path.relative_to(SRC).as_posix(), ast.parse(path.read_text(encoding="utf-8")))
+            for path in sorted(SRC.rglob("*.py"))]
 
 
 def _functions(tree):
@@ -72,6 +75,7 @@ def _aliases(tree):
     return names
 
 
+@functools.lru_cache(maxsize=None)
 def environment_reads():
     """[(module, function, line)] of every read of os.environ (environb, getenv, ...)."""
     found = []
@@ -151,3 +155,16 @@ def test_the_cli_imports_the_others_inside_functions_alone():
         node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))], type_ignores=[])
     assert [name for _, name in _imports("_cli.py", top)
             if name.startswith("utf8env.") and name != "utf8env.__version__"] == []
+
+
+def test_the_code_pages_have_one_table():
+    # profiles.CODE_PAGES is the table; Wine has a Unix locale for each but 65001, and
+    # each Windows stand-in world names one of them.
+    from utf8env._engine import profiles
+    from utf8env._windows import wine
+    from utf8env._worlds import catalog
+    assert sorted(wine.LOCALES) == [page for page in profiles.CODE_PAGES if page != 65001]
+    assert wine.CODE_PAGES == tuple(sorted(wine.LOCALES))
+    assert wine.DEFAULT_CODE_PAGE == profiles.DEFAULT_CODE_PAGE
+    assert [catalog.WORLD[name].windows in wine.CODE_PAGES for name in catalog.WINDOWS] == [
+        True] * len(catalog.WINDOWS)
