@@ -79,3 +79,12 @@ def test_the_json_names_the_python_that_records_nothing(python39):
         ("checks/check_legacy.py::test_names_are_shown", []),
         ("checks/check_legacy.py::test_the_tool_output_is_text", []),
         ("checks/check_store.py::test_the_locale_counts_four_characters", [])]
+
+
+@pytest.mark.fast
+def test_encodingwarning_exists_from_3_10_one_rule_for_every_tool():
+    """PEP 597: -X warn_default_encoding and EncodingWarning from 3.10 (matrix's cells,
+    readiness's runs and the Windows runs ask this one rule)."""
+    from utf8env._engine.profiles import warns_default_encoding
+    assert [v for v in ("2.7", "3.6", "3.8", "3.9", "3.10", "3.13", "3.15")
+            if warns_default_encoding(v)] == ["3.10", "3.13", "3.15"]

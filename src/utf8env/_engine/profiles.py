@@ -94,6 +94,12 @@ def _released(minor):
         **pep538)
 
 
+def warns_default_encoding(version):
+    """-X warn_default_encoding and EncodingWarning exist (PEP 597, 3.10): "3.9", "2.7"."""
+    major, minor = (int(n) for n in version.split(".")[:2])
+    return (major, minor) >= (3, 10)
+
+
 _RELEASED = {}      # made on first use: a launch needs one or two of the ten
 
 

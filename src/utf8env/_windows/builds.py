@@ -67,6 +67,11 @@ class FetchError(Utf8envError):
     exit_code = 2
 
 
+def minor_of(option):
+    """The X.Y of --windows [X.Y] (True: the newest build)."""
+    return NEWEST if option in (True, None, "") else option
+
+
 def build(minor):
     for b in BUILDS:
         if b.minor == minor:

@@ -3,6 +3,7 @@ of concrete environments (interpreter, locale world, variables, options, launche
 the named environment sets of the user-program mode."""
 from .. import _discovery as discovery
 from .._worlds.catalog import LOCALE, WINDOWS, WORLD
+from .._engine.profiles import warns_default_encoding
 from .._engine.records import Record, field
 
 PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -153,15 +154,6 @@ ENV_SETS = (
     for name in WINDOWS)
 ENV_SET_NAMES = tuple(e.name for e in ENV_SETS)
 DEFAULT_ENV_SETS = ("utf8-locale", "c-locale", "c-legacy", "utf8-mode", "latin1")
-
-
-def minor(version):
-    return tuple(int(x) for x in version.split("."))
-
-
-def warns_default_encoding(version):
-    """-X warn_default_encoding exists (PEP 597, 3.10)."""
-    return version != "2.7" and minor(version) >= (3, 10)
 
 
 def program_environment(interp, env_set, utf8):

@@ -7,8 +7,8 @@ import time
 
 from . import _cells
 from . import _scenarios
-from ._environments import (DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment,
-                            warns_default_encoding)
+from ._environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment
+from .._engine.profiles import warns_default_encoding
 from ._pep import DEFAULT_TIMEOUT
 from ._pep686 import of_env_set
 from ._results import SCHEMA, Evidence, NotRun, ProgramCell, ProgramResult, Timing, WarningSeen

@@ -24,9 +24,9 @@ from .. import _output as output
 from .._environment import user_environ
 from .._worlds.catalog import WORLD
 from .._windows import builds, runs, wine
-from ..readiness._windows import minor_of
 from .. import _discovery as discovery
-from ._environments import PATH, warns_default_encoding
+from .._engine.profiles import warns_default_encoding
+from ._environments import PATH
 
 PLATFORM = "win32"
 # Wine's code page is each run's own LC_ALL: no locale world to enter.
@@ -68,7 +68,7 @@ class Windows(object):
     every Wine process of the prefixes and removes them."""
 
     def __init__(self, minor, code_pages, environ=None, say=_say):
-        self.minor = minor_of(minor)
+        self.minor = builds.minor_of(minor)
         self.code_pages = sorted(set(code_pages))
         self.environ = user_environ() if environ is None else dict(environ)
         self.say = say

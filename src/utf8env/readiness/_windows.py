@@ -40,7 +40,7 @@ from .._environment import user_environ
 from .._errors import UsageError
 from .. import _output as output
 from .. import _discovery as discovery
-from ..matrix._environments import warns_default_encoding
+from .._engine.profiles import warns_default_encoding
 from .._windows import builds, runs, wine, wheels
 from . import _cli as cli, _suite as suite, _unittest_runner as unittest_runner
 
@@ -367,11 +367,6 @@ def compare_seen(seen, expected):
 
 # -- the command ------------------------------------------------------------------------------
 
-def minor_of(option):
-    """The X.Y of --windows [X.Y] (True: the newest build)."""
-    return builds.NEWEST if option in (True, None, "") else option
-
-
 def run(options, command):
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
@@ -387,7 +382,7 @@ def run(options, command):
     code_page = int(options.code_page or wine.DEFAULT_CODE_PAGE)
     # A file that cannot be read is said before the build and wheels are fetched (minutes).
     wheels.read_requirements(getattr(options, "windows_requirements", None))
-    windows = Windows(minor_of(options.windows), code_page,
+    windows = Windows(builds.minor_of(options.windows), code_page,
                       getattr(options, "windows_requirements", None),
                       pytest=not isinstance(args, unittest_runner.Args))
     try:
