@@ -16,6 +16,7 @@ import tempfile
 
 import pytest
 
+from utf8env._engine.records import as_json
 from utf8env._errors import UsageError, Utf8envError
 from utf8env import _worlds as worlds
 from utf8env import _discovery as discovery
@@ -294,7 +295,7 @@ def test_json_report_keys(result):
 
 
 def test_json_is_the_records_as_dicts(result):
-    assert json.loads(report.render(result, "json")) == json.loads(json.dumps(results.as_json(result)))
+    assert json.loads(report.render(result, "json")) == json.loads(json.dumps(as_json(result)))
 
 
 def test_markdown_report(result):
@@ -721,7 +722,7 @@ def test_each_scenario_judges_with_its_own_classifier():
     piped = _run(stdout="euro: \u20ac\n".encode(), then=_run())
     c = pep.judge(consumer, _env(), piped, {"content.txt": None, "read.txt": b"'euro: \\u20ac\\n'"})
     assert not c.mojibake and c.read == "'euro: \\u20ac\\n'"
-    assert "read" in results.as_json(c) and "read" not in results.as_json(wrong)
+    assert "read" in as_json(c) and "read" not in as_json(wrong)
 
 
 def _nowhere(monkeypatch, tmp_path):

@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from utf8env._worlds.jobs import Timing
 from utf8env import _worlds as worlds, _commands as commands, _options as options, _pages as pages
 from utf8env._engine import policy
 from utf8env._worlds import access
@@ -203,7 +204,7 @@ def _result(sets, cells):
         python_3_15={es.name: _pep686.of_env_set(es) for es in chosen},
         hostile_files=False, stdin="b''", cells=cells,
         problems=sum(c.status != "ok" for c in cells),
-        timing=results.Timing(wall_seconds=1.0, cell_seconds=2.0, workers=2, jobs=len(cells)))
+        timing=Timing(wall_seconds=1.0, cell_seconds=2.0, workers=2, jobs=len(cells)))
 
 
 def _small():

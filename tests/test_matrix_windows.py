@@ -23,6 +23,7 @@ import subprocess
 
 import pytest
 
+from utf8env._worlds.jobs import Timing
 from utf8env import _cli as utf8env_cli, _commands as commands, _options as options
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
@@ -157,7 +158,7 @@ def test_a_windows_row_left_out_is_one_line_and_the_json_says_why():
         python_3_15={es.name: of_env_set(es) for es in sets},
         pythons=[{"version": "3.12", "argv": ["python3.12"]}], hostile_files=False,
         stdin="b''", cells=[_linux_cell()], problems=0,
-        timing=results.Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=3),
+        timing=Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=3),
         windows={"platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
                  "wine": None, "world": None, "code_pages": {"cp1252": 1252},
                  "not_applicable": [], "not_run": NO_WINE, "left_out": {}})
@@ -185,7 +186,7 @@ def test_a_code_page_left_out_is_one_line_and_the_others_run():
         pythons=[{"version": "3.12", "argv": ["python3.12"]}], hostile_files=False,
         stdin="b''", cells=[_linux_cell(), _linux_cell("big5"),
                             _linux_cell()._replace(python="3.13", platform="win32")],
-        problems=0, timing=results.Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=5),
+        problems=0, timing=Timing(wall_seconds=1.0, cell_seconds=1.0, workers=2, jobs=5),
         windows={"platform": "win32", "python": "3.13", "cpython": "3.13.2", "row": "3.13 win",
                  "wine": "8.0", "world": "3.13 win: Windows CPython 3.13.2 under Wine 8.0",
                  "code_pages": {"cp1252": 1252, "big5": 950}, "not_applicable": [],

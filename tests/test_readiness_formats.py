@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
-from utf8env.matrix._results import Timing
+from utf8env._worlds.jobs import Timing
 from utf8env.readiness import _cli as cli, _formats as formats
 from utf8env.readiness import _results as results
 from utf8env.readiness._results import (CallSite, Fix, Outcome, ReadinessResult, SuiteRun,

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from utf8env import _pages as pages
-from utf8env.matrix._results import Timing
+from utf8env._worlds.jobs import Timing
 from utf8env.readiness import _compare as compare, _formats as formats
 from utf8env.readiness import _results as results
 from utf8env.readiness._results import CallSite, Outcome, ReadinessResult, SuiteRun

@@ -102,3 +102,14 @@ class Record(tuple, metaclass=_RecordType):
     @classmethod
     def _make(cls, iterable):
         return cls(*iterable)
+
+
+def as_json(value):
+    """`value` with every record in it turned into a dict (recursively), tuples into lists."""
+    if isinstance(value, Record):
+        value = value._json() if hasattr(value, "_json") else value._asdict()
+    if isinstance(value, dict):
+        return {k: as_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(v) for v in value]
+    return value

@@ -45,6 +45,14 @@ class Run(Record):
     timed_out = field(False)  # killed because it outlived its timeout
 
 
+class Timing(Record):
+    """How long a command's world jobs took (matrix's and readiness's reports)."""
+    wall_seconds = field()
+    cell_seconds = field()     # the jobs' own wall times, summed
+    workers = field()
+    jobs = field()
+
+
 def problems(names, roots=("/",), via=None, cache=None):
     """{world: why it cannot be made here} for the worlds of `names` that cannot; the
     others are built on the way (their locales compiled into the cache, in parallel:

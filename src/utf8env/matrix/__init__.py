@@ -10,7 +10,7 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
     _windows.py       --windows: a row of real Windows CPython under Wine, in the code pages
     _cells.py         the per-cell sandbox (a folder, a command line, a timeout), what a run shows
     _pep686.py        what Python 3.15 decides in each environment (the engine, asked once)
-    _results.py       the results as records; as_json() at the JSON boundary
+    _results.py       the results as records (as_json(), records.py's, at the JSON boundary)
     _report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
 The locale worlds (and the jobs run in them) are utf8env._worlds, and the interpreters
 found utf8env._discovery, shared with readiness.

@@ -11,7 +11,8 @@ from . import _environments
 from ._pep686 import of_environment
 from . import _scenarios
 from ._results import (ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult,
-                       RowResult, Stage, Table, Timing)
+                       RowResult, Stage, Table)
+from .._worlds.jobs import Timing
 from .._worlds import Job, problems as world_problems
 from .._errors import UsageError
 

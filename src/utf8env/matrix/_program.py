@@ -11,7 +11,8 @@ from ._environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_en
 from .._engine.profiles import warns_default_encoding
 from ._pep import DEFAULT_TIMEOUT
 from ._pep686 import of_env_set
-from ._results import SCHEMA, Evidence, NotRun, ProgramCell, ProgramResult, Timing, WarningSeen
+from ._results import SCHEMA, Evidence, NotRun, ProgramCell, ProgramResult, WarningSeen
+from .._worlds.jobs import Timing
 from .._worlds import Job, problems as world_problems
 from .._errors import UsageError
 

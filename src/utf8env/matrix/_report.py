@@ -12,7 +12,7 @@ import re
 
 from ._pep import COLUMNS, agreement_counts
 from . import FORMATS  # noqa: F401 (the formats render() knows)
-from ._results import as_json
+from .._engine.records import as_json
 from .. import _output as output, _pages as pages
 
 _e = pages.e

@@ -1,28 +1,11 @@
 """The matrix's results as records: what pep.py and program.py return and report.py
-renders. `as_json()` turns a result into the JSON-ready value of `--format json` (the
-schema 1, docs/json.md): records become objects through their `_asdict()`, or their `_json()`
-where the JSON shape differs from the fields."""
-from .._engine.records import Record, field
+renders. `as_json()` (_engine/records.py) turns a result into the JSON-ready value of
+`--format json` (the schema 1, docs/json.md): records become objects through their
+`_asdict()`, or their `_json()` where the JSON shape differs from the fields; `timing` is a
+_worlds.jobs.Timing."""
+from .._engine.records import Record, as_json, field
 
 SCHEMA = 1
-
-
-def as_json(value):
-    """`value` with every record in it turned into a dict (recursively), tuples into lists."""
-    if isinstance(value, Record):
-        value = value._json() if hasattr(value, "_json") else value._asdict()
-    if isinstance(value, dict):
-        return {k: as_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [as_json(v) for v in value]
-    return value
-
-
-class Timing(Record):
-    wall_seconds = field()
-    cell_seconds = field()     # the jobs' own wall times, summed
-    workers = field()
-    jobs = field()
 
 
 # -- the PEP reproduction ----------------------------------------------------------------

@@ -31,7 +31,7 @@ either run): the 3.15 risk no test measures."""
 import os
 import time
 
-from ..matrix._results import Timing
+from .._worlds.jobs import Timing
 from . import _compare as compare, _junit as junit, _suite as suite
 from ._results import PEP686, TODAY, Fix, Trial, UntestedSite
 

@@ -5,7 +5,7 @@ fixes with what each would mean for the changed tests."""
 import re
 
 from .._errors import UsageError
-from ..matrix._results import Timing
+from .._worlds.jobs import Timing
 from . import _junit as junit, _progress
 from . import _unittest_runner as unittest_runner
 from ._results import (PEP686, SCHEMA, TODAY, CallSite, Fix, Outcome, ReadinessResult, SuiteRun,

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ElementTree
 
 from .. import _pages as pages
 from .._environment import user_environ
-from ..matrix._results import as_json
+from .._engine.records import as_json
 from . import FORMATS  # noqa: F401 (the formats render() knows)
 
 def render(result, fmt, columns=pages.WIDTH):

@@ -1,5 +1,5 @@
 """The records of `utf8env readiness`: what suite.py measures and compare.py concludes,
-what formats.py renders. `as_json()` (matrix/results.py's) turns them into the JSON of
+what formats.py renders. `as_json()` (_engine/records.py's) turns them into the JSON of
 `--format json` (schema 1, docs/json.md)."""
 from .._engine.records import Record, field
 
@@ -112,7 +112,7 @@ class ReadinessResult(Record):
     hidden_sites = field()     # how many standard-library / site-packages sites are not shown
     tests = field()            # how many distinct tests ran
     ready = field()            # every run complete, and nothing changes between the two runs
-    timing = field()           # matrix.results.Timing
+    timing = field()           # _worlds.jobs.Timing
     reruns = field(())         # [SuiteRun]: the changed tests run again, each mode
     unstable = field(())       # [UnstableTest]
     complete = field(True)     # every run (and rerun) completed
