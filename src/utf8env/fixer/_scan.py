@@ -55,6 +55,7 @@ _HAS_END = sys.version_info >= (3, 8)
 
 # qualified name -> (shown name, mode's position, text by default, encoding's position, kind)
 _MODE, _TEXT, _SUBPROCESS, _POPEN, _FILEINPUT = "mode", "text", "subprocess", "popen", "fileinput"
+MODE = _MODE                # (for _prefilter)
 FUNCTIONS = {
     "builtins.open": ("open", 1, True, 3, _MODE),
     "io.open": ("io.open", 1, True, 3, _MODE),
@@ -69,6 +70,8 @@ FUNCTIONS = {
 }
 for _name in ("run", "Popen", "check_output", "call", "check_call"):
     FUNCTIONS["subprocess." + _name] = ("subprocess." + _name, None, False, None, _SUBPROCESS)
+# The functions' own names: an attribute's call named otherwise is none of them.
+_LAST_NAMES = frozenset(name.rsplit(".", 1)[1] for name in FUNCTIONS)
 _READ_TEXT = ("Path.read_text", None, True, 0, _TEXT)
 _WRITE_TEXT = ("Path.write_text", None, True, 1, _TEXT)
 _PATH_OPEN = ("Path.open", 0, True, 2, _MODE)
@@ -78,14 +81,12 @@ _PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")
 _PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
                  "expanduser", "relative_to", "home", "cwd", "readlink")
 _PATH_ITERATORS = ("glob", "rglob", "iterdir")
-_CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
+CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
 
-# What a file's bytes must hold for one of those calls to be there: a file without is
-# not parsed (most of the time is ast.parse's). subprocess's need the module's name and
-# a keyword that makes text.
-_CALLS = re.compile(br"\bopen\s*\(|_text\s*\(|TextIOWrapper|fdopen|popen|tempfile|"
-                    br"fileinput|FileInput|onfigParser")
-_TEXT_WORDS = re.compile(br"text|universal_newlines|errors")
+# What makes a subprocess call's output text (_judge), and the method calls _spec knows by
+# their receiver: _prefilter derives from these and FUNCTIONS which files need parsing.
+TEXT_KEYWORDS = ("text", "universal_newlines", "errors")
+METHODS = (_READ_TEXT, _WRITE_TEXT, _PATH_OPEN, _CONFIG_READ)
 
 
 FIX, REVIEW = "fix", "review"
@@ -96,6 +97,7 @@ FIX, REVIEW = "fix", "review"
 _KEEP = re.compile(r"\butf8env:\s*ignore\b|\bnoqa\b(?!\s*:)|\bnoqa\s*:[\w\s,]*\bPLW1514\b|"
                    r"\bpylint:\s*disable\s*=[\w\s,-]*\b(?:unspecified-encoding|W1514)\b",
                    re.IGNORECASE)
+_KEEP_WORDS = re.compile(r"utf8env|noqa|pylint", re.IGNORECASE)      # what _KEEP needs
 
 
 class Site(object):
@@ -114,12 +116,10 @@ class Site(object):
 
 
 def candidate(data):
-    """Whether the bytes (or text) of a file may hold one of the calls at all."""
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    if _CALLS.search(data) is not None:
-        return True
-    return b"subprocess" in data and _TEXT_WORDS.search(data) is not None
+    """Whether the bytes (or text) of a file may hold one of the calls at all (a file
+    that cannot is not parsed): _prefilter's conditions."""
+    from ._prefilter import candidate
+    return candidate(data)
 
 
 def split_lines(text):
@@ -212,7 +212,7 @@ class _Module(object):
     def is_config(self, node, scope):
         if isinstance(node, ast.Call):
             name = self.qualname(node.func, scope, False)
-            return name is not None and name.rsplit(".", 1)[-1] in _CONFIGPARSERS
+            return name is not None and name.rsplit(".", 1)[-1] in CONFIGPARSERS
         if isinstance(node, ast.Name):
             return node.id in self.config_names
         if isinstance(node, ast.Attribute):
@@ -222,11 +222,14 @@ class _Module(object):
     def settle(self):
         """The names assigned a path or a ConfigParser (twice: `b = a.parent` after `a`)."""
         for _ in range(2):
+            found = len(self.path_names) + len(self.config_names)
             for name, value, scope in self.assigned:
                 if self.is_path(value, scope):
                     self.path_names.add(name)
                 elif self.is_config(value, scope):
                     self.config_names.add(name)
+            if len(self.path_names) + len(self.config_names) == found:
+                break           # nothing new: a second pass would find the same
 
 
 def _target_names(target):
@@ -265,6 +268,11 @@ _CAPTURES = tuple(getattr(ast, name) for name in ("MatchAs", "MatchStar", "Match
                   if hasattr(ast, name))
 _ANN_ASSIGN = getattr(ast, "AnnAssign", None)
 _NAMED_EXPR = getattr(ast, "NamedExpr", None)
+# The kinds _collect does more for than walk their children.
+_SPECIAL = frozenset(_FUNCTIONS + _COMPREHENSIONS + _IMPORTS + tuple(_DECLARATIONS) +
+                     _CAPTURES + (ast.Lambda, ast.ClassDef, ast.ExceptHandler, ast.Assign,
+                                  ast.For, ast.AsyncFor, ast.JoinedStr) +
+                     tuple(kind for kind in (_ANN_ASSIGN, _NAMED_EXPR) if kind is not None))
 
 
 def _arguments(arguments):
@@ -285,7 +293,8 @@ def _collect(tree):
     in_fstring = set()
     declaring = []                  # the scopes with a global or nonlocal statement
     node_type, fields, local = ast.AST, _FIELDS, LOCAL
-    load, name_type, call_type = ast.Load, ast.Name, ast.Call
+    load, name_type, call_type, special = ast.Load, ast.Name, ast.Call, _SPECIAL
+    constant_type = ast.Constant if _HAS_END else None
     pending = [(tree.body, root)]
     while pending:
         nodes, scope = pending.pop()
@@ -300,8 +309,12 @@ def _collect(tree):
                 if type(node.ctx) is not load:
                     scope.bind(node.id, local)          # assigned, a for/with target, del
                 continue
+            if kind is constant_type:
+                continue
             if kind is call_type:
                 calls.append((node, scope))
+            elif kind not in special:
+                pass                    # most nodes: only their children matter
             elif kind in _FUNCTIONS or kind is ast.Lambda:
                 inner = Scope(scope, FUNCTION)
                 arguments = node.args
@@ -441,6 +454,8 @@ def _spec(call, scope, module):
                     return _PATH_OPEN + (True,)
             elif not module.imported(receiver, scope):
                 return (_READ_TEXT if attr == "read_text" else _WRITE_TEXT) + (True,)
+        if attr not in _LAST_NAMES:
+            return None         # the name FUNCTIONS would need (most calls: methods)
     name = module.qualname(func, scope)
     spec = FUNCTIONS.get(name) if name is not None else None
     return spec + (False,) if spec is not None else None
@@ -502,14 +517,14 @@ def _judge(call, spec, module):
             text = True             # the mode may be in **kwargs: review below
     elif kind == _SUBPROCESS:
         text = False
-        for word in ("text", "universal_newlines"):
+        for word in TEXT_KEYWORDS[:2]:
             if word in keywords:
                 truth = _truth(keywords[word])
                 if truth is _NOT_LITERAL:
                     return REVIEW, "%s= is not a literal: if true, the output is decoded " \
                                    "with the locale's encoding" % word
                 text = text or truth
-        if "errors" in keywords:
+        if TEXT_KEYWORDS[2] in keywords:
             text = True
         if not text:
             return None
@@ -720,7 +735,9 @@ def scan(text, encoding="utf-8"):
         end = getattr(call, "end_lineno", None) or max(
             [line] + [edit[0] + 1 for edit in (edits or ())])
         sites.append(Site(line, col, shown, verdict, message, edits or (), end))
-    if sites:
+    if sites and _KEEP_WORDS.search(text) is not None:
+        # Tokenizing (to tell a comment from a string) costs as much as parsing: only
+        # where such a comment's words are there at all.
         kept = _kept_lines(text)
         sites = [site for site in sites
                  if not any(n in kept for n in range(site.line, site.end + 1))]
