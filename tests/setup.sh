@@ -79,6 +79,8 @@ python3 -m pip download -q --no-deps --only-binary=:all: -d /var/cache/utf8env/w
 command -v sudo >/dev/null && [ -x /usr/sbin/atd ] && command -v screen >/dev/null && command -v tmux >/dev/null && command -v musl-gcc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends sudo at screen tmux musl-tools >/dev/null; }
 # fix's corpus comparison with ruff's PLW1514 (tests/test_fix_ruff.py): ruff, pinned.
 python3 -m pip install -q -c tests/constraints.txt ruff
+# ... and with pylint's W1514 (tests/test_fix_ruff.py): pylint and astroid, pinned.
+python3 -m pip install -q -c tests/constraints.txt pylint astroid
 # readiness's Markdown read back by a CommonMark parser (tests/test_readiness_formats.py).
 python3 -m pip install -q -c tests/constraints.txt markdown-it-py
 # tests/test_fix_hooks.py: the hooks of .pre-commit-hooks.yaml run by a real pre-commit.
