@@ -17,9 +17,10 @@ pytestmark = pytest.mark.fast
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "utf8env"
 
-# Code that runs inside another interpreter (a child, a suite's own processes): its
-# environment is its own by definition.
-CHILD_SIDE = ("_child/", "readiness/_childsite/")
+# Code that runs standalone inside another interpreter (a child, a suite's own processes,
+# the supervisor of a readiness run, started by its file's path): its environment is its
+# own by definition.
+CHILD_SIDE = ("_child/", "readiness/_childsite/", "readiness/_supervise.py")
 
 # (module, function) -> why it reads its own process's environment rather than the user's.
 OWN_ENVIRONMENT = {
@@ -40,8 +41,6 @@ OWN_ENVIRONMENT = {
         "runs inside the user's suite: sets the environment its processes inherit",
     ("readiness/_unittest_runner.py", "*"):
         "runs inside the user's suite (the unittest runner's recorder)",
-    ("readiness/_supervise.py", "main"):
-        "the supervisor process: the suite's environment is what its parent passed it",
 }
 
 _READS = ("environ", "environb", "getenv", "getenvb")
