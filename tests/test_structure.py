@@ -5,7 +5,9 @@
   under the installed command lacks what the launcher kept aside (PYTHONHASHSEED,
   PYTHONMALLOC, LC_ALL, ...). A read of a process's own environment on purpose is
   listed in OWN_ENVIRONMENT with its reason.
-- Layers: _engine imports nothing of the rest (at module and at function level).
+- Layers: _engine imports nothing of the rest (at module and at function level); _cli
+  imports the other modules inside functions alone, and nothing imports it but __main__.
+- Constants once: the code pages' one table (profiles.CODE_PAGES).
 """
 import ast
 import functools

@@ -31,6 +31,7 @@ def initialize(environ=None):
     if environ is None:
         if sys.flags.ignore_environment:    # -E/-I: _Py_GetEnv reads nothing
             return None
+        # This process's own, where the caller runs: CPython reads its own environment.
         environ = os.environ
     if environ.get("PYTHONCOERCECLOCALE") != "warn":
         return None

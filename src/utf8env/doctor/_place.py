@@ -177,7 +177,7 @@ def _probe(environ, names):
     them one by one (each a scan of the whole environment: measured, half a minute)."""
     from .. import _locales as locales
     from .._engine.policy import LocaleFacts
-    target = dict(os.environ)
+    target = dict(os.environ)      # this process's own, on purpose (see above)
     target.pop("LOCPATH", None)
     if "LOCPATH" in environ:
         target["LOCPATH"] = environ["LOCPATH"]

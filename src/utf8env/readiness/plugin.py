@@ -43,6 +43,7 @@ def pytest_cmdline_main(config):
     """Where pytest-randomly shuffles with a seed of its own choosing (no --randomly-seed
     given), the run's seed is readiness's; a seed the suite gives is kept."""
     import os
+    # The suite's own process (readiness started it with the variable): its os.environ.
     seed = os.environ.get(SEED_VARIABLE, "")
     if seed.isdigit() and getattr(config.option, "randomly_seed", None) == "default":
         config.option.randomly_seed = int(seed)
