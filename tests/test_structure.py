@@ -6,7 +6,8 @@
   PYTHONMALLOC, LC_ALL, ...). A read of a process's own environment on purpose is
   listed in OWN_ENVIRONMENT with its reason.
 - Layers: _engine imports nothing of the rest (at module and at function level); _cli
-  imports the other modules inside functions alone, and nothing imports it but __main__.
+  imports the other modules inside functions alone, and nothing imports it but __main__;
+  a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons.
 - Constants once: the code pages' one table (profiles.CODE_PAGES).
 """
 import ast
@@ -169,3 +170,41 @@ def test_the_code_pages_have_one_table():
     assert wine.DEFAULT_CODE_PAGE == profiles.DEFAULT_CODE_PAGE
     assert [catalog.WORLD[name].windows in wine.CODE_PAGES for name in catalog.WINDOWS] == [
         True] * len(catalog.WINDOWS)
+
+
+# The tools (layer 4): each a leaf; what two of them share moves down to layer 2 (DESIGN,
+# CONTRIBUTING). The imports between tools that remain, each with why, until they move:
+# a new one fails, and one that has gone must leave this list.
+TOOLS = ("utf8env._explain", "utf8env.doctor", "utf8env.fixer", "utf8env.matrix",
+         "utf8env.readiness")
+TOOL_TO_TOOL = {
+    ("_explain.py", "utf8env.doctor"):
+        "explain ends with doctor's verdict for the case: the findings are doctor's",
+    ("fixer/_prove.py", "utf8env.readiness"):
+        "fix --prove is readiness's run with the fix applied: the suite runs are readiness's",
+    ("readiness/_advice.py", "utf8env.fixer"):
+        "readiness tries the fixer's edits: scanning and editing sources are fix's",
+    ("readiness/_suite.py", "utf8env.matrix"):
+        "a run is a matrix cell (_cells) in an environment set (_environments)",
+}
+
+
+def _tool(name):
+    return next((tool for tool in TOOLS if name == tool or name.startswith(tool + ".")), None)
+
+
+def _tool_imports():
+    """{(module, the tool it imports)} of every import of one tool by another."""
+    found = set()
+    for module, tree in _modules():
+        own = _tool("utf8env." + module[:-3].replace("/", "."))
+        for _, name in _imports(module, tree):
+            other = _tool(name)
+            if own and other and other != own:
+                found.add((module, other))
+    return found
+
+
+def test_tools_import_no_other_tool_but_the_listed_debts():
+    assert sorted(_tool_imports() - set(TOOL_TO_TOOL)) == []
+    assert sorted(set(TOOL_TO_TOOL) - _tool_imports()) == []
