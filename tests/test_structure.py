@@ -8,11 +8,14 @@
 - Layers: _engine imports nothing of the rest (at module and at function level); _cli
   imports the other modules inside functions alone, and nothing imports it but __main__;
   a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons.
-- Constants once: the code pages' one table (profiles.CODE_PAGES).
+- Constants once: the code pages' one table (profiles.CODE_PAGES); the launcher's and the
+  shell stub's tables (the variables kept aside, the locale names asked) equal to the
+  Python definitions they copy.
 """
 import ast
 import functools
 import pathlib
+import re
 
 import pytest
 
@@ -208,3 +211,35 @@ def _tool_imports():
 def test_tools_import_no_other_tool_but_the_listed_debts():
     assert sorted(_tool_imports() - set(TOOL_TO_TOOL)) == []
     assert sorted(set(TOOL_TO_TOOL) - _tool_imports()) == []
+
+
+# -- the launcher's and the stub's tables, held equal to the Python definitions ---------------
+
+SCRIPTS = SRC.parent.parent / "scripts"
+
+
+def _c_strings(name):
+    """The strings of `static const char *const NAME[] = {...};` in scripts/launcher.c."""
+    text = (SCRIPTS / "launcher.c").read_text(encoding="utf-8")
+    body = re.search(r"\b%s\[\]\s*=\s*\{([^}]*)\}" % name, text)
+    assert body, "launcher.c has no table %s" % name
+    return tuple(re.findall(r'"([^"]*)"', body.group(1)))
+
+
+def test_the_launcher_and_the_stub_keep_aside_the_variables_python_names():
+    from utf8env import _environment
+    assert _c_strings("kept_aside") == _environment.KEPT_ASIDE
+    stub = (SCRIPTS / "utf8env.sh").read_text(encoding="utf-8")
+    # The stub puts each in front of the arguments: it walks them in reverse.
+    words = re.search(r"^for name in ([A-Z_ ]+); do$", stub, re.M)
+    assert tuple(reversed(words.group(1).split())) == _environment.KEPT_ASIDE
+
+
+def test_the_launcher_asks_the_locale_names_python_asks():
+    from utf8env import _environment
+    from utf8env._engine.preconfig import C_LOCALE_NAMES
+    # The C locale, then every coercion target; POSIX is the C locale by another name,
+    # which the launcher never asks (to_ask()).
+    assert _c_strings("always_asked") == C_LOCALE_NAMES[:1] + _environment._TARGET_NAMES
+    assert C_LOCALE_NAMES[1:] == ("POSIX",)
+    assert 'strcmp(name, "POSIX") == 0' in (SCRIPTS / "launcher.c").read_text(encoding="utf-8")
