@@ -45,6 +45,9 @@ WITH_SITES = [
     "import subprocess\nsubprocess.run(a, text=True)\n",
     "import subprocess as sp\nsp.check_output(a, universal_newlines = True)\n",
     "from subprocess import run as r\nr(a, errors='strict')\n",
+    "import subprocess\nsubprocess.run(a, check=True)\nsubprocess.run(\n    b, text=True)\n",
+    "import subprocess\nsubprocess.run(a, f(b, c(d)), text=True)\n",
+    "import subprocess\nsubprocess.run(a,  # why\n    text=True)\n",
     "x = p.read_text()\n",
     "x = p.write_text(s)\n",
     "import configparser\nc = configparser.ConfigParser()\nc.read('f')\n",
@@ -67,6 +70,8 @@ WITHOUT_SITES = [
     "import tempfile\ntempfile.TemporaryFile()\n",
     "import tempfile\ntempfile.mkdtemp()\n",
     "import subprocess\nsubprocess.run(a)  # text is bytes\n",
+    "import subprocess\nsubprocess.run(a, check=True)\nsubprocess.run(b, stdout=f(text=1))\n"
+    "x = dict(text=1)\n",
     # a line of #s after the word: a comment that could end anywhere took 2**60 tries
     "open = None  " + "#" * 60 + "\n",
 ]

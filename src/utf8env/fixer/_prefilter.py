@@ -77,6 +77,11 @@ _PLAIN = br"[^()\[\]{}'\"#\\:]"
 _STRING = br"(?<![fF])(?<![fF][rRbB])(?:'[^'\\\n]*'|\"[^\"\\\n]*\")"
 _NESTED = br"\((?:%s|%s)*\)|\[(?:%s|%s)*\]|\{(?:%s|%s)*\}" % ((_PLAIN, _STRING) * 3)
 _ENCODING = re.compile(br"\((?:%s|%s|%s)*?\bencoding\s*=(?!=)" % (_PLAIN, _STRING, _NESTED))
+# ... a keyword of subprocess's that makes text (else its output is bytes: no site), and
+# the whole of the arguments so read (where it is not, unsure).
+_TEXT_ARGUMENT = re.compile(br"\((?:%s|%s|%s)*?\b(?:%s)\s*=(?!=)" % (
+    _PLAIN, _STRING, _NESTED, b"|".join(_TEXT_WORDS)))
+_ARGUMENTS = re.compile(br"\((?:%s|%s|%s)*\)" % (_PLAIN, _STRING, _NESTED))
 # `open(ARGUMENT, 'rb', ...)`: binary (the mode is the 2nd positional), unless a mode=
 # keyword follows (it would win): the rest is checked for the word.
 _BINARY = re.compile(br"\(\s*(?:[^()\[\]{}'\"#\\:,*]|%s|%s)+,\s*(['\"])[rwax+]*b[rwax+b]*\1\s*"
@@ -100,7 +105,8 @@ def candidate(data):
         if module in data and _called(data, calls):
             return True
     if b"subprocess" in data and any(word in data for word in _TEXT_WORDS) and \
-            _TEXT_KEYWORD.search(data) is not None and _called(data, _SUBPROCESS_CALLS):
+            _TEXT_KEYWORD.search(data) is not None and \
+            _called(data, _SUBPROCESS_CALLS, text_only=True):
         return True
     if any(word in data for word in _METHOD_WORDS):
         return True
@@ -117,13 +123,19 @@ def _matches(data, calls):
                     yield name, match   # (else the end of another word: `reopen(`)
 
 
-def _called(data, calls):
-    """Whether one of the names of `calls` may be called without an encoding= of its own."""
+def _called(data, calls, text_only=False):
+    """Whether one of the names of `calls` may be called without an encoding= of its own
+    (`text_only`: subprocess's, with a keyword that makes text)."""
     for name, match in _matches(data, calls):
         before = _plain_call(data, match)
         if before is False or (before is not True and name in _BINARY_BY_DEFAULT and
                                _NO_ARGUMENT.match(data, match.end() - 1)):
             continue                    # tempfile.TemporaryFile(): binary
+        if before is not True and text_only:
+            parenthesis = match.end() - 1
+            if _TEXT_ARGUMENT.match(data, parenthesis) is None and \
+                    _ARGUMENTS.match(data, parenthesis) is not None:
+                continue                # subprocess.run(args): bytes
         return True
     return False
 
