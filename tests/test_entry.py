@@ -4,6 +4,7 @@ venv: in both forms it starts its interpreter without site and without the user'
 variables, finds its package, passes bytes and status through, and where it cannot take
 that path (a link, a long path, a package found elsewhere) it still works, the usual way."""
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -303,8 +304,10 @@ def test_a_companion_in_the_sh_form_starts_the_usual_way(venv, tmp_path):
 # -- the build backend ------------------------------------------------------------------
 
 def _expected_package_files(root=install.ROOT):
-    """Every file under src/utf8env but caches: what the wheel must hold (paths in it)."""
-    found = set()
+    """Every file under src/utf8env but caches, and the pages of docs/ as utf8env/docs/:
+    what the wheel must hold (paths in it)."""
+    found = set("utf8env/docs/" + name for name in os.listdir(os.path.join(root, "docs"))
+                if name.endswith(".md"))
     for folder, dirs, names in os.walk(os.path.join(root, "src", "utf8env")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         found.update(os.path.relpath(os.path.join(folder, n), os.path.join(root, "src"))
@@ -588,7 +591,10 @@ def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it
                                      "scripts/launcher.c", "scripts/start.py",
                                      "scripts/.utf8env.py")} <= set(names)
     assert {n for n in names if n.startswith(base + "/src/")} == {
-        base + "/src/" + n for n in _expected_package_files(tree)}
+        base + "/src/" + n for n in _expected_package_files(tree)
+        if not n.startswith("utf8env/docs/")}
+    assert {base + "/docs/" + n[len("utf8env/docs/"):] for n in _expected_package_files(tree)
+            if n.startswith("utf8env/docs/")} <= set(names)
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc") or "/build/" in n]
     rebuilt = _build(str(tmp_path / "unpacked" / base), "build_wheel", str(tmp_path / "again"))
     with open(rebuilt, "rb") as f:
@@ -634,10 +640,10 @@ class Place(object):
 
 
 def _commands(place, bin_folder, env):
-    """The installed command's answers: --version, explain, run."""
+    """The installed command's answers: --version, explain, run, --help."""
     utf8env = place.inside(os.path.join(bin_folder, "utf8env"))
     out = {}
-    for key, args in (("version", ["--version"]), ("explain", EXPLAIN),
+    for key, args in (("version", ["--version"]), ("help", ["--help"]), ("explain", EXPLAIN),
                       ("run", ["run", "--", place.python, "-c", SHOW])):
         proc = place.run([utf8env] + args, env, check=False)
         out[key] = (proc.returncode, proc.stdout, proc.stderr)
@@ -774,8 +780,26 @@ def _version_line():
     return ("utf8env %s\n" % build_backend.package_version()).encode("ascii")
 
 
-def _assert_commands(seen):
+def _docs_said(help_output):
+    """The help's last paragraph, on one line."""
+    return " ".join(help_output.decode("utf-8").split("\n\n")[-1].split())
+
+
+DOCS_SAID = "Documentation: %s (" + ", ".join(sorted(
+    name for name in os.listdir(os.path.join(install.ROOT, "docs")) if name.endswith(".md"))) + ")"
+
+
+def _assert_commands(seen, editable=False):
     assert seen["version"] == (0, _version_line(), b"")
+    # The pages of docs/ are installed with the package, and the help names them there
+    # (an editable install: the checkout's docs/).
+    code, out, err = seen["help"]
+    docs = re.search(r"Documentation: (\S+) \(", _docs_said(out)).group(1)
+    assert (code, err, _docs_said(out)) == (0, b"", DOCS_SAID % docs)
+    if editable:
+        assert docs == os.path.join(install.ROOT, "docs")
+    else:
+        assert docs.endswith("-packages/utf8env/docs"), docs
     assert seen["explain"] == seen["reference"]
     assert seen["explain"][1].startswith(b"Python 3.9 on linux, policy 3.9\n")
     assert seen["run"] == (0, b"utf-8 surrogateescape\n" + (PRETTY + "\n").encode("utf-8"), b"")
@@ -812,7 +836,8 @@ def test_an_editable_install_runs_the_checkout(installs):
     seen = _get(installs, "3.13", "pip")["editable"]
     assert seen["file"] == (os.path.join(SRC, "utf8env", "__init__.py") + "\n").encode()
     assert seen["files"] == set()       # the package stays in the checkout
-    _assert_commands(dict(seen, reference=_get(installs, "3.13", "pip")["reference"]))
+    _assert_commands(dict(seen, reference=_get(installs, "3.13", "pip")["reference"]),
+                     editable=True)
 
 
 def test_the_usual_start_gives_back_the_variables_kept_aside(venv, tmp_path):

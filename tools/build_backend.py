@@ -50,6 +50,9 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = os.path.join("src", "utf8env")
+# The pages of docs/ (*.md) go into the package too, as utf8env/docs/: an installed
+# utf8env has them, and `utf8env --help` names the folder.
+DOCS = "docs"
 SCRIPTS = os.path.join(ROOT, "scripts")
 # What an sdist holds besides PKG-INFO: enough to build the wheel again and run the tests.
 SDIST = ("pyproject.toml", "setup.py", "README.md", "CONTRIBUTING.md", "LICENSE", "docs", "tools",
@@ -124,8 +127,14 @@ def _walk(top):
 
 
 def package_files():
-    """The files of the package, relative to ROOT: the wheel holds these and no other."""
-    return _walk(PACKAGE)
+    """The files of the package, relative to ROOT: the wheel holds these and no other
+    (src/utf8env's, and the pages of docs/)."""
+    return _walk(PACKAGE) + doc_pages()
+
+
+def doc_pages():
+    """The pages of docs/, relative to ROOT: what the package holds as utf8env/docs/."""
+    return [path for path in _walk(DOCS) if path.endswith(".md")]
 
 
 def _sdist_files():
@@ -139,7 +148,10 @@ def _sdist_files():
 
 
 def _module_name(relative):
-    """The path inside the wheel: src/utf8env/x.py -> utf8env/x.py."""
+    """The path inside the wheel: src/utf8env/x.py -> utf8env/x.py, docs/x.md ->
+    utf8env/docs/x.md."""
+    if relative.startswith(DOCS + os.sep):
+        return "utf8env/" + relative.replace(os.sep, "/")
     return os.path.relpath(relative, "src").replace(os.sep, "/")
 
 
@@ -462,8 +474,20 @@ def setuptools_arguments(folder, root=ROOT):
         with open(scripts[-1], "wb") as f:
             f.write(data)
         os.chmod(scripts[-1], 0o755)
-    packages, package_data = [], {}
-    for relative in package_files():
+    packages, package_data, package_dir = [], {}, {"": "src"}
+    # The pages of docs/ as the package utf8env.docs: copied into the build folder, the
+    # one place setuptools takes them from (a folder of the tree would give it docs/'s
+    # other files as modules).
+    pages = doc_pages()
+    if pages:
+        copy = os.path.join(folder, DOCS)
+        os.makedirs(copy, exist_ok=True)
+        for relative in pages:
+            shutil.copy(os.path.join(root, relative), copy)
+        packages.append("utf8env.docs")
+        package_dir["utf8env.docs"] = copy
+        package_data["utf8env.docs"] = [os.path.basename(relative) for relative in pages]
+    for relative in _walk(PACKAGE):
         folder, name = os.path.split(os.path.relpath(relative, "src"))
         owner = folder
         while owner and not os.path.exists(os.path.join(root, "src", owner, "__init__.py")):
@@ -491,7 +515,7 @@ def setuptools_arguments(folder, root=ROOT):
         install_requires=list(project.get("dependencies", ())), extras_require=extras,
         entry_points={group: ["%s = %s" % item for item in sorted(points.items())]
                       for group, points in entry_point_groups(project).items()},
-        package_dir={"": "src"}, packages=sorted(packages),
+        package_dir=package_dir, packages=sorted(packages),
         package_data=package_data,
         scripts=scripts, zip_safe=False)
 

@@ -352,5 +352,25 @@ def main_help():
                                subsequent_indent=" " * width)
     lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
               "  -h, --help".ljust(width) + "show this help and exit"]
-    lines += ["", "Documentation: docs/ in the source tree, one page per subcommand."]
+    folder = docs_folder()
+    if folder:
+        import os
+        said = "Documentation: %s (%s)" % (folder, ", ".join(
+            sorted(name for name in os.listdir(folder) if name.endswith(".md"))))
+    else:
+        said = "Documentation: docs/ in utf8env's source distribution"
+    lines += [""] + textwrap.wrap(said, 79, break_on_hyphens=False, break_long_words=False)
     return "\n".join(lines) + "\n"
+
+
+def docs_folder():
+    """Where the pages of docs/ are: in the installed package (utf8env/docs/, which the
+    build puts there), or beside src/ in the checkout this copy runs from (an editable
+    install); None where neither has them."""
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (os.path.join(here, "docs"),
+                   os.path.join(os.path.dirname(os.path.dirname(here)), "docs")):
+        if os.path.isfile(os.path.join(folder, "explain.md")):
+            return folder
+    return None
