@@ -9,7 +9,7 @@ four small ones (PEP 427, core metadata 2.4: the license as PEP 639 writes it, w
 every pip installs) and the license files; an sdist, a tar of the tree with PKG-INFO.
 So: no build dependency (`pip install --no-index .` works offline, on every 3.6-3.15),
 one reading of [project] for every version, and the wheel holds exactly the files under
-src/utf8env (but caches). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL
+src/utf8env (but caches) and the pages of docs/ (as utf8env/docs/). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL
 8's 9.0.3) run setup.py instead, which takes its arguments from here.
 
 What it builds, besides [project]: the package src/utf8env (every file, the _child/
