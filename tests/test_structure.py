@@ -243,3 +243,25 @@ def test_the_launcher_asks_the_locale_names_python_asks():
     assert _c_strings("always_asked") == C_LOCALE_NAMES[:1] + _environment._TARGET_NAMES
     assert C_LOCALE_NAMES[1:] == ("POSIX",)
     assert 'strcmp(name, "POSIX") == 0' in (SCRIPTS / "launcher.c").read_text(encoding="utf-8")
+
+
+# -- the map ------------------------------------------------------------------------------
+
+def test_every_module_is_on_the_map():
+    # CONTRIBUTING's "How the code is organised", or its package's own map (the
+    # __init__.py docstring), names every module: a new one is placed on the map.
+    text = (SRC.parent.parent / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text[text.index("## How the code is organised"):
+                   text.index("## How the `utf8env` command starts")]
+    unmapped = []
+    for module, _ in _modules():
+        path = SRC / module
+        if path.name == "__init__.py":
+            continue
+        init = path.parent / "__init__.py"
+        own = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or "" \
+            if path.parent != SRC and init.exists() else ""
+        name = re.compile(r"(?<!\w)%s(?!\w)" % re.escape(path.stem))
+        if not name.search(section) and not name.search(own):
+            unmapped.append(module)
+    assert unmapped == []

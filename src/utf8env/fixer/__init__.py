@@ -1,6 +1,7 @@
 """`utf8env fix`: find the calls that open text in the locale's encoding by default (the
 ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
 
+    _prefilter.py  a file's bytes -> whether it can hold a call at all (else not parsed)
     _scan.py   source text -> the call sites (ast; which calls, which are fixable, where
                the keyword goes: tokenize); no file access
     _scope.py  Python's scopes: which binding a call's name has where it is used
@@ -13,6 +14,8 @@ ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
     _reported.py  --from: the report's sites the scan does not take (X.open() on any
                receiver at a warned line), applied or left with why
     _prove.py  --prove -- pytest ARGS: the fix in copies, the suite run in both modes
+    _syntax.py the one line for a file that does not parse: whose parser, which Python
+               the project requires
 
 Standard library only, CPython 3.6-3.15. Not on the launcher's path: `utf8env run`
 imports nothing of this.
