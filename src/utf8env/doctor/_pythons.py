@@ -6,8 +6,9 @@ Found where a user's command would find one: each folder of PATH (in order: the 
 versions, uv's managed Pythons (utf8env._discovery's place: where uv installs them),
 /usr/local/bin and /usr/bin. PATH and pyenv are read here, not through _discovery:
 doctor runs nothing but interpreters (a pyenv shim is resolved by reading pyenv's files;
-_discovery asks `pyenv root`, a script), and it reports which commands PATH gives. One entry per file (device and inode: python3,
-python3.11 and a symlink to them are one interpreter).
+_discovery asks `pyenv root`, a script), and it reports which commands PATH gives. One
+entry per file (device and inode: python3, python3.11 and a symlink to them are one
+interpreter).
 
 Identification, cheapest truthful way first:
 - a name or symlink target python2[.N] is Python 2 by its name: never run (utf8env models
