@@ -9,8 +9,9 @@ four small ones (PEP 427, core metadata 2.4: the license as PEP 639 writes it, w
 every pip installs) and the license files; an sdist, a tar of the tree with PKG-INFO.
 So: no build dependency (`pip install --no-index .` works offline, on every 3.6-3.15),
 one reading of [project] for every version, and the wheel holds exactly the files under
-src/utf8env (but caches) and the pages of docs/ (as utf8env/docs/). Pips without PEP 517 (before 19: a new 3.6 venv's 18.1, RHEL
-8's 9.0.3) run setup.py instead, which takes its arguments from here.
+src/utf8env (but caches) and the pages of docs/ (as utf8env/docs/). Pips without PEP 517
+(before 19: a new 3.6 venv's 18.1, RHEL 8's 9.0.3) run setup.py instead, which takes its
+arguments from here.
 
 What it builds, besides [project]: the package src/utf8env (every file, the _child/
 folders that are not packages included) and the two files of the `utf8env` command as
@@ -133,8 +134,10 @@ def package_files():
 
 
 def doc_pages():
-    """The pages of docs/, relative to ROOT: what the package holds as utf8env/docs/."""
-    return [path for path in _walk(DOCS) if path.endswith(".md")]
+    """The pages of docs/, relative to ROOT: what the package holds as utf8env/docs/. Its
+    top level only: setup.py's copy is one folder, as the wheel's must be."""
+    return [path for path in _walk(DOCS)
+            if path.endswith(".md") and os.path.dirname(path) == DOCS]
 
 
 def _sdist_files():
