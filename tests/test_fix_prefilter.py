@@ -51,6 +51,30 @@ WITH_SITES = [
     "x = p.read_text()\n",
     "x = p.write_text(s)\n",
     "import configparser\nc = configparser.ConfigParser()\nc.read('f')\n",
+    # strings and comments before the call, each read as the compiler does
+    '"""Use open(f) to read."""\nopen(f)\n',
+    "x = '''a ' '' b'''\nopen(f)\n",
+    "x = 'a\\\\'\nopen(f)\n",
+    "x = 'a\\\nb'\nopen(f)\n",
+    "# don't\nopen(f)\n",
+    "x = 1  # c\r\nopen(f)\r\n",
+    "x = f'{open(p)}' 'open(q)'\n",
+    "x = rf'{open(p)}'\n",
+    "x = f\"it's {open(p)}\"\n",
+    "x = f'{y:{w}} {open(p)}'\n",
+    # a dot ending an earlier line, past a comment: a Path's open, whose mode comes first
+    "x = (Path(a).  # the file.\n     open(p, 'rb'))\n",
+    "x = (Path(a). \\\n     open(p, 'rb'))\n",
+    # a module's open takes the mode second, a Path's first; `(io)` may be either
+    "x = Path(a).open(p, 'rb')\n",
+    "import io\nx = (io).open(p)\n",
+    "p: Path\nx = p.open(f, 'rb')\n",
+    "p: 'Path'\nx = p.open()\n",
+    "p: int = Path(a)\nx = p.open()\n",
+    "p: typing.Union[\n    int, Path] = Path(a)\nx = p.open()\n",
+    "import tempfile\ntempfile.NamedTemporaryFile(mode, dir=d)\n",
+    "import tempfile\ntempfile.NamedTemporaryFile(dir=d, **options)\n",
+    "x = open(f, 'r', -1)\n",
 ]
 
 WITHOUT_SITES = [
@@ -74,6 +98,29 @@ WITHOUT_SITES = [
     "x = dict(text=1)\n",
     # a line of #s after the word: a comment that could end anywhere took 2**60 tries
     "open = None  " + "#" * 60 + "\n",
+    # in a docstring, a string or a comment after code
+    '"""Use open(f) to read."""\n',
+    "def f():\n    '''open(name) reads it; so does os.popen(c).'''\n",
+    "x = 1  # then open(f)\n",
+    "x = ('open(f)'\n     'p.read_text()')\n",
+    "x = b'open(f)'  # io.TextIOWrapper(b)\n",
+    # binary, or an encoding given by its position
+    "x = open(os.path.join(a, f(b)), 'rb')\n",
+    "x = open(f, mode='rb')\n",
+    "x = open(f, buffering=0, mode=\"wb\")\n",
+    "import io\nx = io.open(f, 'rb')\n",
+    "import builtins\nx = builtins.open(f, 'wb')\n",
+    "import os\nx = os.fdopen(3, 'rb')\n",
+    "x = open(f, 'r', -1, 'utf-8')\n",
+    "import io\nx = io.TextIOWrapper(b, 'utf-8')\n",
+    "import tempfile\nx = tempfile.TemporaryFile('wb+')\n",
+    "import tempfile\nx = tempfile.NamedTemporaryFile(dir=d, delete=False)\n",
+    "import tempfile\nx = tempfile.SpooledTemporaryFile(10, dir=d)\n",
+    # X.open( where X is neither a module of those nor a path
+    "x = f().open('rb')\n",
+    "p = q\nx = p.open('rb')\n",
+    "def f(self):\n    self.open(h)\n",
+    "x = {self: 1}\nself.open(h)\n",
 ]
 
 
@@ -82,6 +129,23 @@ def test_a_source_with_a_site_is_parsed(source):
     assert _scan.scan(source.lstrip("\ufeff")) != []      # the BOM: the decoder's
     assert _prefilter.candidate(source.encode("utf-8")) is True
 
+
+# Shapes the running Python may not parse (3.12's nested quotes, 3.14's t-strings), or
+# bytes no UTF-8 decoder takes: the filter lets each through, as a scan on their own
+# Python finds a call there.
+PASSED = [
+    b't"{open(p)}"\n',
+    b'x = f"{d["k"]}" + open(p).read()\n',
+    b'x = f"{d["k"]}" + "a" + open(p).read() + "b"\n',
+    b"x = f'{'}' + d['\"']}' + open(p).read() + '\"'\n",
+    # Shift_JIS: the second byte of \u8868 is a backslash
+    "# -*- coding: shift_jis -*-\nx = '\u8868'\nopen(f)\nx = '\u8868'\n".encode("shift_jis"),
+]
+
+
+@pytest.mark.parametrize("data", PASSED)
+def test_a_source_the_filter_cannot_read_for_sure_is_parsed(data):
+    assert _prefilter.candidate(data) is True
 
 @pytest.mark.parametrize("source", WITHOUT_SITES)
 def test_a_source_left_out_has_no_site(source):

@@ -179,22 +179,33 @@ def paths(operands, exclude=()):
         from .._commands import _fix_spec
         from .._options import usage
         raise UsageError("fix: no PATH given (usage: %s)" % usage(_fix_spec()))
+    import stat
+    kinds = []
     for operand in operands:
-        if not os.path.exists(operand):
+        try:
+            mode = os.stat(operand).st_mode
+        except (OSError, ValueError):
             raise UsageError("fix: %s: no such file or directory" % named(operand))
-        if not os.path.isdir(operand) and not (os.path.isfile(operand) and _is_source(operand)):
+        if not stat.S_ISDIR(mode) and not (stat.S_ISREG(mode) and _is_source(operand)):
             raise UsageError("fix: %s: not a Python source file (*.py, *.pyw, *.pyi, or a "
                              "script starting with a python #! line)" % named(operand))
+        kinds.append(stat.S_ISDIR(mode))
     files, seen = [], set()
-    for operand in operands:
-        if os.path.isdir(operand):
+    for operand, is_folder in zip(operands, kinds):
+        if is_folder:
             found = walk(operand, exclude)
         else:
             found = [] if _excluded(operand, exclude) else [operand]
         for path in found:
-            real = os.path.realpath(path)
-            if real not in seen:
-                seen.add(real)
+            # each file once, however named (a link, a folder given twice, a hard link):
+            # by its identity, one stat where a real path would take one per folder
+            try:
+                status = os.stat(path)
+                identity = (status.st_dev, status.st_ino)
+            except OSError:
+                identity = os.path.realpath(path)   # gone since: process() says so
+            if identity not in seen:
+                seen.add(identity)
                 files.append(path)
     return files
 

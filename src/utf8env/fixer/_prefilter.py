@@ -20,6 +20,7 @@ annotates or loops over)."""
 import re
 
 from . import _scan
+from ._literals import Literals
 
 
 def _tables():
@@ -64,6 +65,15 @@ _BINARY_BY_DEFAULT = frozenset(qualified.rsplit(".", 1)[1].encode()
                                for qualified, spec in _scan.FUNCTIONS.items()
                                if spec[4] == _scan.MODE and not spec[2])
 _NO_ARGUMENT = re.compile(br"\(\s*\)")
+# {a function's name: (its mode's position or None, its encoding's or None)}, but open's
+# (whose X.open( may be a Path's, with other positions).
+_POSITIONS = dict((qualified.rsplit(".", 1)[1].encode(),
+                   (spec[1] if spec[4] == _scan.MODE else None, spec[3]))
+                  for qualified, spec in _scan.FUNCTIONS.items()
+                  if qualified.rsplit(".", 1)[1] != "open")
+_OPEN_POSITIONS = _scan.FUNCTIONS["builtins.open"][1::2]
+assert _OPEN_POSITIONS == _scan.FUNCTIONS["io.open"][1::2]
+_PATH_OPEN_POSITIONS = [spec for spec in _scan.METHODS if spec[0] == "Path.open"][0][1::2]
 _TEXT_WORDS = [word.encode() for word in _scan.TEXT_KEYWORDS]
 _TEXT_KEYWORD = re.compile(br"(?:%s)%s*=(?!=)" % (b"|".join(_TEXT_WORDS), _GAP))
 _METHOD_WORDS = [name.encode() for name in sorted(_METHODS) if name not in ("open", "read")]
@@ -76,16 +86,32 @@ assert all(name.endswith(_CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS
 _PLAIN = br"[^()\[\]{}'\"#\\:]"
 _STRING = br"(?<![fF])(?<![fF][rRbB])(?:'[^'\\\n]*'|\"[^\"\\\n]*\")"
 _NESTED = br"\((?:%s|%s)*\)|\[(?:%s|%s)*\]|\{(?:%s|%s)*\}" % ((_PLAIN, _STRING) * 3)
+# ... two levels deep: open(os.path.join(a, f(b)), 'rb')
+_NESTED = br"\((?:%s|%s|%s)*\)|\[(?:%s|%s|%s)*\]|\{(?:%s|%s|%s)*\}" % (
+    (_PLAIN, _STRING, _NESTED) * 3)
 _ENCODING = re.compile(br"\((?:%s|%s|%s)*?\bencoding\s*=(?!=)" % (_PLAIN, _STRING, _NESTED))
 # ... a keyword of subprocess's that makes text (else its output is bytes: no site), and
 # the whole of the arguments so read (where it is not, unsure).
 _TEXT_ARGUMENT = re.compile(br"\((?:%s|%s|%s)*?\b(?:%s)\s*=(?!=)" % (
     _PLAIN, _STRING, _NESTED, b"|".join(_TEXT_WORDS)))
 _ARGUMENTS = re.compile(br"\((?:%s|%s|%s)*\)" % (_PLAIN, _STRING, _NESTED))
-# `open(ARGUMENT, 'rb', ...)`: binary (the mode is the 2nd positional), unless a mode=
-# keyword follows (it would win): the rest is checked for the word.
-_BINARY = re.compile(br"\(\s*(?:[^()\[\]{}'\"#\\:,*]|%s|%s)+,\s*(['\"])[rwax+]*b[rwax+b]*\1\s*"
-                     br"(?:\)|,(?:%s|%s|%s)*?\))" % (_STRING, _NESTED, _PLAIN, _STRING, _NESTED))
+# A binary mode: `open(ARGUMENT, 'rb', ...)` (the mode the 2nd positional; the 1st for
+# tempfile's), unless a mode= keyword follows (it would win: the rest is checked for the
+# word); or a mode= keyword of the call's own (not a lambda's default before it).
+_BINARY_MODE = br"(['\"])[rwax+]*b[rwax+b]*\1"
+_BINARY = [re.compile(br"\(\s*%s%s\s*(?:\)|,(?:%s|%s|%s)*?\))" % (
+    br"(?:(?:[^()\[\]{}'\"#\\:,*]|%s|%s)+,\s*)" % (_STRING, _NESTED) * position,
+    _BINARY_MODE, _PLAIN, _STRING, _NESTED)) for position in (0, 1)]
+_BINARY_KEYWORD = re.compile(br"\((?:%s|%s|%s)*?\bmode\s*=\s*%s" % (
+    _PLAIN, _STRING, _NESTED, _BINARY_MODE))
+# Positional arguments (none starred, none a keyword, no lambda), one more than a number:
+# an encoding given at that position.
+_POSITIONAL = br"(?:[^()\[\]{}'\"#\\:,*=]|%s|%s)+" % (_STRING, _NESTED)
+_PAST = dict((position, re.compile(br"\(\s*(?:%s,\s*){%d}%s\s*[,)]" % (
+    _POSITIONAL, position, _POSITIONAL))) for position in (1, 2, 3))
+# ... at most a number of them, then the end or a keyword: no positional past them.
+_AT_MOST = dict((position, re.compile(br"\(\s*(?:%s,\s*){0,%d}(?:\)|\w+\s*=(?!=))" % (
+    _POSITIONAL, position))) for position in (0, 1))
 # The bytes of a receiver's last name before `.open(` (non-ASCII ones kept: then unsure),
 # or of the ")" that ends a call or parentheses.
 _RECEIVER = frozenset(bytearray(b"_)0123456789abcdefghijklmnopqrstuvwxyz"
@@ -93,24 +119,42 @@ _RECEIVER = frozenset(bytearray(b"_)0123456789abcdefghijklmnopqrstuvwxyz"
 _DEF = re.compile(br"\bdef[ \t]+\Z")
 _IDENTIFIER = re.compile(br"[A-Za-z_]\w*\Z")
 _WORD_BYTE = re.compile(br"\w")      # ASCII: a byte above (a BOM, UTF-8) may start one
+_WORD_OR_CLOSING = re.compile(br"[\w)\]]")
+_LINE_END = re.compile(br"[\r\n]")
+_ANNOTATION = re.compile(br"=(?!=)|\\|\b(?:%s)\b" % b"|".join(
+    name.encode() for name in _scan.PATH_CLASSES))
+_BETWEEN = frozenset(bytearray(b" \t\x0c\r\n\\"))
+_DOT = ord(".")
+_MODULE, _PATH, _EITHER = "module", "path", "either"     # what X of `X.open(` may be
 
 
 def candidate(data):
     """Whether the bytes of a file may hold one of _scan's calls."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    if b"open" in data and _open_may_be_called(data):
+    literals = Literals(data)
+    if b"open" in data and _open_may_be_called(data, literals):
         return True
     for module, calls in _MODULE_CALLS:
-        if module in data and _called(data, calls):
+        if module in data and _called(data, calls, literals):
             return True
     if b"subprocess" in data and any(word in data for word in _TEXT_WORDS) and \
             _TEXT_KEYWORD.search(data) is not None and \
-            _called(data, _SUBPROCESS_CALLS, text_only=True):
+            _called(data, _SUBPROCESS_CALLS, literals, text_only=True):
         return True
-    if any(word in data for word in _METHOD_WORDS):
+    if any(_in_code(data, word, literals) for word in _METHOD_WORDS):
         return True
-    return _CONFIG_CLASS in data and b"read" in data
+    return b"read" in data and _in_code(data, _CONFIG_CLASS, literals)
+
+
+def _in_code(data, word, literals):
+    """Whether `word` is in `data` outside its strings and comments."""
+    start = data.find(word)
+    while start >= 0:
+        if not literals.holds(start):
+            return True
+        start = data.find(word, start + 1)
+    return False
 
 
 def _matches(data, calls):
@@ -123,20 +167,23 @@ def _matches(data, calls):
                     yield name, match   # (else the end of another word: `reopen(`)
 
 
-def _called(data, calls, text_only=False):
+def _called(data, calls, literals, text_only=False):
     """Whether one of the names of `calls` may be called without an encoding= of its own
     (`text_only`: subprocess's, with a keyword that makes text)."""
     for name, match in _matches(data, calls):
         before = _plain_call(data, match)
-        if before is False or (before is not True and name in _BINARY_BY_DEFAULT and
-                               _NO_ARGUMENT.match(data, match.end() - 1)):
-            continue                    # tempfile.TemporaryFile(): binary
+        if before is False or before is not True and (
+                name in _BINARY_BY_DEFAULT and _no_mode(data, match.end() - 1,
+                                                        _POSITIONS[name][0]) or
+                name in _POSITIONS and _not_text(data, match.end() - 1, *_POSITIONS[name])):
+            continue                    # tempfile.TemporaryFile(), os.fdopen(f, 'rb')
         if before is not True and text_only:
             parenthesis = match.end() - 1
             if _TEXT_ARGUMENT.match(data, parenthesis) is None and \
                     _ARGUMENTS.match(data, parenthesis) is not None:
                 continue                # subprocess.run(args): bytes
-        return True
+        if not literals.holds(match.start()):
+            return True                 # (outside strings and comments: asked last)
     return False
 
 
@@ -157,36 +204,97 @@ def _plain_call(data, match):
     return before
 
 
-def _open_may_be_called(data):
+def _open_may_be_called(data, literals):
     receivers = {}
     for _, match in _matches(data, _OPEN_CALLS):
-        if _open_may_be_site(data, match, receivers):
+        # (outside strings and comments: asked last, the dearest question)
+        if _open_may_be_site(data, match, receivers, literals) and \
+                not literals.holds(match.start()):
             return True
     return False
 
 
-def _open_may_be_site(data, match, receivers):
+def _open_may_be_site(data, match, receivers, literals):
     before = _plain_call(data, match)
     if before is False or before is True:
         return before
+    parenthesis = match.end() - 1
+    if _binary(data, parenthesis, None):
+        return False                    # mode='rb': binary, whatever open it is
     dot = _dot(before)
     if dot is None:
         # open(...) by its name; `open(NAME, 'rb')` cannot be text (nor, with nothing
-        # else, encoding=), unless a dot before it on an earlier line makes it a Path's
-        # method, whose mode comes first: only with a word before it on its line.
+        # else, encoding=), unless a dot ending an earlier line makes it a Path's method,
+        # whose mode comes first.
         if before.endswith((b"'", b'"')):
             return False                # `"open(`: in a string (else a syntax error)
         stripped = before.rstrip()
-        if not stripped or stripped.endswith(b"\\"):
+        if (not stripped or stripped.endswith(b"\\")) and \
+                _after_dot(data, match.start() - len(before), literals):
             return True
-        binary = _BINARY.match(data, match.end() - 1)
-        return binary is None or b"mode" in binary.group(0)
+        return not _not_text(data, parenthesis, *_OPEN_POSITIONS)
     receiver, head = dot
     if not receiver and not head.strip():
         return True                     # `.open(` starts the line: unsure of what it is on
-    if receiver not in receivers:
-        receivers[receiver] = _may_be_path_or_module(receiver, data)
-    return receivers[receiver]
+    if receiver.endswith(b")") and head.endswith(b"(") and head[-2:-1] and \
+            _WORD_OR_CLOSING.match(head, len(head) - 2):
+        kind = _PATH                    # `f().open(`: a call's result, never a module
+    else:
+        if receiver not in receivers:
+            receivers[receiver] = _receiver_kind(receiver, data, literals)
+        kind = receivers[receiver]
+    if kind is _MODULE:
+        return not _not_text(data, parenthesis, *_OPEN_POSITIONS)
+    if kind is _PATH:
+        return not _not_text(data, parenthesis, *_PATH_OPEN_POSITIONS)
+    return kind is _EITHER
+
+
+def _no_mode(data, parenthesis, position):
+    """Whether the call whose "(" is at `parenthesis` gives no mode: no positional at
+    `position`, no mode= keyword, no * or ** (that may carry one)."""
+    arguments = _ARGUMENTS.match(data, parenthesis)
+    return arguments is not None and b"*" not in arguments.group(0) and \
+        b"mode" not in arguments.group(0) and \
+        _AT_MOST[position].match(data, parenthesis) is not None
+
+
+def _not_text(data, parenthesis, mode, encoding):
+    """Whether the call whose "(" is at `parenthesis` is binary (_binary) or has an
+    encoding at the positional `encoding`."""
+    return _binary(data, parenthesis, mode) or encoding is not None and \
+        _PAST[encoding].match(data, parenthesis) is not None
+
+
+def _binary(data, parenthesis, position):
+    """Whether the call whose "(" is at `parenthesis` has a literal binary mode: its own
+    mode= keyword, or the positional argument `position` (None: none)."""
+    keyword = _BINARY_KEYWORD.match(data, parenthesis)
+    if keyword is not None and b"lambda" not in keyword.group(0):
+        return True
+    if position is None:
+        return False
+    positional = _BINARY[position].match(data, parenthesis)
+    return positional is not None and b"mode" not in positional.group(0)
+
+
+def _after_dot(data, line_start, literals):
+    """Whether what comes before the line starting at `line_start` ends with a dot, past
+    line breaks, backslashes and comments (a comment where the literals are unsure: yes)."""
+    position = line_start - 1
+    while position >= 0:
+        byte = data[position]
+        if byte in _BETWEEN:
+            position -= 1
+            continue
+        start = literals.comment_start(position)
+        if start is None:
+            if not literals.sure_at(position) and b"#" in data[data.rfind(
+                    b"\n", 0, position) + 1:position + 1]:
+                return True             # maybe a comment's end: unsure
+            return byte == _DOT
+        position = start - 1
+    return False
 
 
 def _dot(before):
@@ -203,31 +311,54 @@ def _dot(before):
     return text[start:], text[:start]
 
 
-def _may_be_path_or_module(receiver, data):
-    """Whether `X.open(` may be a call _scan reports, X the name before the dot (ending
-    in ")" for a call or parentheses; b"" for anything else: a subscript, a literal)."""
+def _receiver_kind(receiver, data, literals):
+    """For `X.open(`, X the name before the dot (ending in ")" for a call or parentheses;
+    b"" for anything else: a subscript, a literal): _PATH where it may be a path (_scan's
+    Path.open), _MODULE where it may be an open-like's module (or its alias), _EITHER
+    where it may be both, None where it is neither."""
     if not receiver:
-        return False
-    if receiver.endswith(b")") or not _IDENTIFIER.match(receiver):
-        return True
+        return None
+    if not _IDENTIFIER.match(receiver):
+        return _EITHER                  # `(io).open(`, `a[0](x).open(`...
     name = receiver.decode("ascii")
-    if name in _OPEN_MODULES or name.lower().endswith(("path", "parent")):
-        return True
     word = re.escape(receiver)
-    # an alias of an open-like's module (`import io as X`); or a name the file assigns,
-    # annotates (`X: Path`, `(X) = ...`, `a.X = ...`) or loops over (`for a.X in`): a
-    # path by _scan's heuristic
-    patterns = [br"%s%s+as%s+%s\b" % (re.escape(module.encode()), _GAP, _GAP, word)
-                for module in _OPEN_MODULES]
-    patterns.append(br"%s(?:%s|\))*(?:=(?!=)|:(?!=))" % (word, _GAP))
-    patterns.append(br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP))
-    return any(_word_starts(re.compile(pattern), data) for pattern in patterns)
+    # an open-like's module, or its alias (`import io as X`)
+    module = name in _OPEN_MODULES or any(_word_starts(re.compile(
+        br"%s%s+as%s+%s\b" % (re.escape(other.encode()), _GAP, _GAP, word)), data, literals)
+        for other in _OPEN_MODULES)
+    # a name ending in path, or one the file assigns, annotates (`X: Path`, `(X) = ...`,
+    # `a.X = ...`) or loops over (`for a.X in`): a path by _scan's heuristic
+    path = name.lower().endswith(("path", "parent")) or any(_word_starts(
+        re.compile(pattern), data, literals) for pattern in (
+            br"%s(?:%s|\))*=(?!=)" % (word, _GAP),
+            br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP))) or \
+        _annotated(re.compile(br"%s(?:%s|\))*:(?!=)" % (word, _GAP)), data, literals)
+    if module and path:
+        return _EITHER
+    return _MODULE if module else _PATH if path else None
 
 
-def _word_starts(pattern, data):
-    """Whether `pattern` matches `data` where a word starts."""
+def _annotated(pattern, data, literals):
+    """Whether a match of `pattern` (a name, then ":") may annotate it a path, or assign
+    it with the annotation (`X: Path`, `X: int = ...`), by the rest of its line: a path
+    class's name, an "=", or a bracket that the line leaves open (unsure). Not a def's
+    `self):`, a dict's `{a: 1}`, a slice's `[a:]`."""
     for match in pattern.finditer(data):
         start = match.start()
-        if not start or not _WORD_BYTE.match(data, start - 1):
+        if start and _WORD_BYTE.match(data, start - 1) or literals.holds(start):
+            continue
+        end = _LINE_END.search(data, match.end())
+        rest = data[match.end():end.start() if end else len(data)]
+        if _ANNOTATION.search(rest) or sum(rest.count(b) for b in b"([{") > \
+                sum(rest.count(b) for b in b")]}"):
+            return True
+    return False
+
+
+def _word_starts(pattern, data, literals):
+    """Whether `pattern` matches `data` where a word starts, outside strings and comments."""
+    for match in pattern.finditer(data):
+        start = match.start()
+        if (not start or not _WORD_BYTE.match(data, start - 1)) and not literals.holds(start):
             return True
     return False

@@ -1,0 +1,127 @@
+"""Where the string literals and comments of Python source bytes are, found by one pass of
+`re` and no parse: _prefilter leaves out the words there (a docstring's `open(`), since
+no call is made inside them.
+
+A region is only ever one the compiler would also read as a string or a comment; where
+the pass cannot be sure, it stops, and what follows counts as code:
+    - a string that does not end (on its line, for one quote);
+    - an f- or t-string (its fields hold code: never a region) whose fields do not close
+      within it, or that holds its own quote in a field: 3.12's nested quotes
+      (f"{x["a"]}") end it elsewhere than this pass does;
+    - a coding cookie other than UTF-8's: in Shift_JIS, Big5 or GBK a character's
+      second byte can be a backslash or a quote."""
+import bisect
+import re
+
+# A comment runs to its line's end (\r alone ends a line too). A string: its quotes,
+# a backslash escaping any byte (a line break too), a triple-quoted one over lines. A
+# lone quote (the alternatives before it failed) is a string that does not end.
+_TOKEN = re.compile(br"""#[^\r\n]*"""
+                    br"""|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"""
+                    br'''|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*"""'''
+                    br"""|'[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*'"""
+                    br'''|"[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*"'''
+                    br"""|['"]""")
+# The prefix letters that make a string's text hold code; a word byte, or a prefix's
+# other letter, may stand before them (`rf"`, `Tr'`): any letter in the two bytes before
+# the quote counts (an `if"x"` taken for an f-string is only more code).
+_CODE_PREFIX = frozenset(bytearray(b"fFtT"))
+_COOKIE = re.compile(br"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.M)
+_UTF8 = ("utf-8", "utf8", "utf_8")
+_HASH = ord("#")
+
+
+class Literals(object):
+    """The regions of `data` that are strings (not f- or t-strings) or comments, found as
+    far as a question needs (a file's first call is often early in it)."""
+
+    def __init__(self, data):
+        self.data = data
+        self._starts, self._ends = [], []
+        self._tokens = _TOKEN.finditer(data) if _sure_of_encoding(data) else None
+        self._read_to = 0               # the tokens before it are in the lists
+        self._stopped_at = None if self._tokens is not None else 0
+
+    def _read_past(self, position):
+        data, starts, ends = self.data, self._starts, self._ends
+        while self._stopped_at is None and self._read_to <= position:
+            token = next(self._tokens, None)
+            if token is None:
+                self._stopped_at = len(data)
+                break
+            start, end = token.span()
+            self._read_to = end
+            if data[start] == _HASH:
+                starts.append(start)
+                ends.append(end)
+            elif end - start == 1:
+                self._stopped_at = start    # a lone quote: a string that does not end
+            elif _CODE_PREFIX.intersection(bytearray(data[max(0, start - 2):start])):
+                if not _fields_close(token.group(0)):
+                    self._stopped_at = start
+            else:
+                starts.append(start)
+                ends.append(end)
+
+    def _index(self, position):
+        self._read_past(position)
+        index = bisect.bisect_right(self._starts, position) - 1
+        return index if index >= 0 and position < self._ends[index] else None
+
+    def holds(self, position):
+        """Whether the byte at `position` is inside a string or a comment."""
+        return self._index(position) is not None
+
+    def comment_start(self, position):
+        """Where the comment holding the byte at `position` starts; None if none does."""
+        index = self._index(position)
+        if index is None or self.data[self._starts[index]] != _HASH:
+            return None
+        return self._starts[index]
+
+    def sure_at(self, position):
+        """Whether the pass went past `position` without stopping (then a byte there that
+        no region holds is code)."""
+        self._read_past(position)
+        return self._stopped_at is None or position < self._stopped_at
+
+
+def _sure_of_encoding(data):
+    """Whether the file's bytes are ASCII-compatible throughout (no cookie, or UTF-8's:
+    PEP 263 reads the cookie on the first two lines only)."""
+    head = b"\n".join(data.split(b"\n", 2)[:2])
+    cookie = _COOKIE.search(head)
+    return cookie is None or cookie.group(1).decode("ascii").lower() in _UTF8 or \
+        cookie.group(1).decode("ascii").lower().startswith(("utf-8-", "utf_8_"))
+
+
+def _fields_close(token):
+    """Whether an f- or t-string token, as the pass cut it, is one the compiler would cut
+    there too: each field closes in it, and no field holds the token's own quote (a
+    field's strings are of the other quote; of either, in a triple-quoted token)."""
+    quote = token[-1:]
+    triple = len(token) >= 6 and token.startswith(quote * 3)
+    body = token[3:-3] if triple else token[1:-1]
+    if b"{" not in body:
+        return True
+    depth = index = 0
+    while index < len(body):
+        byte = body[index:index + 1]
+        if byte in (b"{", b"}") and not depth and body[index + 1:index + 2] == byte:
+            index += 2                  # {{ or }} of the text: a brace, no field
+            continue
+        if byte == b"{":
+            depth += 1
+        elif byte == b"}":
+            depth -= 1
+            if depth < 0:
+                return False
+        elif depth and byte in (b"'", b'"'):
+            if byte == quote and not triple:
+                return False
+            end = body.find(byte, index + 1)
+            if end < 0:
+                return False
+            index = end
+        index += 1
+    return depth == 0
