@@ -72,6 +72,10 @@ WITH_SITES = [
     "p: 'Path'\nx = p.open()\n",
     "p: int = Path(a)\nx = p.open()\n",
     "p: typing.Union[\n    int, Path] = Path(a)\nx = p.open()\n",
+    "p = Path(a)\nq = (p)  # the same\nq.open()\n",
+    "p = Path(a)\nq = r = p\nq.open()\n",
+    "p = Path(a); q = p; q.open()\n",
+    "q = (\n    Path(a))\nq.open()\n",
     "import tempfile\ntempfile.NamedTemporaryFile(mode, dir=d)\n",
     "import tempfile\ntempfile.NamedTemporaryFile(dir=d, **options)\n",
     "x = open(f, 'r', -1)\n",
@@ -121,6 +125,9 @@ WITHOUT_SITES = [
     "p = q\nx = p.open('rb')\n",
     "def f(self):\n    self.open(h)\n",
     "x = {self: 1}\nself.open(h)\n",
+    "opener = build_opener()\nopener.open(url)\n",
+    "self.flist = None\nself.flist.open(f)\n",
+    "def f(opener=None):\n    opener.open(url)\n",
 ]
 
 

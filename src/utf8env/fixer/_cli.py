@@ -287,7 +287,7 @@ def process(path, encoding, mode, report=None, left=False):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")         # SyntaxWarning: invalid escapes
             try:
-                sites = _scan.scan(source.text, encoding)
+                sites = _scan.scan(source.text, encoding, data)
                 if report is not None:
                     sites = _from_report(source.text, sites, entries, encoding)
             except (SyntaxError, ValueError) as error:
@@ -387,6 +387,7 @@ def _results(files, encoding, mode, report=None):
     if len(jobs) < PARALLEL_FROM or workers < 2:
         return [process(*job) for job in jobs]
     import multiprocessing
+    from . import _prefilter  # noqa: F401 (its patterns compiled once, before the fork)
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
@@ -398,7 +399,7 @@ def _results(files, encoding, mode, report=None):
     pool = context.Pool(workers)
     try:
         for index, result in zip(order, pool.imap(_process_star, [jobs[i] for i in order],
-                                                  chunksize=4)):
+                                                  chunksize=16)):
             results[index] = result
         return results
     finally:

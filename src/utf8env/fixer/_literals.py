@@ -16,12 +16,17 @@ import re
 # A comment runs to its line's end (\r alone ends a line too). A string: its quotes,
 # a backslash escaping any byte (a line break too), a triple-quoted one over lines. A
 # lone quote (the alternatives before it failed) is a string that does not end.
-_TOKEN = re.compile(br"""#[^\r\n]*"""
+# Comments and strings of one quote with no "(" (most of them, and no call's words but
+# a method's: _prefilter counts words there as code) are read with the code around them
+# inside `re`, not one by one: each token costs a turn of the loop in _read_past.
+_QUIET = br"""(?<![fFtT])(?<![fFtT][rRbB])%s(?!%s%s)[^%s\\\r\n(]*(?:\\(?:\r\n|[^(])[^%s\\\r\n(]*)*%s"""
+_TOKEN = re.compile(br"""((?:[^#'"]+|#[^(\r\n]*(?![^\r\n])|%s|%s)+)"""
+                    br"""|#[^\r\n]*"""
                     br"""|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"""
                     br'''|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*"""'''
                     br"""|'[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*'"""
                     br'''|"[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*"'''
-                    br"""|['"]""")
+                    br"""|['"]""" % tuple(_QUIET % ((quote,) * 6) for quote in (b"'", b'"')))
 # The prefix letters that make a string's text hold code; a word byte, or a prefix's
 # other letter, may stand before them (`rf"`, `Tr'`): any letter in the two bytes before
 # the quote counts (an `if"x"` taken for an f-string is only more code).
@@ -51,12 +56,15 @@ class Literals(object):
                 break
             start, end = token.span()
             self._read_to = end
+            if token.lastindex:
+                continue                # code (and quiet comments and strings)
             if data[start] == _HASH:
                 starts.append(start)
                 ends.append(end)
             elif end - start == 1:
                 self._stopped_at = start    # a lone quote: a string that does not end
-            elif _CODE_PREFIX.intersection(bytearray(data[max(0, start - 2):start])):
+            elif start and data[start - 1] in _CODE_PREFIX or \
+                    start > 1 and data[start - 2] in _CODE_PREFIX:
                 if not _fields_close(token.group(0)):
                     self._stopped_at = start
             else:

@@ -81,14 +81,16 @@ _CONFIG_CLASS = b"ConfigParser"         # the end of every name in _scan.CONFIGP
 assert all(name.endswith(_CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS)
 
 # A call's arguments up to an `encoding=` keyword of its own (then no site: _judge): plain
-# text, strings of one line with no escape and no f prefix, and brackets one level deep
-# of the same; a comment, a backslash, a lambda's ":" or a deeper bracket make it unsure.
+# text, strings of one line with no escape and no f or t prefix, and brackets two levels
+# deep of the same; a comment, a backslash, a lambda's ":" or a deeper bracket make it
+# unsure.
 _PLAIN = br"[^()\[\]{}'\"#\\:]"
-_STRING = br"(?<![fF])(?<![fF][rRbB])(?:'[^'\\\n]*'|\"[^\"\\\n]*\")"
-_NESTED = br"\((?:%s|%s)*\)|\[(?:%s|%s)*\]|\{(?:%s|%s)*\}" % ((_PLAIN, _STRING) * 3)
+_STRING = br"(?<![fFtT])(?<![fFtT][rRbB])(?:'[^'\\\n]*'|\"[^\"\\\n]*\")"
+# (Any closing bracket closes any opening one: in code that parses, the first closing
+# one at the depth is the match; one pattern, a third of three, compiles faster.)
+_NESTED = br"[(\[{](?:%s|%s)*[)\]}]" % (_PLAIN, _STRING)
 # ... two levels deep: open(os.path.join(a, f(b)), 'rb')
-_NESTED = br"\((?:%s|%s|%s)*\)|\[(?:%s|%s|%s)*\]|\{(?:%s|%s|%s)*\}" % (
-    (_PLAIN, _STRING, _NESTED) * 3)
+_NESTED = br"[(\[{](?:%s|%s|%s)*[)\]}]" % (_PLAIN, _STRING, _NESTED)
 _ENCODING = re.compile(br"\((?:%s|%s|%s)*?\bencoding\s*=(?!=)" % (_PLAIN, _STRING, _NESTED))
 # ... a keyword of subprocess's that makes text (else its output is bytes: no site), and
 # the whole of the arguments so read (where it is not, unsure).
@@ -121,8 +123,16 @@ _IDENTIFIER = re.compile(br"[A-Za-z_]\w*\Z")
 _WORD_BYTE = re.compile(br"\w")      # ASCII: a byte above (a BOM, UTF-8) may start one
 _WORD_OR_CLOSING = re.compile(br"[\w)\]]")
 _LINE_END = re.compile(br"[\r\n]")
+# After `X:`, an annotation a path class's name, or an "=" (a value assigned: _ASSIGNED's
+# question); after `X =`, a value that may be a path: a name or an attribute alone (a
+# name the module may assign a path), or one with "/" (a / b), a word with "path" (Path,
+# config_path), parent, or a path's method; or another "=" (`a = b = c`: unsure).
 _ANNOTATION = re.compile(br"=(?!=)|\\|\b(?:%s)\b" % b"|".join(
     name.encode() for name in _scan.PATH_CLASSES))
+_ASSIGNED = re.compile(
+    br"\A[ \t(]*(?!(?:None|True|False)\b)[A-Za-z_\x80-\xff][^\s()\[\]{}'\"#;,+\-*/%%@<>=!&|^~:`]*"
+    br"[ \t)]*(?:[#;]|\Z)|[/\\=]|(?i:path)|\b(?:%s)\b" % b"|".join(
+        name.encode() for name in ("parent",) + _scan.PATH_METHODS))
 _BETWEEN = frozenset(bytearray(b" \t\x0c\r\n\\"))
 _DOT = ord(".")
 _MODULE, _PATH, _EITHER = "module", "path", "either"     # what X of `X.open(` may be
@@ -328,28 +338,29 @@ def _receiver_kind(receiver, data, literals):
         for other in _OPEN_MODULES)
     # a name ending in path, or one the file assigns, annotates (`X: Path`, `(X) = ...`,
     # `a.X = ...`) or loops over (`for a.X in`): a path by _scan's heuristic
-    path = name.lower().endswith(("path", "parent")) or any(_word_starts(
-        re.compile(pattern), data, literals) for pattern in (
-            br"%s(?:%s|\))*=(?!=)" % (word, _GAP),
-            br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP))) or \
-        _annotated(re.compile(br"%s(?:%s|\))*:(?!=)" % (word, _GAP)), data, literals)
+    path = name.lower().endswith(("path", "parent")) or _word_starts(re.compile(
+        br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP)), data, literals) or \
+        _rest_may_be_path(re.compile(br"%s(?:%s|\))*=(?!=)" % (word, _GAP)), data,
+                          literals, _ASSIGNED) or \
+        _rest_may_be_path(re.compile(br"%s(?:%s|\))*:(?!=)" % (word, _GAP)), data,
+                          literals, _ANNOTATION)
     if module and path:
         return _EITHER
     return _MODULE if module else _PATH if path else None
 
 
-def _annotated(pattern, data, literals):
-    """Whether a match of `pattern` (a name, then ":") may annotate it a path, or assign
-    it with the annotation (`X: Path`, `X: int = ...`), by the rest of its line: a path
-    class's name, an "=", or a bracket that the line leaves open (unsure). Not a def's
-    `self):`, a dict's `{a: 1}`, a slice's `[a:]`."""
+def _rest_may_be_path(pattern, data, literals, path_like):
+    """Whether a match of `pattern` (a name, then "=" or ":") may assign or annotate it
+    a path (_scan's _Module), by the rest of its line: `path_like` found there, or a
+    bracket that the line leaves open, or a backslash (unsure where it ends). Not a
+    def's `self):`, a dict's `{a: 1}`, a slice's `[a:]`, `x = build_opener()`."""
     for match in pattern.finditer(data):
         start = match.start()
         if start and _WORD_BYTE.match(data, start - 1) or literals.holds(start):
             continue
         end = _LINE_END.search(data, match.end())
         rest = data[match.end():end.start() if end else len(data)]
-        if _ANNOTATION.search(rest) or sum(rest.count(b) for b in b"([{") > \
+        if path_like.search(rest) or sum(rest.count(b) for b in b"([{") > \
                 sum(rest.count(b) for b in b")]}"):
             return True
     return False

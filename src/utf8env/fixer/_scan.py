@@ -78,7 +78,7 @@ _PATH_OPEN = ("Path.open", 0, True, 2, _MODE)
 _CONFIG_READ = ("ConfigParser.read", None, True, 1, _TEXT)
 
 PATH_CLASSES = _PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")     # (and _prefilter)
-_PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
+PATH_METHODS = _PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
                  "expanduser", "relative_to", "home", "cwd", "readlink")
 _PATH_ITERATORS = ("glob", "rglob", "iterdir")
 CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
@@ -159,6 +159,8 @@ class _Module(object):
         self.assigned = []          # (target's name, value, scope)
         self.path_names = set()
         self.config_names = set()
+        self.imported_names = set()  # the names an import binds, in any scope
+        self.settled = False
 
     @staticmethod
     def qualname(node, scope, strict=True):
@@ -220,7 +222,12 @@ class _Module(object):
         return False
 
     def settle(self):
-        """The names assigned a path or a ConfigParser (twice: `b = a.parent` after `a`)."""
+        """The names assigned a path or a ConfigParser (twice: `b = a.parent` after `a`):
+        once the walk is over, and only where a call's receiver asks (most modules have
+        no `X.open(`: their assignments are not looked at)."""
+        if self.settled:
+            return
+        self.settled = True
         for _ in range(2):
             found = len(self.path_names) + len(self.config_names)
             for name, value, scope in self.assigned:
@@ -362,14 +369,17 @@ def _collect(tree):
                     for alias in node.names:
                         if alias.asname:
                             scope.bind(alias.asname, alias.name)
+                            module.imported_names.add(alias.asname)
                         else:
                             top = alias.name.split(".", 1)[0]
                             scope.bind(top, top)
+                            module.imported_names.add(top)
                 else:
                     prefix = "." * (node.level or 0) + (node.module or "")
                     for alias in node.names:
                         if alias.name != "*":
                             scope.bind(alias.asname or alias.name, prefix + "." + alias.name)
+                            module.imported_names.add(alias.asname or alias.name)
                 continue
             elif kind in _DECLARATIONS:
                 if scope.declared is None:
@@ -425,7 +435,6 @@ def _collect(tree):
             value = scope.bound.pop(name, None)
             if declared == "global" and value is not None:
                 root.bind(name, value)
-    module.settle()
     return module, calls, in_fstring
 
 
@@ -446,6 +455,7 @@ def _spec(call, scope, module):
         attr = func.attr
         if attr in ("read_text", "write_text", "open", "read"):
             receiver = func.value
+            module.settle()
             if attr == "read":
                 return _CONFIG_READ + (False,) if call.args and module.is_config(receiver, scope) \
                     else None
@@ -456,6 +466,8 @@ def _spec(call, scope, module):
                 return (_READ_TEXT if attr == "read_text" else _WRITE_TEXT) + (True,)
         if attr not in _LAST_NAMES:
             return None         # the name FUNCTIONS would need (most calls: methods)
+    elif type(func) is ast.Name and func.id != "open" and func.id not in module.imported_names:
+        return None             # neither open nor an import's: no name of FUNCTIONS
     name = module.qualname(func, scope)
     spec = FUNCTIONS.get(name) if name is not None else None
     return spec + (False,) if spec is not None else None
@@ -695,10 +707,12 @@ def _inserts(lines, opened, closed, first, last, strings, value):
     return [(last.end_line, last.end_col, ", " + keyword)]
 
 
-def scan(text, encoding="utf-8"):
+def scan(text, encoding="utf-8", data=None):
     """The Sites of the source `text`, in order; raises SyntaxError (ValueError for a NUL
-    byte on older Pythons) where it does not parse."""
-    tree = ast.parse(text)
+    byte on older Pythons) where it does not parse. `data`: the bytes `text` was decoded
+    from (the BOM or cookie's encoding, as the compiler reads them), parsed instead: the
+    same tree, a tenth faster than from text (no encoding back to UTF-8)."""
+    tree = ast.parse(text if data is None else data)
     module, calls, in_fstring = _collect(tree)
     lines = None
     sites = []
