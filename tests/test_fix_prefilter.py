@@ -79,6 +79,12 @@ WITH_SITES = [
     "import tempfile\ntempfile.NamedTemporaryFile(mode, dir=d)\n",
     "import tempfile\ntempfile.NamedTemporaryFile(dir=d, **options)\n",
     "x = open(f, 'r', -1)\n",
+    "from io import (\n    BytesIO,  # why\n    open as o)\no('f')\n",
+    "x = Path(a).parent.open()\n",
+    "x = self.path.parent.open()\n",
+    "x = (p.read_text)()\n",
+    "x = p . read_text ()\n",
+    "f(x, y)\nq = Path(a)\nq.open()\n",
 ]
 
 WITHOUT_SITES = [
@@ -128,6 +134,12 @@ WITHOUT_SITES = [
     "opener = build_opener()\nopener.open(url)\n",
     "self.flist = None\nself.flist.open(f)\n",
     "def f(opener=None):\n    opener.open(url)\n",
+    "from tokenize import open as topen\ntopen(f)\n",
+    "import io\nclass TextIOWrapper(io.TextIOWrapper):\n    pass\n",
+    "def read_text(self):\n    pass\n",
+    "x = self.parent.open(u)\n",
+    "f(opener=opener)\nopener.open(u)\n",
+    "import configparser\nc = configparser.ConfigParser()\nc.read_dict(d)\n",
 ]
 
 

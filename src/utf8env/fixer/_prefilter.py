@@ -78,6 +78,8 @@ _TEXT_WORDS = [word.encode() for word in _scan.TEXT_KEYWORDS]
 _TEXT_KEYWORD = re.compile(br"(?:%s)%s*=(?!=)" % (b"|".join(_TEXT_WORDS), _GAP))
 _METHOD_WORDS = [name.encode() for name in sorted(_METHODS) if name not in ("open", "read")]
 _CONFIG_CLASS = b"ConfigParser"         # the end of every name in _scan.CONFIGPARSERS
+# A method called: a dot, the name, then "(" (spaces, line breaks, backslashes, comments
+# or ")" of `(x.read)(...)` between).
 assert all(name.endswith(_CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS)
 
 # A call's arguments up to an `encoding=` keyword of its own (then no site: _judge): plain
@@ -118,11 +120,19 @@ _AT_MOST = dict((position, re.compile(br"\(\s*(?:%s,\s*){0,%d}(?:\)|\w+\s*=(?!=)
 # or of the ")" that ends a call or parentheses.
 _RECEIVER = frozenset(bytearray(b"_)0123456789abcdefghijklmnopqrstuvwxyz"
                                 b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") + bytearray(range(128, 256)))
-_DEF = re.compile(br"\bdef[ \t]+\Z")
+_DEF = re.compile(br"\b(?:def|class)[ \t]+\Z")
+# `from M import (a, b,` up to a name: names, commas, brackets, spaces, line breaks,
+# backslashes, comments (within _IMPORT_REACH bytes; farther: unsure).
+_FROM_IMPORT = re.compile(br"\bfrom[ \t]+([\w.]+)[ \t]+import[ \t]*\(?"
+                          br"(?:[\w \t,\\\r\n]|#[^\r\n]*)*\Z")
+_IMPORT_REACH = 4096
 _IDENTIFIER = re.compile(br"[A-Za-z_]\w*\Z")
 _WORD_BYTE = re.compile(br"\w")      # ASCII: a byte above (a BOM, UTF-8) may start one
 _WORD_OR_CLOSING = re.compile(br"[\w)\]]")
 _LINE_END = re.compile(br"[\r\n]")
+_TARGET_BYTES = frozenset(bytearray(b"._ \t0123456789abcdefghijklmnopqrstuvwxyz"
+                                    b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+_COMMA, _OPENING = ord(","), ord("(")
 # After `X:`, an annotation a path class's name, or an "=" (a value assigned: _ASSIGNED's
 # question); after `X =`, a value that may be a path: a name or an attribute alone (a
 # name the module may assign a path), or one with "/" (a / b), a word with "path" (Path,
@@ -146,15 +156,23 @@ def candidate(data):
     if b"open" in data and _open_may_be_called(data, literals):
         return True
     for module, calls in _MODULE_CALLS:
-        if module in data and _called(data, calls, literals):
+        if module in data and _called(data, calls, literals, (module.decode(),)):
             return True
     if b"subprocess" in data and any(word in data for word in _TEXT_WORDS) and \
             _TEXT_KEYWORD.search(data) is not None and \
-            _called(data, _SUBPROCESS_CALLS, literals, text_only=True):
+            _called(data, _SUBPROCESS_CALLS, literals, ("subprocess",), text_only=True):
         return True
-    if any(_in_code(data, word, literals) for word in _METHOD_WORDS):
+    if any(word in data and _method_called(data, word, literals) for word in _METHOD_WORDS):
         return True
-    return b"read" in data and _in_code(data, _CONFIG_CLASS, literals)
+    return b"read" in data and _in_code(data, _CONFIG_CLASS, literals) and \
+        _method_called(data, b"read", literals)
+
+
+def _method_called(data, name, literals):
+    """Whether `.name(` is called somewhere outside strings and comments (the pattern
+    makes it a whole word: a dot, spaces or a comment before it, no word byte after)."""
+    pattern = re.compile(br"\.%s*%s(?:[\s\\)]|%s)*\(" % (_GAP, re.escape(name), _COMMENT))
+    return any(not literals.holds(match.start()) for match in pattern.finditer(data))
 
 
 def _in_code(data, word, literals):
@@ -177,11 +195,11 @@ def _matches(data, calls):
                     yield name, match   # (else the end of another word: `reopen(`)
 
 
-def _called(data, calls, literals, text_only=False):
-    """Whether one of the names of `calls` may be called without an encoding= of its own
-    (`text_only`: subprocess's, with a keyword that makes text)."""
+def _called(data, calls, literals, modules, text_only=False):
+    """Whether one of the names of `calls` (functions of `modules`) may be called without
+    an encoding= of its own (`text_only`: subprocess's, with a keyword that makes text)."""
     for name, match in _matches(data, calls):
-        before = _plain_call(data, match)
+        before = _plain_call(data, match, modules)
         if before is False or before is not True and (
                 name in _BINARY_BY_DEFAULT and _no_mode(data, match.end() - 1,
                                                         _POSITIONS[name][0]) or
@@ -197,11 +215,12 @@ def _called(data, calls, literals, text_only=False):
     return False
 
 
-def _plain_call(data, match):
+def _plain_call(data, match, modules):
     """For a match of _calls(): False where it is no call or a call with its own
-    encoding=; else the text before it on its line (True for an alias: `NAME as`)."""
+    encoding=; else the text before it on its line (for `NAME as`, an alias, whether it
+    may be imported from one of `modules`)."""
     if match.group(1) is None:
-        return True                     # imported under another name
+        return _imported_from(data, match.start(), modules)
     start = match.start()
     before = data[data.rfind(b"\n", 0, start) + 1:start]
     if _DEF.search(before) or before.lstrip().startswith(b"#"):
@@ -212,6 +231,13 @@ def _plain_call(data, match):
     if keyword is not None and b"lambda" not in keyword.group(0):
         return False                    # its own encoding=
     return before
+
+
+def _imported_from(data, position, modules):
+    """Whether the `NAME as` at `position` may be in `from M import ..., NAME as X` with
+    M one of `modules` (elsewhere, or where the statement is not read for sure: yes)."""
+    statement = _FROM_IMPORT.search(data, max(0, position - _IMPORT_REACH), position)
+    return statement is None or statement.group(1).decode("ascii") in modules
 
 
 def _open_may_be_called(data, literals):
@@ -225,7 +251,7 @@ def _open_may_be_called(data, literals):
 
 
 def _open_may_be_site(data, match, receivers, literals):
-    before = _plain_call(data, match)
+    before = _plain_call(data, match, _OPEN_MODULES)
     if before is False or before is True:
         return before
     parenthesis = match.end() - 1
@@ -246,13 +272,7 @@ def _open_may_be_site(data, match, receivers, literals):
     receiver, head = dot
     if not receiver and not head.strip():
         return True                     # `.open(` starts the line: unsure of what it is on
-    if receiver.endswith(b")") and head.endswith(b"(") and head[-2:-1] and \
-            _WORD_OR_CLOSING.match(head, len(head) - 2):
-        kind = _PATH                    # `f().open(`: a call's result, never a module
-    else:
-        if receiver not in receivers:
-            receivers[receiver] = _receiver_kind(receiver, data, literals)
-        kind = receivers[receiver]
+    kind = _kind(receiver, head, data, literals, receivers)
     if kind is _MODULE:
         return not _not_text(data, parenthesis, *_OPEN_POSITIONS)
     if kind is _PATH:
@@ -321,6 +341,23 @@ def _dot(before):
     return text[start:], text[:start]
 
 
+def _kind(receiver, head, data, literals, receivers):
+    """_receiver_kind() of the receiver X of `X.open(` (`head`: the line before it), with
+    the receivers' kinds known so far."""
+    if receiver.endswith(b")") and head.endswith(b"(") and head[-2:-1] and \
+            _WORD_OR_CLOSING.match(head, len(head) - 2):
+        return _PATH                    # `f().open(`: a call's result, never a module
+    if receiver == b"parent":
+        before = _dot(head)
+        if before is not None and before[0]:
+            # `Y.parent`: a path where Y may be one (_scan's is_path), never a module
+            kind = _kind(before[0], before[1], data, literals, receivers)
+            return _PATH if kind in (_PATH, _EITHER) else None
+    if receiver not in receivers:
+        receivers[receiver] = _receiver_kind(receiver, data, literals)
+    return receivers[receiver]
+
+
 def _receiver_kind(receiver, data, literals):
     """For `X.open(`, X the name before the dot (ending in ")" for a call or parentheses;
     b"" for anything else: a subscript, a literal): _PATH where it may be a path (_scan's
@@ -336,9 +373,10 @@ def _receiver_kind(receiver, data, literals):
     module = name in _OPEN_MODULES or any(_word_starts(re.compile(
         br"%s%s+as%s+%s\b" % (re.escape(other.encode()), _GAP, _GAP, word)), data, literals)
         for other in _OPEN_MODULES)
-    # a name ending in path, or one the file assigns, annotates (`X: Path`, `(X) = ...`,
-    # `a.X = ...`) or loops over (`for a.X in`): a path by _scan's heuristic
-    path = name.lower().endswith(("path", "parent")) or _word_starts(re.compile(
+    # a name ending in path, or one the file assigns (not a keyword argument's `f(X=a)`),
+    # annotates (`X: Path`, `(X) = ...`, `a.X = ...`) or loops over (`for a.X in`): a
+    # path by _scan's heuristic
+    path = name.lower().endswith("path") or _word_starts(re.compile(
         br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP)), data, literals) or \
         _rest_may_be_path(re.compile(br"%s(?:%s|\))*=(?!=)" % (word, _GAP)), data,
                           literals, _ASSIGNED) or \
@@ -356,7 +394,8 @@ def _rest_may_be_path(pattern, data, literals, path_like):
     def's `self):`, a dict's `{a: 1}`, a slice's `[a:]`, `x = build_opener()`."""
     for match in pattern.finditer(data):
         start = match.start()
-        if start and _WORD_BYTE.match(data, start - 1) or literals.holds(start):
+        if start and _WORD_BYTE.match(data, start - 1) or literals.holds(start) or \
+                path_like is _ASSIGNED and _in_arguments(data, match):
             continue
         end = _LINE_END.search(data, match.end())
         rest = data[match.end():end.start() if end else len(data)]
@@ -364,6 +403,20 @@ def _rest_may_be_path(pattern, data, literals, path_like):
                 sum(rest.count(b) for b in b")]}"):
             return True
     return False
+
+
+def _in_arguments(data, match):
+    """Whether the `X =` of `match` follows a "," or "(" on its line (past an attribute's
+    `a.`): a keyword argument, a parameter's default, or a tuple's name (`a, X = ...`),
+    which _scan's _Module takes for no assignment; not `(X) = ...`."""
+    position = match.start() - 1
+    while position >= 0 and data[position] in _TARGET_BYTES:
+        position -= 1
+    if position < 0:
+        return False
+    if data[position] == _COMMA:
+        return True
+    return data[position] == _OPENING and b")" not in match.group(0)
 
 
 def _word_starts(pattern, data, literals):
