@@ -143,15 +143,18 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
         mine = [p for p in first if p[0].version in versions]
         again = {(r[0].version, r[1]): r for r in suite.plan_rerun(
             mine, {v: ids for v, ids in reruns.items() if v in versions})}
+        fresh_copies = [(stage, "%s-%s" % (mode, encoding)) for _, mode, stage, _ in mine
+                        for encoding in ENCODINGS if (encoding, mode) not in AS_RERUN]
+        made = suite.other_copies(fresh_copies)
+        out.folders += made             # (removed with the plan, used or not)
+        copies = iter(made)
         for interp, mode, stage, _ in mine:
             for encoding in ENCODINGS:
                 if (encoding, mode) in AS_RERUN:
                     entry = again[(interp.version, mode)]
                     out.shared.append(len(out.planned))
                 else:
-                    folder = suite.another_copy(stage, "%s-%s" % (mode, encoding))
-                    out.folders.append(folder)
-                    fresh = suite.Stage(folder, "")
+                    fresh = suite.Stage(next(copies), "")
                     entry = (interp, mode, fresh, _only(fresh, reruns[interp.version]))
                 out.edits[encoding] = _apply.at_sites(
                     os.path.join(entry[2].work, offset), sites, encoding)

@@ -8,7 +8,8 @@ error, {"test": nodeid, "when": "setup"|"call"|"teardown", "outcome", "message"}
 test phase, {"exit": status, "shouldfail", "shouldstop"} at the end of the session.
 A run killed at its timeout thus leaves the tests that finished (their teardown written).
 `--utf8env-only PATH` deselects every test whose node id is not a line of PATH (the
-reruns of the tests that changed: the suite's own arguments stay as given).
+reruns of the tests that changed: the suite's own arguments stay as given), and leaves
+out of the collection the files none of them is in.
 
 Loaded into the interpreter under test: Python 3.6 syntax, standard library only
 (readiness imports it too). Under pytest-xdist the controller writes (the workers' reports reach it); the
@@ -68,12 +69,75 @@ def _message(report):
     return None
 
 
-def pytest_collection_modifyitems(session, config, items):
+def _wanted(config):
+    """The node ids of --utf8env-only's file (None without it), read once."""
     path = config.getoption("utf8env_only")
     if not path:
+        return None
+    if not hasattr(config, "_utf8env_wanted"):
+        with open(path, encoding="utf-8") as f:
+            config._utf8env_wanted = set(line.rstrip("\n") for line in f if line.strip())
+    return config._utf8env_wanted
+
+
+def _wanted_files(config):
+    """The files the wanted node ids are in, each as given and as resolved; None where
+    one is not a file this process sees (a node id of another shape): then nothing is
+    left out of the collection, the deselection alone chooses."""
+    if not hasattr(config, "_utf8env_files"):
+        import os
+        root = str(getattr(config, "rootpath", None) or config.rootdir)
+        files = set()
+        for nodeid in _wanted(config):
+            path = os.path.normpath(os.path.join(root, nodeid.split("::", 1)[0]))
+            if not os.path.isfile(path):
+                files = None
+                break
+            files.update((path, os.path.realpath(path)))
+        config._utf8env_files = files
+    return config._utf8env_files
+
+
+def _leave_out(path, config):
+    """True where --utf8env-only's tests cannot be in the file `path` (collecting a whole
+    suite again for a few tests costs as long as running most of them); None elsewhere,
+    so that pytest and the suite's other plugins decide. Never a folder (one walk is
+    cheap), __init__.py or conftest.py (a package's, its fixtures)."""
+    import os
+    if _wanted(config) is None or not os.path.isfile(path) or \
+            os.path.basename(path) in ("__init__.py", "conftest.py"):
+        return None
+    files = _wanted_files(config)
+    if files is None or os.path.normpath(path) in files or os.path.realpath(path) in files:
+        return None
+    return True
+
+
+def _pytest_major():
+    """pytest's major version where it runs this module as a plugin; None in readiness's
+    own process (which reads progress files, and imports no pytest for it)."""
+    import sys
+    pytest = sys.modules.get("pytest")
+    try:
+        return int(pytest.__version__.split(".")[0]) if pytest is not None else None
+    except (AttributeError, ValueError):
+        return 0
+
+
+# The hook's argument is collection_path (pathlib) from pytest 7, path (py.path) before;
+# pytest 8 has no `path` any more: the one this pytest has.
+if (_pytest_major() or 0) >= 7:
+    def pytest_ignore_collect(collection_path, config):
+        return _leave_out(str(collection_path), config)
+elif _pytest_major() is not None:
+    def pytest_ignore_collect(path, config):
+        return _leave_out(str(path), config)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    wanted = _wanted(config)
+    if wanted is None:
         return
-    with open(path, encoding="utf-8") as f:
-        wanted = set(line.rstrip("\n") for line in f if line.strip())
     keep = [item for item in items if item.nodeid in wanted]
     drop = [item for item in items if item.nodeid not in wanted]
     if drop:

@@ -314,6 +314,26 @@ def copy_project(project, work, skipped=None):
     return skipped
 
 
+def copy_projects(pairs, skipped=None):
+    """copy_project() of each (project, work) of `pairs`, side by side in threads (a
+    copy's time is the file system's, opening and writing files, which threads share
+    out: two copies of a project of 1,200 files took 1.8 s one after the other); the
+    special files left out listed once in `skipped`. Returns when every copy ended,
+    raising the first one's error."""
+    from concurrent.futures import ThreadPoolExecutor
+    skipped = [] if skipped is None else skipped
+    found = [[] for _ in pairs]
+    with ThreadPoolExecutor(max(1, min(len(pairs), 2 * (os.cpu_count() or 1)))) as pool:
+        copies = [pool.submit(copy_project, project, work, own)
+                  for (project, work), own in zip(pairs, found)]
+        for copy in copies:
+            copy.result()
+    for entry in (entry for own in found for entry in own):
+        if entry not in skipped:
+            skipped.append(entry)
+    return skipped
+
+
 def _restore_cache(project, work):
     """The copy's .pytest_cache as the project's (the first run changed it), for a rerun
     that uses it as the first run did (--lf, --ff, --sw)."""
@@ -436,9 +456,9 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
                     continue
                 folder = Folder(interp.root, mode)
                 folders.append(folder)
-                copy_project(project, folder.work, skipped)
                 folder.project = project
                 made.append((interp, mode, utf8, folder))
+        copy_projects([(project, folder.work) for _, _, _, folder in made], skipped)
         src = {id(i): src_first(project, i, environ, a) for i, a in zip(pythons, asked)}
         for interp, mode, utf8, folder in made:
             folder.make = functools.partial(_job, interp, es, utf8, pytest_args=pytest_args,
@@ -459,18 +479,23 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
     return planned, folders
 
 
-def another_copy(stage, name):
-    """A Folder holding a fresh copy of the project, for another run like `stage`'s (the
-    same Python, mode, arguments and lent package: its `make`); to remove."""
-    folder = Folder(stage.root, name)
+def other_copies(wanted):
+    """[Folder] holding each a fresh copy of the project, for another run like a stage's
+    (the same Python, mode, arguments and lent package: its `make`), one per (stage,
+    name) of `wanted`, copied side by side (copy_projects); to remove."""
+    folders = []
     try:
-        copy_project(stage.project, folder.work)
+        for stage, name in wanted:
+            folder = Folder(stage.root, name)
+            folders.append(folder)
+            folder.project = stage.project
+            folder.make = stage.folder.make
+        copy_projects([(folder.project, folder.work) for folder in folders])
     except BaseException:
-        folder.remove()
+        for folder in folders:
+            folder.remove()
         raise
-    folder.project = stage.project
-    folder.make = stage.folder.make
-    return folder
+    return folders
 
 
 def plan_rerun(planned, wanted):
