@@ -20,11 +20,12 @@ from utf8env._engine.records import as_json
 from utf8env._errors import UsageError, Utf8envError
 from utf8env import _worlds as worlds
 from utf8env import _discovery as discovery
-from utf8env.matrix import (_cli as cli, _environments as environments,
+from utf8env._worlds import env_sets as environments
+from utf8env.matrix import (_cli as cli,
                             _pep as pep, _program as program, _report as report,
                             _results as results, _scenarios as scenarios)
-from utf8env.matrix import _cells
-from utf8env.matrix._cells import LAUNCHER, python_command
+from utf8env._worlds import cells as _cells
+from utf8env._worlds.cells import LAUNCHER, python_command
 from utf8env._own_command import own_command
 from utf8env import _cli as utf8env_cli, _commands as commands, _options as options
 

@@ -20,7 +20,8 @@ from utf8env import _worlds as worlds, _commands as commands, _options as option
 from utf8env._engine import policy
 from utf8env._worlds import access
 from utf8env import _discovery as discovery
-from utf8env.matrix import (_cli as cli, _environments as environments,
+from utf8env._worlds import env_sets as environments
+from utf8env.matrix import (_cli as cli,
                             _pep as pep, _pep686, _program as program, _report as report,
                             _results as results)
 

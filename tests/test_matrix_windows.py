@@ -30,11 +30,11 @@ from utf8env._own_command import own_command
 from utf8env._windows import wine
 from utf8env._worlds import Run
 from utf8env.matrix import _report as report, _results as results, _windows as mwindows
-from utf8env.matrix._cells import Cell
+from utf8env._worlds.cells import Cell
 from utf8env.matrix._program import _program_cell
 from utf8env._discovery import Interpreter
 from utf8env.matrix._pep686 import of_env_set
-from utf8env.matrix._environments import ENV_SET_NAMES, ENV_SETS
+from utf8env._worlds.env_sets import ENV_SET_NAMES, ENV_SETS
 
 from support import machine, wine as support_wine
 from test_worlds import module_home  # noqa: F401 (module_home: autouse)

@@ -187,8 +187,6 @@ TOOL_TO_TOOL = {
         "fix --prove is readiness's run with the fix applied: the suite runs are readiness's",
     ("readiness/_advice.py", "utf8env.fixer"):
         "readiness tries the fixer's edits: scanning and editing sources are fix's",
-    ("readiness/_suite.py", "utf8env.matrix"):
-        "a run is a matrix cell (_cells) in an environment set (_environments)",
 }
 
 

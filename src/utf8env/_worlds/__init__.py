@@ -7,6 +7,10 @@ allows it. Private: utf8env's own subcommands use it; nothing here is a document
     access.py    how each world is entered here: LOCPATH, a user namespace, root's mount
                  namespace, or why it cannot be
     jobs.py      jobs run in a world by _child/world_runner.py, in parallel, with timeouts
+    env_sets.py  the environments a program runs in: the PEP reproduction's rows, each a
+                 set of concrete environments, and the named sets of the program mode
+    cells.py     a run's sandbox: its own folder, a command line built from its
+                 Environment, what a finished run shows (a UnicodeError's last line)
 """
 from .access import LOCPATH, MOUNT, NONE, USERNS, Way, way
 from .catalog import WINDOWS, WINDOWS_NOTE, WORLD, WORLDS, World, world

@@ -4,16 +4,15 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
 
     _cli.py           run(options, command) -> exit status (_commands.py declares it)
     _scenarios.py     the PEPs' use cases as data, each with its classifier and the PEP's values
-    _environments.py  the rows' concrete environments, and the user-program mode's sets
     _pep.py           the PEP reproduction: jobs, judging, the agreement with the PEPs
     _program.py       the user's own command under every environment set
     _windows.py       --windows: a row of real Windows CPython under Wine, in the code pages
-    _cells.py         the per-cell sandbox (a folder, a command line, a timeout), what a run shows
     _pep686.py        what Python 3.15 decides in each environment (the engine, asked once)
     _results.py       the results as records (as_json(), records.py's, at the JSON boundary)
     _report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
-The locale worlds (and the jobs run in them) are utf8env._worlds, and the interpreters
-found utf8env._discovery, shared with readiness.
+The locale worlds, the jobs run in them, the environment sets (_worlds/env_sets.py) and
+the per-cell sandbox (_worlds/cells.py) are utf8env._worlds, and the interpreters found
+utf8env._discovery, shared with readiness.
 """
 
 # The report formats: the command line offers them (utf8env/_commands.py), _report.py renders them.

@@ -84,7 +84,8 @@ def run(options, command):
 
 def _pep(options, pythons, timeout):
     from .. import _discovery as discovery
-    from . import _environments as environments, _pep as pep, _report as report
+    from .._worlds import env_sets as environments
+    from . import _pep as pep, _report as report
     if options.env_set:
         raise UsageError("matrix: --env-set applies to a COMMAND (the PEP reproduction has "
                          "its own environments)")
@@ -110,7 +111,8 @@ def _pep(options, pythons, timeout):
 
 def _program(options, command, pythons, timeout):
     from .. import _discovery as discovery
-    from . import _environments as environments, _program as program, _report as report
+    from .._worlds import env_sets as environments
+    from . import _program as program, _report as report
     stdin = b""
     if options.stdin is not None:
         try:
@@ -156,7 +158,8 @@ def _program(options, command, pythons, timeout):
 def _windows_sets(names):
     """The environment sets of --windows: those named, of which one at least stands for a
     Windows code page; without --env-set, the five that do."""
-    from . import _environments as environments, _program as program, _windows
+    from .._worlds import env_sets as environments
+    from . import _program as program, _windows
     if not names:
         return tuple(es.name for es in _windows.code_page_sets(environments.ENV_SETS))
     if not _windows.code_page_sets(program.chosen_sets(names)):

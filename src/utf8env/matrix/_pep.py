@@ -5,9 +5,9 @@ import json
 import os
 import time
 
-from . import _cells
+from .._worlds import cells as _cells
 from .. import _discovery
-from . import _environments
+from .._worlds import env_sets as _environments
 from ._pep686 import of_environment
 from . import _scenarios
 from ._results import (ABSENT, SCHEMA, Agreement, CheckedEnvironment, Columns, PepCell, PepResult,

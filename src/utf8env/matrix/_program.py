@@ -5,9 +5,9 @@ import re
 import shutil
 import time
 
-from . import _cells
+from .._worlds import cells as _cells
 from . import _scenarios
-from ._environments import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment
+from .._worlds.env_sets import DEFAULT_ENV_SETS, ENV_SET_NAMES, ENV_SETS, program_environment
 from .._engine.profiles import warns_default_encoding
 from ._pep import DEFAULT_TIMEOUT
 from ._pep686 import of_env_set

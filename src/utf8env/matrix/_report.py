@@ -478,7 +478,7 @@ class _ProgramView(object):
             return self.path(cell.where)
         if cell.status == "ok":
             return None
-        from ._cells import where
+        from .._worlds.cells import where
         found = where((cell.stderr or "").encode("utf-8", "surrogateescape"))
         return self.path(found) if found else None
 

@@ -26,7 +26,7 @@ from .._worlds.catalog import WORLD
 from .._windows import builds, runs, wine
 from .. import _discovery as discovery
 from .._engine.profiles import warns_default_encoding
-from ._environments import PATH
+from .._worlds.env_sets import PATH
 
 PLATFORM = "win32"
 # Wine's code page is each run's own LC_ALL: no locale world to enter.

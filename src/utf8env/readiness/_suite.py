@@ -31,7 +31,7 @@ import uuid
 
 from .._errors import UsageError
 from .. import _discovery as discovery
-from ..matrix import _cells as cells, _environments as environments
+from .._worlds import cells, env_sets as environments
 from .. import _worlds as worlds
 from .._engine.records import Record, field
 from . import _supervise as supervise

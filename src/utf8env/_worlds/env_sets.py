@@ -1,8 +1,9 @@
-"""The text environments the matrix runs in: the rows of the PEP reproduction, each a set
-of concrete environments (interpreter, locale world, variables, options, launcher), and
-the named environment sets of the user-program mode."""
+"""The text environments a program runs in, for the matrix and readiness alike: the rows
+of the PEP reproduction, each a set of concrete environments (interpreter, locale world,
+variables, options, launcher), and the named environment sets of the user-program mode
+(readiness runs a suite in one of them)."""
 from .. import _discovery as discovery
-from .._worlds.catalog import LOCALE, WINDOWS, WORLD
+from .catalog import LOCALE, WINDOWS, WORLD
 from .._engine.profiles import warns_default_encoding
 from .._engine.records import Record, field
 

@@ -11,7 +11,7 @@ import re
 import shutil
 import tempfile
 
-from .. import _worlds as worlds
+from . import jobs as worlds
 from .._own_command import own_command
 
 # `utf8env run` by this interpreter, from the folder this package was imported from, as
@@ -88,7 +88,7 @@ def python_command(env, cell):
 
 def execute(cells_jobs, roots, workers, progress, via=None):
     """cells_jobs: [(world, job)]; results (worlds.Run) in the same order. `via`: how
-    the worlds are made (None: the least privileged way; worlds.MOUNT: root's mounts)."""
+    the worlds are made (None: the least privileged way; MOUNT: root's mounts)."""
     batches = {}
     for i, (world, job) in enumerate(cells_jobs):
         batches.setdefault(world, []).append((i, job))
