@@ -64,6 +64,8 @@ WITH_SITES = [
     "x = f'{y:{w}} {open(p)}'\n",
     # a dot ending an earlier line, past a comment: a Path's open, whose mode comes first
     "x = (Path(a).  # the file.\n     open(p, 'rb'))\n",
+    "x = (Path(a).  # the file\n     open(p, 'rb'))\n",
+    "x = (Path(a).  # (the file)\n     open(p, 'rb'))\n",
     "x = (Path(a). \\\n     open(p, 'rb'))\n",
     # a module's open takes the mode second, a Path's first; `(io)` may be either
     "x = Path(a).open(p, 'rb')\n",

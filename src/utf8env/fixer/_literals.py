@@ -1,6 +1,8 @@
 """Where the string literals and comments of Python source bytes are, found by one pass of
 `re` and no parse: _prefilter leaves out the words there (a docstring's `open(`), since
-no call is made inside them.
+no call is made inside them. Only triple-quoted strings and those comments and strings
+that hold a "(" are regions; the others are read as part of the code around them (see
+_TOKEN), so a word there counts as code: more parsing, never a call missed.
 
 A region is only ever one the compiler would also read as a string or a comment; where
 the pass cannot be sure, it stops, and what follows counts as code:
@@ -37,8 +39,8 @@ _HASH = ord("#")
 
 
 class Literals(object):
-    """The regions of `data` that are strings (not f- or t-strings) or comments, found as
-    far as a question needs (a file's first call is often early in it)."""
+    """The regions of `data` (strings, not f- or t-strings, and comments: as the module
+    says), found as far as a question needs (a file's first call is often early in it)."""
 
     def __init__(self, data):
         self.data = data
@@ -71,27 +73,11 @@ class Literals(object):
                 starts.append(start)
                 ends.append(end)
 
-    def _index(self, position):
-        self._read_past(position)
-        index = bisect.bisect_right(self._starts, position) - 1
-        return index if index >= 0 and position < self._ends[index] else None
-
     def holds(self, position):
         """Whether the byte at `position` is inside a string or a comment."""
-        return self._index(position) is not None
-
-    def comment_start(self, position):
-        """Where the comment holding the byte at `position` starts; None if none does."""
-        index = self._index(position)
-        if index is None or self.data[self._starts[index]] != _HASH:
-            return None
-        return self._starts[index]
-
-    def sure_at(self, position):
-        """Whether the pass went past `position` without stopping (then a byte there that
-        no region holds is code)."""
         self._read_past(position)
-        return self._stopped_at is None or position < self._stopped_at
+        index = bisect.bisect_right(self._starts, position) - 1
+        return index >= 0 and position < self._ends[index]
 
 
 def _sure_of_encoding(data):

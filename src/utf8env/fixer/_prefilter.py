@@ -266,7 +266,7 @@ def _open_may_be_site(data, match, receivers, literals):
             return False                # `"open(`: in a string (else a syntax error)
         stripped = before.rstrip()
         if (not stripped or stripped.endswith(b"\\")) and \
-                _after_dot(data, match.start() - len(before), literals):
+                _after_dot(data, match.start() - len(before)):
             return True
         return not _not_text(data, parenthesis, *_OPEN_POSITIONS)
     receiver, head = dot
@@ -308,22 +308,20 @@ def _binary(data, parenthesis, position):
     return positional is not None and b"mode" not in positional.group(0)
 
 
-def _after_dot(data, line_start, literals):
-    """Whether what comes before the line starting at `line_start` ends with a dot, past
-    line breaks, backslashes and comments (a comment where the literals are unsure: yes)."""
+def _after_dot(data, line_start):
+    """Whether what comes before the line starting at `line_start` may end with a dot,
+    past line breaks, backslashes and lines that are a comment alone; a line with a "#"
+    after code may end in a comment (the literals do not hold every comment): yes."""
     position = line_start - 1
     while position >= 0:
-        byte = data[position]
-        if byte in _BETWEEN:
+        if data[position] in _BETWEEN:
             position -= 1
             continue
-        start = literals.comment_start(position)
-        if start is None:
-            if not literals.sure_at(position) and b"#" in data[data.rfind(
-                    b"\n", 0, position) + 1:position + 1]:
-                return True             # maybe a comment's end: unsure
-            return byte == _DOT
-        position = start - 1
+        begins = data.rfind(b"\n", 0, position) + 1
+        line = data[begins:position + 1]
+        if not line.lstrip().startswith(b"#"):
+            return data[position] == _DOT or b"#" in line
+        position = begins - 1
     return False
 
 
