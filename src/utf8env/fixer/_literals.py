@@ -18,10 +18,11 @@ import re
 # A comment runs to its line's end (\r alone ends a line too). A string: its quotes,
 # a backslash escaping any byte (a line break too), a triple-quoted one over lines. A
 # lone quote (the alternatives before it failed) is a string that does not end.
-# Comments and strings of one quote with no "(" (most of them, and no call's words but
-# a method's: _prefilter counts words there as code) are read with the code around them
-# inside `re`, not one by one: each token costs a turn of the loop in _read_past.
-_QUIET = br"""(?<![fFtT])(?<![fFtT][rRbB])%s(?!%s%s)[^%s\\\r\n(]*(?:\\(?:\r\n|[^(])[^%s\\\r\n(]*)*%s"""
+# Comments and strings of one quote with no "(" (most of them; no call is spelt without
+# one, and a word there counting as code only means more parsing) are read with the code
+# around them inside `re`, not one by one: each token costs a turn of _read_past's loop.
+_QUIET = (br"""(?<![fFtT])(?<![fFtT][rRbB])%s(?!%s%s)"""
+          br"""[^%s\\\r\n(]*(?:\\(?:\r\n|[^(])[^%s\\\r\n(]*)*%s""")
 _TOKEN = re.compile(br"""((?:[^#'"]+|#[^(\r\n]*(?![^\r\n])|%s|%s)+)"""
                     br"""|#[^\r\n]*"""
                     br"""|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"""

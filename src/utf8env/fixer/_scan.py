@@ -77,9 +77,10 @@ _WRITE_TEXT = ("Path.write_text", None, True, 1, _TEXT)
 _PATH_OPEN = ("Path.open", 0, True, 2, _MODE)
 _CONFIG_READ = ("ConfigParser.read", None, True, 1, _TEXT)
 
-PATH_CLASSES = _PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")     # (and _prefilter)
-PATH_METHODS = _PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
-                 "expanduser", "relative_to", "home", "cwd", "readlink")
+# (_prefilter reads these two too)
+PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")
+PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
+                "expanduser", "relative_to", "home", "cwd", "readlink")
 _PATH_ITERATORS = ("glob", "rglob", "iterdir")
 CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
 
@@ -195,11 +196,11 @@ class _Module(object):
         if isinstance(node, ast.Call):
             func = node.func
             name = self.qualname(func, scope, False)
-            if name is not None and name.rsplit(".", 1)[-1] in _PATH_CLASSES:
+            if name is not None and name.rsplit(".", 1)[-1] in PATH_CLASSES:
                 return True
-            if isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
+            if isinstance(func, ast.Attribute) and func.attr in PATH_METHODS:
                 return self.is_path(func.value, scope) or (
-                    name is not None and name.rsplit(".", 2)[-2] in _PATH_CLASSES)
+                    name is not None and name.rsplit(".", 2)[-2] in PATH_CLASSES)
             return False
         if isinstance(node, ast.Name):
             return (not self.imported(node, scope) and node.id.lower().endswith("path")) or \
@@ -249,12 +250,12 @@ def _target_names(target):
 
 def _annotation_is_path(node):
     if isinstance(node, ast.Name):
-        return node.id in _PATH_CLASSES
+        return node.id in PATH_CLASSES
     if isinstance(node, ast.Attribute):
-        return node.attr in _PATH_CLASSES
+        return node.attr in PATH_CLASSES
     if not _HAS_END and isinstance(node, ast.Str) or _HAS_END and isinstance(
             node, ast.Constant) and isinstance(node.value, str):
-        return _literal(node) in _PATH_CLASSES
+        return _literal(node) in PATH_CLASSES
     return False
 
 
