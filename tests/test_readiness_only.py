@@ -19,14 +19,15 @@ FILES = {
 }
 
 
-def _run(tmp_path, wanted):
+def _run(tmp_path, wanted, extra=None):
     project = tmp_path / "p"
-    for name, text in FILES.items():
+    for name, text in dict(FILES, **(extra or {})).items():
         path = project / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     only = tmp_path / "only.txt"
-    only.write_text("".join(line + "\n" for line in wanted), encoding="utf-8")
+    only.write_text("".join(line + "\n" for line in wanted), encoding="utf-8",
+                    errors="surrogateescape")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTEST_ADDOPTS", None)
     return subprocess.run(
@@ -48,3 +49,11 @@ def test_a_node_id_of_no_file_leaves_the_collection_whole(tmp_path):
     proc = _run(tmp_path, ["tests/test_a.py::test_two", "tests/gone.py::test_four"])
     assert (proc.returncode, _summary(proc)) == (2, "1 deselected, 1 error")
     assert b"utf8env_no_such_module" in proc.stdout
+
+
+def test_a_folder_whose_name_is_not_utf8_is_found(tmp_path):
+    # readiness writes the list with surrogateescape (advice._only): read back alike
+    folder = os.fsdecode(b"tests/caf\xe9")
+    proc = _run(tmp_path, [folder + "/test_c.py::test_five"],
+                extra={folder + "/test_c.py": "def test_five():\n    pass\n"})
+    assert (proc.returncode, _summary(proc)) == (0, "1 passed")

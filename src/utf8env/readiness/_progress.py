@@ -75,7 +75,9 @@ def _wanted(config):
     if not path:
         return None
     if not hasattr(config, "_utf8env_wanted"):
-        with open(path, encoding="utf-8") as f:
+        # written by readiness with surrogateescape: a node id holds a file's name as
+        # the file system gives it, which may not be UTF-8
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
             config._utf8env_wanted = set(line.rstrip("\n") for line in f if line.strip())
     return config._utf8env_wanted
 
