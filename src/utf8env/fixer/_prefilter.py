@@ -8,15 +8,17 @@ scan of it could find a call; where a condition is unsure it lets the file throu
                                 between) or imported under another name (`func as`);
                                 subprocess's also a keyword that makes text (`text=`)
     open (builtins, io)         open called, as above
-    X.read_text, X.write_text   the method's word
-    X.read (ConfigParser)       the word read and a ConfigParser class's name
+    X.read_text, X.write_text   the method called (`.read_text(`)
+    X.read (ConfigParser)       `.read(` called and a ConfigParser class's name
 
-A call found so is left out where it cannot be a site: `def open(`; on a line that starts
-with "#" (a comment's, or a string's); with an `encoding=` keyword of its own (_judge
-leaves those); `open(ARGUMENT, 'rb')` (a binary mode and nothing else); `X.open(` where X
-can be neither a module of those (nor its alias) nor a path (_scan's Path.open: a
-receiver ending in ")", a name ending in "path" or "parent", a name the file assigns,
-annotates or loops over)."""
+Words inside strings and comments (_literals) are no call. A call found so is left out
+where it cannot be a site: `def open(` or `class TextIOWrapper(`; on a line that starts
+with "#"; with an `encoding=` keyword of its own or an encoding at its position (_judge
+leaves those); with a literal binary mode (a keyword, at the mode's position, or
+tempfile's default with no mode given); `func as` imported from another module; `X.open(`
+where X can be neither a module of those (mode 2nd) nor a path (_scan's Path.open, mode
+1st: a call's result, a name ending in "path", `Y.parent` of a path, a name assigned a
+value that may be a path, annotated a path, or looped over)."""
 import re
 
 from . import _scan
@@ -78,8 +80,6 @@ _TEXT_WORDS = [word.encode() for word in _scan.TEXT_KEYWORDS]
 _TEXT_KEYWORD = re.compile(br"(?:%s)%s*=(?!=)" % (b"|".join(_TEXT_WORDS), _GAP))
 _METHOD_WORDS = [name.encode() for name in sorted(_METHODS) if name not in ("open", "read")]
 _CONFIG_CLASS = b"ConfigParser"         # the end of every name in _scan.CONFIGPARSERS
-# A method called: a dot, the name, then "(" (spaces, line breaks, backslashes, comments
-# or ")" of `(x.read)(...)` between).
 assert all(name.endswith(_CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS)
 
 # A call's arguments up to an `encoding=` keyword of its own (then no site: _judge): plain
