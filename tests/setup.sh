@@ -88,8 +88,9 @@ python3 -m pip install -q -c tests/constraints.txt pre-commit
 # tests/test_release.py: the release command's tools (ziglang, auditwheel, twine, pinned in
 # tools/release-requirements.txt) in a venv of their own, and zig's cache filled by one
 # release (its musl takes minutes to build the first time); qemu-user and Debian's aarch64
-# C library run the aarch64 launchers.
-[ -x /var/cache/utf8env/release-tools/bin/auditwheel ] || { python3 -m venv /var/cache/utf8env/release-tools && /var/cache/utf8env/release-tools/bin/pip install -q -r tools/release-requirements.txt; }
+# C library run the aarch64 launchers. The venv is made again when the pinned list changes
+# (the list it was made from is kept in it).
+cmp -s tools/release-requirements.txt /var/cache/utf8env/release-tools/requirements.txt || { rm -rf /var/cache/utf8env/release-tools && python3 -m venv /var/cache/utf8env/release-tools && /var/cache/utf8env/release-tools/bin/pip install -q -r tools/release-requirements.txt && cp tools/release-requirements.txt /var/cache/utf8env/release-tools/requirements.txt; }
 [ -d /var/cache/utf8env/zig ] || { d=$(mktemp -d) && ZIG_GLOBAL_CACHE_DIR=/var/cache/utf8env/zig python3 tools/release.py --tools /var/cache/utf8env/release-tools "$d/dist" >/dev/null && rm -rf "$d"; }
 command -v qemu-aarch64 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user >/dev/null; }
 [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libc6-arm64-cross >/dev/null; }

@@ -9,11 +9,13 @@ set-up commands at the top are shown as they are typed, and CI runs the second."
 import os
 import re
 import shlex
+import shutil
 import subprocess
 
 import pytest
 
-from support import machine
+from support import install, machine
+from test_worlds import Nobody
 from utf8env import probe_locales
 from utf8env._own_command import own_command
 
@@ -21,8 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
 
 SETUP = (
-    'python3 -m pip install . && for py in $(pyenv root)/versions/3.*/bin/python3; do utf8env '
-    'explain --empty-env --env LANG=C "$py"; done',
+    "python3 -m venv .venv && .venv/bin/pip install -q . && .venv/bin/utf8env matrix",
     "bash tests/setup.sh && python3 -m pytest",
 )
 HERE = "here"
@@ -106,6 +107,41 @@ def test_excerpt():
 def test_the_readme_starts_with_the_two_set_up_commands():
     blocks = _blocks(README)
     assert [(info, lines) for info, lines in blocks[:2]] == [("sh", [c]) for c in SETUP]
+
+
+def test_the_first_command_works_for_an_ordinary_user():
+    """The first command, typed in sh as the README shows it, by nobody (no root, no pyenv:
+    Debian's python3 alone on PATH) in a copy of this checkout's source: it installs and
+    runs the matrix of the PEPs' use cases under the Pythons found, Debian's among them."""
+    nobody = Nobody()
+    try:
+        source = nobody.path("utf8env")
+        for entry in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "tools", "scripts",
+                      "src", "docs"):
+            where = os.path.join(install.ROOT, entry)
+            if os.path.isdir(where):
+                shutil.copytree(where, os.path.join(source, entry),
+                                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+            else:
+                os.makedirs(source, exist_ok=True)
+                shutil.copy(where, source)
+        nobody.own(source)
+        version = subprocess.run([Nobody.PYTHON, "-c", "import sys; print('%d.%d' % "
+                                  "sys.version_info[:2])"], stdout=subprocess.PIPE,
+                                 universal_newlines=True, check=True).stdout.strip()
+        # No PYTHONPATH: what runs is what the command installed.
+        env = install.pip_environ(nobody.env(), PIP_NO_INDEX="1")
+        del env["PYTHONPATH"]
+        ran = nobody.run(["sh", "-c", SETUP[0]], env=env, cwd=source)
+        assert (ran.returncode, ran.stderr) == (0, b"")
+        lines = ran.stdout.decode("utf-8").splitlines()
+        assert lines[0] == "List a directory into stdout (PEP 540: ls-stdout)"
+        found = lines[lines.index("Pythons, where each was found (the first found of each "
+                                  "version runs):") + 1:-2]
+        assert "  %s: /usr/bin/python%s (PATH)" % (version, version) in found
+        assert re.match(r"\d+ environments, \d+ jobs, ", lines[-1]), lines[-1]
+    finally:
+        nobody.remove()
 
 
 @pytest.mark.fast

@@ -16,6 +16,7 @@ The tools (ziglang, auditwheel, twine, pinned in tools/release-requirements.txt)
 venv tests/setup.sh makes in /var/cache/utf8env/release-tools, and zig's cache is
 /var/cache/utf8env/zig (setup.sh fills it): the module's build then takes seconds."""
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -179,6 +180,50 @@ def test_each_artifact_passes_twine_check_and_holds_the_license(release, name):
     assert head[:6] == ["Metadata-Version: 2.4", "Name: utf8env", "Version: " + VERSION,
                         head[3], "License-Expression: MIT", "License-File: LICENSE"]
     assert "Classifier: Programming Language :: Python :: 3.15" in head
+
+
+def _description(path):
+    """The long description of an artifact: its metadata's body."""
+    if path.endswith(".tar.gz"):
+        with tarfile.open(path) as tar:
+            metadata = tar.extractfile("utf8env-%s/PKG-INFO" % VERSION).read()
+    else:
+        metadata = _member(path, "utf8env-%s.dist-info/METADATA" % VERSION)
+    return metadata.split(b"\n\n", 1)[1].decode("utf-8")
+
+
+@pytest.mark.parametrize("name", [WHEELS[-1], SDIST])
+def test_the_description_renders_on_an_index_with_every_link_leading_somewhere(release, name):
+    """Rendered by the index's own renderer (readme_renderer with its Markdown extra, as
+    PyPI renders a description): every link is a web address or an anchor of the page
+    itself; none leads into a source tree the index's reader does not have."""
+    described = _description(os.path.join(_built(release), name))
+    with open(os.path.join(install.ROOT, "README.md"), encoding="utf-8") as f:
+        assert described == build_backend.index_description(f.read())
+    rendered = subprocess.run(
+        [os.path.join(TOOLS_VENV, "bin", "python"), "-W", "error", "-c",
+         "import sys, readme_renderer.markdown as m; sys.stdout.write(m.render(sys.stdin.read()))"],
+        input=described, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    assert (rendered.returncode, rendered.stderr) == (0, "")
+    html = rendered.stdout
+    ids = set(re.findall(r' id="([^"]+)"', html))
+    links = re.findall(r'href="([^"]*)"', html)
+    assert links and [link for link in links if not (
+        link.startswith("https://") or link.startswith("#") and link[1:] in ids)] == []
+    assert "](" not in html and "docs/run.md" in html
+
+
+@pytest.mark.fast
+def test_the_index_description_names_the_files_the_readme_links():
+    assert build_backend.index_description(
+        "See [docs/run.md](docs/run.md), [the tiers](CONTRIBUTING.md#tiers), "
+        "[`docs/fix.md`](docs/fix.md), [PEP 540](https://peps.python.org/pep-0540/) "
+        "and [below](#below).\n") == (
+        "See `docs/run.md`, the tiers (`CONTRIBUTING.md`), `docs/fix.md`, "
+        "[PEP 540](https://peps.python.org/pep-0540/) and [below](#below).\n"
+        "\n---\n\nThe pages `docs/NAME.md` named above are installed with utf8env: "
+        "`utf8env --help` ends with their folder.\n")
+    assert build_backend.index_description("No link.\n") == "No link.\n"
 
 
 def test_pip_installs_the_manylinux_launcher_and_it_runs(release, venv):

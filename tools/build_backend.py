@@ -391,7 +391,28 @@ def _readme(project, root=ROOT):
     if "text" in readme:
         return readme["text"], content_type
     with open(os.path.join(root, readme["file"]), encoding="utf-8") as f:
-        return f.read(), content_type
+        text = f.read()
+    if content_type.startswith("text/markdown"):
+        text = index_description(text)
+    return text, content_type
+
+
+# A link of the README to a file of the source tree (docs/run.md, CONTRIBUTING.md#...):
+# its target has no scheme and is not an anchor of the page. On a package index's page,
+# where the description is shown alone, it would lead nowhere.
+_TREE_LINK = re.compile(r"\[([^\]]+)\]\((?![A-Za-z][A-Za-z0-9+.-]*:|#)([^)#\s]+)(?:#[^)\s]*)?\)")
+_INSTALLED_PAGES = ("\n---\n\nThe pages `docs/NAME.md` named above are installed with utf8env: "
+                    "`utf8env --help` ends with their folder.\n")
+
+
+def index_description(text):
+    """The README as the index shows it: each link into the source tree becomes the file's
+    name, and a last line says where the pages named so are once installed."""
+    def named(match):
+        words, path = match.groups()
+        return "`%s`" % path if words in (path, "`%s`" % path) else "%s (`%s`)" % (words, path)
+    described, links = _TREE_LINK.subn(named, text)
+    return described + _INSTALLED_PAGES if links else described
 
 
 def license_files(project, root=ROOT):
