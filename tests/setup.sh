@@ -52,6 +52,9 @@ PINS
 # doctor's container fixes are applied in a root file system made like Docker's
 # debian:bookworm-slim (tests/support/container.py enters it as docker run does).
 bash tests/support/build_debian_image.sh
+# tests/test_install_matrix.py installs the release into Debian 11 (the oldest glibc the
+# archive serves) and with Debian 12's own pipx, both roots without a compiler.
+bash tests/support/build_install_roots.sh
 # Test-only wheels that tests/test_no_regression.py installs into the venvs it makes,
 # pinned as tests/constraints.txt is (the same versions as its TEST_WHEELS): click 7 (a
 # console script of the corpus); setuptools, into its 3.13 and 3.15 venvs only (3.12+

@@ -12,9 +12,8 @@ What this machine cannot run: an aarch64 CPython, an Alpine (musl) CPython, or a
 older than its own (RHEL 8's 2.28); the musl launchers are static (they need no libc of
 the machine), and the glibc ones ask for nothing newer than glibc 2.17 (auditwheel).
 
-The tools (ziglang, auditwheel, twine, pinned in tools/release-requirements.txt) are the
-venv tests/setup.sh makes in /var/cache/utf8env/release-tools, and zig's cache is
-/var/cache/utf8env/zig (setup.sh fills it): the module's build then takes seconds."""
+The artifacts are built once per test process (tests/support/release.py, which says where
+the tools come from); tests/test_install_matrix.py installs the same ones as users do."""
 import os
 import re
 import struct
@@ -26,13 +25,12 @@ import zipfile
 import pytest
 
 from support import install, machine
+from support import release as release_build
 
 sys.path.insert(0, install.TOOLS)
 import build_backend  # noqa: E402
 
-RELEASE = os.path.join(install.TOOLS, "release.py")
-TOOLS_VENV = "/var/cache/utf8env/release-tools"
-ZIG_CACHE = "/var/cache/utf8env/zig"
+TOOLS_VENV = release_build.TOOLS_VENV
 AARCH64_ROOT = "/usr/aarch64-linux-gnu"         # Debian's libc6-arm64-cross
 VERSION = build_backend.package_version()
 # The platform of each wheel with a launcher: (ELF e_machine, its program interpreter, or
@@ -48,29 +46,10 @@ SDIST = "utf8env-%s.tar.gz" % VERSION
 WHEELS = ["utf8env-%s-py3-none-%s.whl" % (VERSION, p) for p in list(PLATFORMS) + ["any"]]
 
 
-def _environ(work):
-    environ = install.pip_environ(HOME=os.path.join(work, "home"),
-                                  TMPDIR=os.path.join(work, "tmp"),
-                                  XDG_CACHE_HOME=os.path.join(work, "cache"))
-    for name in ("HOME", "TMPDIR", "XDG_CACHE_HOME"):
-        os.makedirs(environ[name], exist_ok=True)
-    return environ
-
-
 @pytest.fixture(scope="module")
 def release(tmp_path_factory):
     """(the release command's status, stdout, stderr, the folder it built)."""
-    if not os.path.exists(os.path.join(TOOLS_VENV, "bin", "python")):
-        pytest.skip("no venv of the release tools in %s (%s makes it)"
-                    % (TOOLS_VENV, machine.SETUP))
-    work = str(tmp_path_factory.mktemp("release"))
-    dist = os.path.join(work, "dist")
-    environ = dict(_environ(work), ZIG_GLOBAL_CACHE_DIR=ZIG_CACHE)
-    # The machine's pip configuration is the tools venv's (setup.sh installed it so).
-    result = subprocess.run([sys.executable, RELEASE, dist, "--tools", TOOLS_VENV],
-                            env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            universal_newlines=True)
-    return result.returncode, result.stdout, result.stderr, dist
+    return release_build.build(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +58,7 @@ def venv(release, tmp_path_factory):
     as a user does: (its bin folder, the environment the tests run its command with)."""
     dist = _built(release)
     work = str(tmp_path_factory.mktemp("venv"))
-    environ = _environ(work)
+    environ = release_build.environ(work)
     subprocess.run([sys.executable, "-m", "venv", os.path.join(work, "v")], check=True)
     bin_folder = os.path.join(work, "v", "bin")
     subprocess.run([os.path.join(bin_folder, "python"), "-m", "pip", "install", "-q",
@@ -88,11 +67,7 @@ def venv(release, tmp_path_factory):
 
 
 def _built(release):
-    status, _, stderr, dist = release
-    if status != 0:
-        pytest.fail("tools/release.py failed (status %d):\n%s" % (status, stderr),
-                    pytrace=False)
-    return dist
+    return release_build.folder(release)
 
 
 def _member(wheel, name):
@@ -276,7 +251,7 @@ def test_the_aarch64_launchers_run_under_qemu(release, venv):
 
 def test_the_any_wheel_installs_the_stub_and_it_runs(release, tmp_path):
     dist = _built(release)
-    environ = _environ(str(tmp_path))
+    environ = release_build.environ(str(tmp_path))
     subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "v")], check=True)
     bin_folder = str(tmp_path / "v" / "bin")
     subprocess.run([os.path.join(bin_folder, "python"), "-m", "pip", "install", "-q",
