@@ -167,6 +167,7 @@ LISTING = """\
 ./bom.py:1:1: open: text in the locale's encoding; fix: encoding="utf-8"
 ./calls.py:10:5: open: text in the locale's encoding; fix: encoding="utf-8"
 ./calls.py:12:5: open: review: the mode is not a literal: if it is a text mode, the encoding is the locale's
+./calls.py:13:1: open: review: encoding=None is the locale's encoding: give the one the data is in (encoding="utf-8")
 ./calls.py:15:1: open: review: **kwargs may carry encoding=
 ./calls.py:16:1: open: review: *args may carry the encoding (open's 4th positional)
 ./calls.py:17:8: open: text in the locale's encoding; fix: encoding="utf-8"
@@ -199,7 +200,7 @@ LISTING = """\
 ./layout.py:20:9: open: text in the locale's encoding; fix: encoding="utf-8"
 ./layout.py:20:40: open: text in the locale's encoding; fix: encoding="utf-8"
 ./layout.py:22:11: open: text in the locale's encoding; fix: encoding="utf-8"
-35 call sites in 5 files open text in the locale's encoding: 29 to fix (--write), 6 to review
+36 call sites in 5 files open text in the locale's encoding: 29 to fix (--write), 7 to review
 """
 
 # Small files whose bytes matter: a PEP 263 cookie (Latin-1), CRLF newlines and no final
@@ -267,7 +268,7 @@ def test_the_listing_of_the_corpus(corpus, capsys):
 def test_check_exits_1_on_a_site_and_0_on_none(corpus, capsys):
     assert _fix(capsys, "--check", "calls.py")[0] == 1
     clean = corpus / "clean.py"
-    clean.write_text(u'open("x", "rb")\nopen("y", encoding="utf-8")\nopen("z", "r", -1, None)\n')
+    clean.write_text(u'open("x", "rb")\nopen("y", encoding="utf-8")\nopen("z", "r", -1, "ascii")\n')
     assert _fix(capsys, "--check", "clean.py") == (
         0, "no call site opens text in the locale's encoding (1 file)\n", "")
     assert _fix(capsys, "clean.py")[0] == 0
@@ -278,7 +279,7 @@ def test_check_exits_1_on_a_site_and_0_on_none(corpus, capsys):
 def test_write_gives_these_bytes_that_parse_and_a_second_run_finds_nothing_to_fix(corpus, capsys):
     status, out, err = _fix(capsys, "--write", ".")
     assert (status, err) == (1, _syntax_error_line())
-    assert out.splitlines()[-1] == "29 call sites fixed (encoding=\"utf-8\") in 5 files; 6 to review"
+    assert out.splitlines()[-1] == "29 call sites fixed (encoding=\"utf-8\") in 5 files; 7 to review"
     for name in CORPUS:
         assert _read(corpus, name) == FIXED[name], name
         if name != "broken.py":
@@ -287,7 +288,7 @@ def test_write_gives_these_bytes_that_parse_and_a_second_run_finds_nothing_to_fi
     status, out, _ = _fix(capsys, "--write", ".")
     assert out.splitlines()[:-1] == REVIEW
     # the count is of the files edited: the one holding the sites to review is not
-    assert out.splitlines()[-1] == "0 call sites fixed (encoding=\"utf-8\") in 0 files; 6 to review"
+    assert out.splitlines()[-1] == "0 call sites fixed (encoding=\"utf-8\") in 0 files; 7 to review"
     assert all(_read(corpus, name) == FIXED[name] for name in CORPUS)
 
 
@@ -354,6 +355,40 @@ def test_a_comment_saying_the_default_is_meant_keeps_the_call(tmp_path, capsys):
     _fix(capsys, "--write", str(path))
     assert path.read_text() == _KEPT.replace(u'open("v")', u'open("v", encoding="utf-8")').replace(
         u'open("# utf8env: ignore")', u'open("# utf8env: ignore", encoding="utf-8")')
+
+
+ENCODING_NONE = u"""import subprocess
+from pathlib import Path
+open(name, encoding=None)
+open(name, "r", -1, None)
+open(name, "rb", encoding=None)
+open(name, "rb", -1, None)
+subprocess.run(["ls"], text=True, encoding=None)
+subprocess.run(["ls"], encoding=None)
+Path(name).read_text(encoding=None)
+open(name, encoding=encoding)
+"""
+
+
+@pytest.mark.fast
+def test_encoding_none_is_the_locales_and_listed_for_review(tmp_path, capsys):
+    # None is the default said aloud: in text mode, the locale's encoding; in binary
+    # mode, or where None turns no text on (subprocess without text=), nothing; a name
+    # may hold anything but None: its own choice.
+    path = tmp_path / "a.py"
+    path.write_text(ENCODING_NONE)
+    review = "review: encoding=None is the locale's encoding: give the one the data is in " \
+             "(encoding=\"utf-8\")"
+    status, out, _ = _fix(capsys, "--check", str(path))
+    assert (status, out) == (1, (
+        "{0}:3:1: open: {1}\n"
+        "{0}:4:1: open: {1}\n"
+        "{0}:7:1: subprocess.run: {1}\n"
+        "{0}:9:1: Path.read_text: {1} (likely a pathlib.Path)\n"
+        "4 call sites in 1 file open text in the locale's encoding: 0 to fix (--write), 4 to "
+        "review\n").format(path, review))
+    status, _, _ = _fix(capsys, "--write", str(path))
+    assert (status, path.read_text()) == (1, ENCODING_NONE)
 
 
 @pytest.mark.fast
@@ -450,7 +485,7 @@ def test_an_unreadable_file_is_one_line_and_the_others_go_on(corpus, capsys, mon
     status, out, err = _fix(capsys, "--write", ".")
     assert status == 1
     assert err == _syntax_error_line() + "utf8env: ./secret.py: cannot read: Permission denied\n"
-    assert out.splitlines()[-1] == "29 call sites fixed (encoding=\"utf-8\") in 5 files; 6 to review"
+    assert out.splitlines()[-1] == "29 call sites fixed (encoding=\"utf-8\") in 5 files; 7 to review"
 
 
 # -- the real interpreters ----------------------------------------------------------------------

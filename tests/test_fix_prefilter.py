@@ -50,6 +50,12 @@ WITH_SITES = [
     "import subprocess\nsubprocess.run(a,  # why\n    text=True)\n",
     "x = p.read_text()\n",
     "x = p.write_text(s)\n",
+    # encoding=None: the locale's (listed for review)
+    "x = open(f, encoding=None)\n",
+    "x = open(f, encoding = None, errors='strict')\n",
+    "x = open(f, 'r', -1, None)\n",
+    "import io\nx = io.TextIOWrapper(b, None)\n",
+    "import subprocess\nsubprocess.run(a, text=True, encoding=None)\n",
     "import configparser\nc = configparser.ConfigParser()\nc.read('f')\n",
     # strings and comments before the call, each read as the compiler does
     '"""Use open(f) to read."""\nopen(f)\n',
@@ -124,6 +130,8 @@ WITHOUT_SITES = [
     "import builtins\nx = builtins.open(f, 'wb')\n",
     "import os\nx = os.fdopen(3, 'rb')\n",
     "x = open(f, 'r', -1, 'utf-8')\n",
+    "x = open(f, 'rb', encoding=None)\n",
+    "x = open(f, encoding=Nonesuch)\n",
     "import io\nx = io.TextIOWrapper(b, 'utf-8')\n",
     "import tempfile\nx = tempfile.TemporaryFile('wb+')\n",
     "import tempfile\nx = tempfile.NamedTemporaryFile(dir=d, delete=False)\n",

@@ -93,7 +93,9 @@ _STRING = br"(?<![fFtT])(?<![fFtT][rRbB])(?:'[^'\\\n]*'|\"[^\"\\\n]*\")"
 _NESTED = br"[(\[{](?:%s|%s)*[)\]}]" % (_PLAIN, _STRING)
 # ... two levels deep: open(os.path.join(a, f(b)), 'rb')
 _NESTED = br"[(\[{](?:%s|%s|%s)*[)\]}]" % (_PLAIN, _STRING, _NESTED)
-_ENCODING = re.compile(br"\((?:%s|%s|%s)*?\bencoding\s*=(?!=)" % (_PLAIN, _STRING, _NESTED))
+# (encoding=None is the locale's: _judge lists it.)
+_ENCODING = re.compile(br"\((?:%s|%s|%s)*?\bencoding\s*=(?!=)(?!\s*None\b)" % (
+    _PLAIN, _STRING, _NESTED))
 # ... a keyword of subprocess's that makes text (else its output is bytes: no site), and
 # the whole of the arguments so read (where it is not, unsure).
 _TEXT_ARGUMENT = re.compile(br"\((?:%s|%s|%s)*?\b(?:%s)\s*=(?!=)" % (
@@ -109,9 +111,9 @@ _BINARY = [re.compile(br"\(\s*%s%s\s*(?:\)|,(?:%s|%s|%s)*?\))" % (
 _BINARY_KEYWORD = re.compile(br"\((?:%s|%s|%s)*?\bmode\s*=\s*%s" % (
     _PLAIN, _STRING, _NESTED, _BINARY_MODE))
 # Positional arguments (none starred, none a keyword, no lambda), one more than a number:
-# an encoding given at that position.
+# an encoding given at that position (None there is the locale's: no encoding).
 _POSITIONAL = br"(?:[^()\[\]{}'\"#\\:,*=]|%s|%s)+" % (_STRING, _NESTED)
-_PAST = dict((position, re.compile(br"\(\s*(?:%s,\s*){%d}%s\s*[,)]" % (
+_PAST = dict((position, re.compile(br"\(\s*(?:%s,\s*){%d}(?!\s*None\s*[,)])%s\s*[,)]" % (
     _POSITIONAL, position, _POSITIONAL))) for position in (1, 2, 3))
 # ... at most a number of them, then the end or a keyword: no positional past them.
 _AT_MOST = dict((position, re.compile(br"\(\s*(?:%s,\s*){0,%d}(?:\)|\w+\s*=(?!=))" % (

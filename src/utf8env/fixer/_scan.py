@@ -491,7 +491,7 @@ def _ordinal(number):
 def _judge(call, spec, module):
     """None (not text in the locale's encoding, or an explicit encoding), or (REVIEW,
     message), or (FIX, None)."""
-    shown, mode_pos, text_default, enc_pos, kind, _ = spec
+    enc_pos = spec[3]
     keywords = {}
     double_star = False
     for keyword in call.keywords:
@@ -499,12 +499,32 @@ def _judge(call, spec, module):
             double_star = True
         else:
             keywords[keyword.arg] = keyword.value
-    if "encoding" in keywords:
-        return None
     starred = [i for i, arg in enumerate(call.args) if isinstance(arg, ast.Starred)]
     first_star = starred[0] if starred else len(call.args)
-    if enc_pos is not None and first_star > enc_pos:
-        return None                                         # a positional encoding
+    encoding = keywords.get("encoding")
+    if encoding is None and enc_pos is not None and first_star > enc_pos:
+        encoding = call.args[enc_pos]                       # a positional encoding
+    if encoding is not None and not _is_none(encoding):
+        return None
+    judged = _judge_text(call, spec, keywords, double_star, starred, first_star)
+    if judged is not None and encoding is not None:
+        # encoding=None is the default said aloud: the locale's encoding, which 3.15's
+        # UTF-8 mode changes (pylint's W1514 says so too).
+        return REVIEW, "encoding=None is the locale's encoding: give the one the data " \
+                       "is in (encoding=\"utf-8\")"
+    return judged
+
+
+def _is_none(node):
+    try:
+        return _literal(node) is None
+    except ValueError:
+        return False
+
+
+def _judge_text(call, spec, keywords, double_star, starred, first_star):
+    """_judge's answer for a call that gives no encoding."""
+    shown, mode_pos, text_default, enc_pos, kind, _ = spec
     text = text_default
     if kind == _MODE or kind == _FILEINPUT:
         if kind == _FILEINPUT:
