@@ -85,10 +85,12 @@ class Place(object):
                     WINEPREFIX=self.prefix, LC_ALL=support_wine.LOCALES[code_page],
                     LOCPATH=support_wine.LOCPATH)
 
-    def run(self, argv, code_page=1252, cwd=None, timeout=180):
-        """(status, stdout, stderr) of the Windows program argv[0] (a Linux path)."""
-        return wine.communicate([support_wine.WINE] + list(argv), self.environ(code_page),
-                                cwd or self.work, timeout)
+    def run(self, argv, code_page=1252, cwd=None, timeout=180, **extra):
+        """(status, stdout, stderr) of the Windows program argv[0] (a Linux path); extra:
+        more variables."""
+        return wine.communicate([support_wine.WINE] + list(argv),
+                                dict(self.environ(code_page), **extra), cwd or self.work,
+                                timeout)
 
     def python(self, minor):
         return os.path.join(self.pythons[minor], "python.exe")
@@ -183,6 +185,18 @@ def test_version_through_utf8env_exe_and_python_m(place, minor):
     for command in _both(place, minor):
         assert place.run(command + ["--version"]) == (
             0, ("utf8env %s\r\n" % VERSION).encode(), b"")
+
+
+def test_a_console_script_starts_with_the_python_variables(place):
+    # What the POSIX launcher avoids and utf8env.exe cannot (docs/install.md says so).
+    status, out, err = place.run([place.command("3.13"), "--version"],
+                                 PYTHONIOENCODING="bogus")
+    lines = err.decode("ascii").split("\n")     # written by C, as it is: \n
+    assert (status, out, lines[:4], lines[5:]) == (1, b"", [
+        "Fatal Python error: init_stdio_encoding: failed to get the Python codec name of the "
+        "stdio encoding", "Python runtime state: core initialized",
+        "LookupError: unknown encoding: bogus", ""], ["  <no Python frame>", ""])
+    assert lines[4].startswith("Current thread 0x")
 
 
 @pytest.mark.parametrize("code_page", [1252, 932])
