@@ -21,7 +21,9 @@ LINES = {
     "matrix": "matrix does not run on Windows itself yet: its cells run in Linux locale "
               "worlds (matrix --windows: Windows CPython under Wine, from Linux)",
     "readiness": "readiness does not run on Windows itself yet: its runs are made in Linux "
-                 "locale worlds (readiness --windows: Windows CPython under Wine, from Linux)",
+                 "locale worlds; here, python -X warn_default_encoding -m pytest --utf8env "
+                 "lists the call sites (its plugin) and python -X utf8 -m pytest runs the "
+                 "suite in UTF-8 mode",
     "fix --prove": "fix --prove does not run on Windows itself yet: its runs are readiness's",
 }
 
@@ -70,8 +72,10 @@ for POSIX places, not Windows:
 not on Windows itself yet:
   matrix      its cells run in Linux locale worlds (matrix --windows: Windows
               CPython under Wine, from Linux)
-  readiness   its runs are made in Linux locale worlds (readiness --windows:
-              Windows CPython under Wine, from Linux)
+  readiness   its runs are made in Linux locale worlds; here, python -X
+              warn_default_encoding -m pytest --utf8env lists the call sites
+              (its plugin) and python -X utf8 -m pytest runs the suite in UTF-8
+              mode
   fix --prove its runs are readiness's
 """
     # Elsewhere, every command as before.

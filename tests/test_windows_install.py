@@ -25,6 +25,7 @@ What Wine cannot show (tests/support/wine.py): a real console; these streams are
 import concurrent.futures
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,7 @@ import pytest
 
 from support import install, wine as support_wine
 from utf8env import _commands
-from utf8env._windows import wine
+from utf8env._windows import wheels, wine
 
 sys.path.insert(0, install.TOOLS)
 import build_backend  # noqa: E402
@@ -47,6 +48,15 @@ EXPECTED = os.path.join(HERE, "windows_install_expected")
 TEST_SOURCE = ('def test_the_notes_are_read():\n'
                '    with open("notes.txt") as f:\n'
                '        assert f.read() == "caf\\u00e9\\n"\n')
+REQUIREMENTS = os.path.join(HERE, "windows-requirements.txt")
+
+
+def PYTEST_WHEELS():
+    """The folder of pytest's win_amd64 wheels (tests/setup.sh fetches them), or None."""
+    site = wheels.ready(support_wine.CACHE, "3.13", REQUIREMENTS)
+    return None if site is None else os.path.join(os.path.dirname(site), "wheels")
+
+
 QUIET = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d"}
 
 
@@ -119,6 +129,9 @@ def place(tmp_path_factory):
     ok, why = support_wine.available(versions=("3.11", "3.13"), code_pages=(1252, 932))
     if not ok:
         pytest.skip(why)
+    if PYTEST_WHEELS() is None:
+        pytest.skip("pytest for Windows CPython 3.13 (tests/windows-requirements.txt) is not "
+                    "in %s: bash tests/setup.sh" % support_wine.CACHE)
     if _pip_wheel() is None or not os.path.isfile(os.path.join(support_wine.PREFIX,
                                                                "system.reg")):
         pytest.skip("pip's wheel in %s or the Wine prefix in %s is missing: bash tests/setup.sh"
@@ -143,13 +156,17 @@ def place(tmp_path_factory):
                        env=here.environ(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, timeout=300, cwd=work)
         pip = os.path.join(_pip_wheel(), "pip")
-        installs = [(here.python("3.13"), os.path.dirname(wheel)),
-                    (here.python("3.11"), os.path.join(work, "sdist"))]
+        # 3.13: utf8env's wheel, and pytest (tests/windows-requirements.txt's wheels) for
+        # readiness's plugin; 3.11: the sdist alone.
+        installs = [(here.python("3.13"), [os.path.dirname(wheel), PYTEST_WHEELS()],
+                     ["utf8env", "pytest"]),
+                    (here.python("3.11"), [os.path.join(work, "sdist")], ["utf8env"])]
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             here.installed = list(pool.map(lambda job: here.run(
                 [job[0], pip, "install", "--no-index", "--no-cache-dir",
-                 "--disable-pip-version-check", "--no-warn-script-location", "--find-links",
-                 wine.windows_path(job[1]), "utf8env"]), installs))
+                 "--disable-pip-version-check", "--no-warn-script-location"]
+                + [a for folder in job[1] for a in ("--find-links", wine.windows_path(folder))]
+                + job[2]), installs))
         yield here
     finally:
         subprocess.run([support_wine.WINESERVER, "-k"], env=here.environ(), timeout=60,
@@ -165,10 +182,14 @@ def _text(data):
 def test_pip_installs_the_command_and_no_posix_script(place, minor):
     status, out, err = place.installed[["3.13", "3.11"].index(minor)]
     assert status == 0, (out + err).decode("utf-8", "replace")
-    assert "Successfully installed utf8env-%s" % VERSION in _text(out)
-    assert os.listdir(os.path.join(place.pythons[minor], "Scripts")) == ["utf8env.exe"]
+    assert "utf8env-%s" % VERSION in _text(out).splitlines()[-1].split()
     info = os.path.join(place.pythons[minor], "Lib", "site-packages",
                         "utf8env-%s.dist-info" % VERSION)
+    # Of utf8env's files, one script: utf8env.exe (3.13's Scripts has pytest's too).
+    with open(os.path.join(info, "RECORD"), encoding="utf-8") as f:
+        scripts = [line.split(",")[0] for line in f if "Scripts" in line]
+    assert scripts == ["../../Scripts/utf8env.exe"]
+    assert "utf8env.exe" in os.listdir(os.path.join(place.pythons[minor], "Scripts"))
     with open(os.path.join(info, "WHEEL"), encoding="utf-8") as f:
         assert f.read().splitlines()[-1] == "Tag: py3-none-win_amd64"
     with open(os.path.join(info, "entry_points.txt"), encoding="utf-8") as f:
@@ -208,11 +229,65 @@ def test_explain_of_that_windows_python_itself(place, code_page):
 
 
 def _project(place, name):
+    """A project whose test reads notes.txt, written in code page 1252, with open()."""
     folder = os.path.join(place.work, name)
     os.makedirs(os.path.join(folder, "tests"))
     with open(os.path.join(folder, "tests", "test_notes.py"), "w", encoding="utf-8") as f:
         f.write(TEST_SOURCE)
+    with open(os.path.join(folder, "notes.txt"), "wb") as f:
+        f.write("caf\xe9\n".encode("cp1252"))
     return folder
+
+
+def _pins():
+    with open(REQUIREMENTS, encoding="utf-8") as f:
+        return dict(line.split()[0].lower().split("==") for line in f
+                    if line.strip() and not line.startswith("#"))
+
+
+def _timeless(text):
+    return re.sub(r" in \d+\.\d+s\b", " in N.NNs", text)
+
+
+def test_what_readiness_says_to_run_there_runs(place):
+    """readiness's line on Windows names its plugin and UTF-8 mode's run: both, in 1252."""
+    project = _project(place, "plugin")
+    python, pins = place.python("3.13"), _pins()
+    status, out, err = place.run([python, "-X", "warn_default_encoding", "-m", "pytest",
+                                  "--utf8env", "-p", "no:cacheprovider"], cwd=project)
+    here = wine.windows_path(project).replace("/", "\\")
+    assert (status, _timeless(_text(out)), err) == (0, """\
+============================= test session starts =============================
+platform win32 -- Python %s, pytest-%s, pluggy-%s
+rootdir: %s
+plugins: utf8env-%s
+collected 1 item
+
+tests\\test_notes.py .                                                    [100%%]
+
+============================== warnings summary ===============================
+tests/test_notes.py::test_the_notes_are_read
+  %s\\tests\\test_notes.py:2: EncodingWarning: 'encoding' argument not specified
+    with open("notes.txt") as f:
+
+-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html
+= utf8env: 1 call site uses the locale encoding (1 EncodingWarning in 1 test) =
+tests\\test_notes.py:2 in test_the_notes_are_read: 1 warning, 1 test
+    tests/test_notes.py::test_the_notes_are_read
+======================== 1 passed, 1 warning in N.NNs =========================
+""" % (support_wine.CPYTHON["3.13"], pins["pytest"], pins["pluggy"], here, VERSION, here), b"")
+    status, out, err = place.run([python, "-X", "utf8", "-m", "pytest", "-q", "--tb=line",
+                                  "-p", "no:cacheprovider"], cwd=project)
+    decode = ("'utf-8' codec can't decode byte 0xe9 in position 3: invalid continuation byte")
+    assert (status, _timeless(_text(out)), err) == (1, """\
+F                                                                        [100%%]
+================================== FAILURES ===================================
+E   UnicodeDecodeError: %s
+<frozen codecs>:325: UnicodeDecodeError: %s
+=========================== short test summary info ===========================
+FAILED tests/test_notes.py::test_the_notes_are_read - UnicodeDecodeError: 'ut...
+1 failed in N.NNs
+""" % (decode, decode), b"")
 
 
 @pytest.mark.parametrize("code_page", [1252, 932])

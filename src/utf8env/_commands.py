@@ -347,8 +347,9 @@ POSIX_ONLY = (
 NOT_ON_WINDOWS_YET = (
     ("matrix", "its cells run in Linux locale worlds (matrix --windows: Windows CPython "
                "under Wine, from Linux)"),
-    ("readiness", "its runs are made in Linux locale worlds (readiness --windows: Windows "
-                  "CPython under Wine, from Linux)"),
+    ("readiness", "its runs are made in Linux locale worlds; here, python -X "
+                  "warn_default_encoding -m pytest --utf8env lists the call sites (its "
+                  "plugin) and python -X utf8 -m pytest runs the suite in UTF-8 mode"),
     ("fix --prove", "its runs are readiness's"),
 )
 
