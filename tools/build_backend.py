@@ -30,6 +30,10 @@ builds in UTF8ENV_PLATFORM_TAG, a wheel platform tag such as
 manylinux_2_17_aarch64.manylinux2014_aarch64 (dots join tags the launcher satisfies alike);
 the wheel of a compiled launcher takes it instead of this machine's (sysconfig). The
 builder answers for it; `auditwheel show` checks it. The stub's wheel is always "any".
+
+A Windows wheel (UTF8ENV_PLATFORM_TAG win_amd64, win32 or win_arm64, or any build that runs
+on Windows: pip from the sdist there) has no script at all: its command is the console
+script `utf8env` (WINDOWS_COMMAND), from which pip makes Scripts\\utf8env.exe.
 """
 import base64
 import glob

@@ -385,19 +385,20 @@ def main_help(platform=None):
     width = max([len(spec.name) + 2 for spec in specs] + [len("  -h, --help")]) + 2
     lines = ["usage: utf8env COMMAND [OPTIONS...]   (utf8env COMMAND --help: its options)", "",
              "commands:"]
-    refused = [name for name, _ in POSIX_ONLY + NOT_ON_WINDOWS_YET if platform == "win32"]
+    windows = platform == "win32"
+    apart = (("for POSIX places, not Windows:", POSIX_ONLY),
+             ("not on Windows itself yet:", NOT_ON_WINDOWS_YET)) if windows else ()
+    refused = [name for _, table in apart for name, _ in table]
     for spec in specs:
         if spec.name not in refused:
             lines += textwrap.wrap(spec.summary, 79,
                                    initial_indent=("  " + spec.name).ljust(width),
                                    subsequent_indent=" " * width)
-    for heading, table in (("for POSIX places, not Windows:", POSIX_ONLY),
-                           ("not on Windows itself yet:", NOT_ON_WINDOWS_YET)):
-        if platform == "win32":
-            lines += ["", heading]
-            for name, why in table:
-                lines += textwrap.wrap(why, 79, initial_indent=("  " + name).ljust(width),
-                                       subsequent_indent=" " * width)
+    for heading, table in apart:
+        lines += ["", heading]
+        for name, why in table:
+            lines += textwrap.wrap(why, 79, initial_indent=("  " + name).ljust(width),
+                                   subsequent_indent=" " * width)
     lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
               "  -h, --help".ljust(width) + "show this help and exit"]
     folder = docs_folder()
