@@ -34,7 +34,7 @@ import textwrap
 import pytest
 
 from support import install, wine as support_wine
-from utf8env import _commands
+from utf8env import _commands, _output
 from utf8env._windows import wheels, wine
 
 sys.path.insert(0, install.TOOLS)
@@ -223,9 +223,19 @@ def test_a_console_script_starts_with_the_python_variables(place):
 @pytest.mark.parametrize("code_page", [1252, 932])
 def test_explain_of_that_windows_python_itself(place, code_page):
     with open(os.path.join(EXPECTED, "explain-%d.text" % code_page), encoding="utf-8") as f:
-        want = f.read().replace("\n", "\r\n").encode("cp%d" % code_page)
+        text = f.read()
+    want = text.replace("\n", "\r\n").encode("cp%d" % code_page)
     for command in _both(place, "3.13"):
         assert place.run(command + ["explain"], code_page) == (0, want, b"")
+    # What Linux predicts for it (its environment has no Python variable), as its code
+    # page holds it.
+    predicted = subprocess.run(
+        [sys.executable, "-m", "utf8env", "explain", "--platform", "win32", "--code-page",
+         str(code_page), "--version", "3.13", "--empty-env"], env={
+            "PATH": os.environ["PATH"], "HOME": os.environ["HOME"], "LC_ALL": "C.UTF-8",
+            "PYTHONPATH": os.path.join(install.ROOT, "src")},
+        stdout=subprocess.PIPE, check=True).stdout.decode("utf-8")
+    assert _output.in_code_page(predicted, "cp%d" % code_page) == text
 
 
 def _project(place, name):
