@@ -436,6 +436,18 @@ def test_the_windows_input_is_checked(action, tmp_path, windows, status, said):
     assert proc.stdout.startswith(said) and proc.stderr == ""
 
 
+@pytest.mark.fast
+def test_a_windows_runner_stops_at_the_first_step_in_one_line(action, tmp_path):
+    # Not run on a real Windows runner: its first step's script (bash: Git Bash there) with
+    # the RUNNER_OS a Windows runner sets.
+    proc = _step(action, "Check the inputs", {"UTF8ENV_WINDOWS": "false", "RUNNER_OS": "Windows"},
+                 tmp_path, tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "::error title=utf8env readiness::Windows runners are not supported yet: run this "
+           "action on a Linux runner, where windows: true runs the suite on Windows CPython "
+           "under Wine\n", "")
+
+
 def _fake_utf8env(tmp_path, status):
     """$RUNNER_TEMP/utf8env-readiness/bin: this Python, and a utf8env that prints its
     arguments and exits `status`."""

@@ -42,8 +42,11 @@ PLATFORMS = {
     "musllinux_1_2_x86_64": (_EM_X86_64, None),
     "musllinux_1_2_aarch64": (_EM_AARCH64, None),
 }
+# The Windows wheels: no script, the console script utf8env (pip makes utf8env.exe).
+WINDOWS = ["win_amd64", "win32", "win_arm64"]
 SDIST = "utf8env-%s.tar.gz" % VERSION
-WHEELS = ["utf8env-%s-py3-none-%s.whl" % (VERSION, p) for p in list(PLATFORMS) + ["any"]]
+WHEELS = ["utf8env-%s-py3-none-%s.whl" % (VERSION, p)
+          for p in list(PLATFORMS) + WINDOWS + ["any"]]
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +101,8 @@ def test_the_release_command_builds_and_checks_every_artifact(release):
     status, stdout, stderr, dist = release
     assert (status, stderr) == (0, "")
     audited = ["auditwheel show %s: %s" % (name, name.split("-")[-1].split(".")[0])
-               for name in WHEELS if not name.endswith("-any.whl")]
+               for name in WHEELS if name.split("-")[-1].split("_")[0] in ("manylinux",
+                                                                           "musllinux")]
     twined = ["Checking %s: PASSED" % os.path.join(dist, name) for name in WHEELS + [SDIST]]
     assert stdout.splitlines() == audited + twined + [
         os.path.join(dist, name) for name in [SDIST] + WHEELS]
@@ -113,6 +117,15 @@ def test_each_wheel_is_what_its_tag_says(release, name):
     tags = ["py3-none-" + p for p in platform.split(".")]
     wheel_file = _member(wheel, "utf8env-%s.dist-info/WHEEL" % VERSION).decode()
     assert wheel_file.splitlines()[3:] == ["Tag: " + t for t in tags]
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+    entry_points = _member(wheel, "utf8env-%s.dist-info/entry_points.txt" % VERSION).decode()
+    if platform in WINDOWS:
+        assert [n for n in names if ".data/" in n] == []
+        assert entry_points == ("[console_scripts]\nutf8env = utf8env._cli:main\n\n"
+                                "[pytest11]\nutf8env.readiness.plugin = utf8env.readiness.plugin\n\n")
+        return
+    assert "[console_scripts]" not in entry_points
     command = _member(wheel, "utf8env-%s.data/scripts/utf8env" % VERSION)
     if platform == "any":
         assert command.startswith(b"#!/bin/sh\n")
@@ -277,6 +290,55 @@ def test_the_platform_tag_of_a_cross_build_is_the_builders(monkeypatch):
         assert str(stop.value) == (
             "UTF8ENV_PLATFORM_TAG=%r: expected a wheel platform tag such as "
             "manylinux_2_17_x86_64 (lower-case letters, digits, _; . between tags)" % bad)
+
+
+@pytest.mark.fast
+def test_a_windows_wheel_is_built_for_a_windows_tag_or_on_windows(monkeypatch):
+    monkeypatch.delenv("UTF8ENV_LAUNCHER", raising=False)
+    monkeypatch.delenv(build_backend.PLATFORM_TAG, raising=False)
+    monkeypatch.setattr(build_backend.sys, "platform", "linux")
+    assert build_backend.windows_tag() is None
+    for tag in ("win_amd64", "win32", "win_arm64"):
+        monkeypatch.setenv(build_backend.PLATFORM_TAG, tag)
+        assert build_backend.windows_tag() == tag
+    monkeypatch.setenv(build_backend.PLATFORM_TAG, "manylinux_2_17_x86_64")
+    assert build_backend.windows_tag() is None
+    # A build on Windows (pip from the sdist): this machine's tag, as sysconfig names it.
+    monkeypatch.delenv(build_backend.PLATFORM_TAG)
+    monkeypatch.setattr(build_backend.sys, "platform", "win32")
+    for platform, tag in (("win-amd64", "win_amd64"), ("win32", "win32"),
+                          ("win-arm64", "win_arm64")):
+        monkeypatch.setattr(build_backend.sysconfig, "get_platform", lambda: platform)
+        assert build_backend.windows_tag() == tag
+    for choice in ("c", "sh"):
+        monkeypatch.setenv("UTF8ENV_LAUNCHER", choice)
+        with pytest.raises(SystemExit) as stop:
+            build_backend.windows_tag()
+        assert str(stop.value) == (
+            "UTF8ENV_LAUNCHER=%s: a Windows wheel has neither the launcher nor the stub (its "
+            "command is the console script utf8env.exe)" % choice)
+
+
+@pytest.mark.fast
+def test_a_windows_wheel_holds_the_console_script_and_no_script(monkeypatch, tmp_path):
+    monkeypatch.delenv("UTF8ENV_LAUNCHER", raising=False)
+    monkeypatch.setenv(build_backend.PLATFORM_TAG, "win_arm64")
+    name = build_backend.build_wheel(str(tmp_path))
+    assert name == "utf8env-%s-py3-none-win_arm64.whl" % VERSION
+    with zipfile.ZipFile(str(tmp_path / name)) as z:
+        names = z.namelist()
+        entry_points = z.read("utf8env-%s.dist-info/entry_points.txt" % VERSION).decode()
+    assert [n for n in names if not n.startswith("utf8env/")] == [
+        "utf8env-%s.dist-info/%s" % (VERSION, n) for n in (
+            "licenses/LICENSE", "METADATA", "WHEEL", "entry_points.txt", "RECORD")]
+    assert entry_points.startswith("[console_scripts]\nutf8env = utf8env._cli:main\n\n")
+    # setup.py's arguments (pips without PEP 517) on Windows: the same console script.
+    monkeypatch.delenv(build_backend.PLATFORM_TAG)
+    monkeypatch.setattr(build_backend.sys, "platform", "win32")
+    monkeypatch.setattr(build_backend.sysconfig, "get_platform", lambda: "win-amd64")
+    arguments = build_backend.setuptools_arguments(str(tmp_path / "setup"))
+    assert (arguments["scripts"], arguments["entry_points"]["console_scripts"]) == (
+        [], ["utf8env = utf8env._cli:main"])
 
 
 @pytest.mark.fast

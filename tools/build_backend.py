@@ -30,6 +30,10 @@ builds in UTF8ENV_PLATFORM_TAG, a wheel platform tag such as
 manylinux_2_17_aarch64.manylinux2014_aarch64 (dots join tags the launcher satisfies alike);
 the wheel of a compiled launcher takes it instead of this machine's (sysconfig). The
 builder answers for it; `auditwheel show` checks it. The stub's wheel is always "any".
+
+A Windows wheel (UTF8ENV_PLATFORM_TAG win_amd64, win32 or win_arm64, or any build that runs
+on Windows: pip from the sdist there) has no script at all: its command is the console
+script `utf8env` (WINDOWS_COMMAND), from which pip makes Scripts\\utf8env.exe.
 """
 import base64
 import glob
@@ -175,7 +179,8 @@ def _write_wheel(wheel_directory, project, files):
         else:
             with open(os.path.join(ROOT, source), "rb") as f:
                 entries.append((target, f.read(), False))
-    command, platform = command_files()
+    windows = windows_tag()
+    command, platform = ([], windows) if windows else command_files()
     for script, data in command:
         entries.append((scripts + script, data, True))
     for relative in license_files(project):
@@ -189,7 +194,7 @@ def _write_wheel(wheel_directory, project, files):
                     "tools/build_backend.py\nRoot-Is-Purelib: true\n" + "".join(
                         "Tag: py3-none-%s\n" % p for p in (platform or "any").split("."))
                     ).encode(), False))
-    entry_points = _entry_points(project)
+    entry_points = _entry_points(project, windows)
     if entry_points:
         entries.append((dist_info + "/entry_points.txt", entry_points, False))
     record = []
@@ -233,6 +238,30 @@ def command_files():
     if b"'" in code or stub.count(b"@START_CODE@") != 1:
         raise ValueError("scripts/start.py must hold no single quote (the stub quotes it)")
     return [("utf8env", stub.replace(b"@START_CODE@", code)), (".utf8env.py", companion)], None
+
+
+# -- the `utf8env` command on Windows ------------------------------------------------------
+
+# Windows runs neither the launcher nor the stub (both POSIX), so a Windows wheel has no
+# scripts: its command is this console script, from which pip makes Scripts\utf8env.exe.
+# Not in the any wheel: on POSIX it would be a second bin/utf8env.
+WINDOWS_COMMAND = {"utf8env": "utf8env._cli:main"}
+WINDOWS_TAGS = ("win_amd64", "win32", "win_arm64")
+
+
+def windows_tag():
+    """The Windows platform tag the wheel is built for, or None (a POSIX wheel):
+    UTF8ENV_PLATFORM_TAG's where it names one (the release builds them from Linux), else
+    this machine's when the build runs on Windows (sysconfig: win-amd64, win32,
+    win-arm64)."""
+    tag = os.environ.get(PLATFORM_TAG, "")
+    if tag not in WINDOWS_TAGS and (tag or sys.platform != "win32"):
+        return None
+    choice = os.environ.get("UTF8ENV_LAUNCHER", "")
+    if choice:
+        raise SystemExit("UTF8ENV_LAUNCHER=%s: a Windows wheel has neither the launcher nor "
+                         "the stub (its command is the console script utf8env.exe)" % choice)
+    return _platform_tag()
 
 
 def start_code():
@@ -467,20 +496,21 @@ def core_metadata(project, root=ROOT):
     return text.encode("utf-8")
 
 
-def entry_point_groups(project):
-    """{group: {name: object reference}}: [project.scripts], gui-scripts, entry-points."""
-    groups = {}
+def entry_point_groups(project, windows=None):
+    """{group: {name: object reference}}: [project.scripts], gui-scripts, entry-points; and
+    for a Windows wheel (windows: its tag) the command's console script."""
+    groups = {"console_scripts": dict(WINDOWS_COMMAND)} if windows else {}
     for key, group in (("scripts", "console_scripts"), ("gui-scripts", "gui_scripts")):
         if project.get(key):
-            groups[group] = dict(project[key])
+            groups.setdefault(group, {}).update(project[key])
     for group, points in project.get("entry-points", {}).items():
         groups.setdefault(group, {}).update(points)
     return groups
 
 
-def _entry_points(project):
+def _entry_points(project, windows=None):
     text = ""
-    for group, points in sorted(entry_point_groups(project).items()):
+    for group, points in sorted(entry_point_groups(project, windows).items()):
         text += "[%s]\n" % group
         text += "".join("%s = %s\n" % item for item in sorted(points.items())) + "\n"
     return text.encode("utf-8")
@@ -492,8 +522,9 @@ def setuptools_arguments(folder, root=ROOT):
     """setup()'s arguments for the same distribution: the same metadata, the same files;
     the command's two files are written into `folder` (setuptools copies scripts from files)."""
     project = read_project(root)
+    windows = windows_tag()
     scripts = []
-    for name, data in command_files()[0]:
+    for name, data in [] if windows else command_files()[0]:
         scripts.append(os.path.join(folder, name))
         with open(scripts[-1], "wb") as f:
             f.write(data)
@@ -538,7 +569,7 @@ def setuptools_arguments(folder, root=ROOT):
         python_requires=project.get("requires-python"),
         install_requires=list(project.get("dependencies", ())), extras_require=extras,
         entry_points={group: ["%s = %s" % item for item in sorted(points.items())]
-                      for group, points in entry_point_groups(project).items()},
+                      for group, points in entry_point_groups(project, windows).items()},
         package_dir=package_dir, packages=sorted(packages),
         package_data=package_data,
         scripts=scripts, zip_safe=False)

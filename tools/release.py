@@ -1,11 +1,14 @@
 """python3 tools/release.py DIR [--tools VENV]: every artifact of a release of this tree, in DIR.
 
-DIR (new, or empty) then holds the sdist and five wheels, each checked:
+DIR (new, or empty) then holds the sdist and eight wheels, each checked:
   utf8env-V.tar.gz                                        the sdist (the wheels are built from it)
   utf8env-V-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl    the compiled launcher over
   utf8env-V-py3-none-manylinux_2_17_aarch64.manylinux2014_aarch64.whl  glibc 2.17 and later
   utf8env-V-py3-none-musllinux_1_2_x86_64.whl             the launcher linked statically with
   utf8env-V-py3-none-musllinux_1_2_aarch64.whl            musl (Alpine)
+  utf8env-V-py3-none-win_amd64.whl                        Windows (x64, x86, ARM64): no POSIX
+  utf8env-V-py3-none-win32.whl                            script; the command is the console
+  utf8env-V-py3-none-win_arm64.whl                        script utf8env (utf8env.exe in Scripts)
   utf8env-V-py3-none-any.whl                              the shell stub: every other platform,
                                                           and pips that know no manylinux tag
 glibc 2.17 (manylinux2014) is older than every glibc still supported in 2026 (RHEL 8 has 2.28,
@@ -13,7 +16,9 @@ Debian 11 2.31), and the launcher needs nothing newer. The launchers are cross-c
 the `ziglang` package's C toolchain through the backend's own hooks (tools/build_backend.py:
 CC, UTF8ENV_LAUNCHER=c, UTF8ENV_PLATFORM_TAG), with the backend's flags only (CFLAGS and
 LDFLAGS of the environment are not passed: a release is the same wherever it is built).
-Each wheel's tag is checked by `auditwheel show`, and every artifact by `twine check --strict`.
+Each Linux wheel's tag is checked by `auditwheel show`, and every artifact by `twine check
+--strict`. The Windows wheels hold no compiled code: the backend builds them by their tag
+(UTF8ENV_PLATFORM_TAG) alone.
 
 ziglang, auditwheel and twine come from tools/release-requirements.txt (pinned) into a venv of
 their own: a temporary one, removed at the end, or VENV (--tools), made where missing and
@@ -43,6 +48,9 @@ TARGETS = (
     ("x86_64-linux-musl", "musllinux_1_2_x86_64"),
     ("aarch64-linux-musl", "musllinux_1_2_aarch64"),
 )
+# The Windows wheels' platform tags: the backend's, which give the console script.
+sys.path.insert(0, TOOLS)
+from build_backend import WINDOWS_TAGS as WINDOWS  # noqa: E402
 
 
 class Failed(Exception):
@@ -93,6 +101,8 @@ def build(dist, python, scratch):
         cc = "%s -m ziglang cc -target %s" % (shlex.quote(python), target)
         built.append(_backend(tree, "build_wheel", dist, dict(
             env, CC=cc, UTF8ENV_LAUNCHER="c", UTF8ENV_PLATFORM_TAG=tag)))
+    for tag in WINDOWS:
+        built.append(_backend(tree, "build_wheel", dist, dict(env, UTF8ENV_PLATFORM_TAG=tag)))
     built.append(_backend(tree, "build_wheel", dist, dict(env, UTF8ENV_LAUNCHER="sh")))
     return built
 
@@ -109,7 +119,8 @@ def check(dist, built, python):
     reports = []
     bin_folder = os.path.dirname(python)
     for name in built:
-        if not name.endswith(".whl") or name.endswith("-any.whl"):
+        if not name.endswith(".whl") or not name.split("-")[-1].startswith(("manylinux",
+                                                                             "musllinux")):
             continue
         output = _run([os.path.join(bin_folder, "auditwheel"), "show", os.path.join(dist, name)])
         tags = name[:-len(".whl")].split("-")[-1].split(".")

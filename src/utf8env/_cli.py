@@ -64,6 +64,12 @@ def _dispatch(argv, own_process):
         from ._commands import main_help
         _write(main_help())
         return 0 if argv else 2
+    if sys.platform == "win32":
+        from ._commands import windows_refusal
+        refusal = windows_refusal(argv[0])
+        if refusal:
+            from ._errors import UsageError
+            raise UsageError(refusal)
     if argv[0] == "run":
         if own_process:
             from ._environment import launched

@@ -333,6 +333,41 @@ COMMANDS = (("explain", _explain_spec, _explain), ("run", _run_spec, _run),
             ("fix", _fix_spec, _fix))
 
 
+# What does not run on Windows itself, each with why: one line there, status 2 (usage),
+# and `utf8env --help` lists them apart. For POSIX places: what they act on is the locale
+# of a POSIX process (LANG, LC_*, the C locale PEP 538 coerces), which Windows has not
+# (its text follows the ANSI code page; PYTHONUTF8=1 or -X utf8 is how UTF-8 mode is asked
+# there). Not yet: their runs are made in Linux locale worlds, or under Wine from Linux
+# (--windows), and no run of theirs has been made on Windows itself.
+POSIX_ONLY = (
+    ("run", "it starts a program in a POSIX locale (PEP 538's coercion of the C locale)"),
+    ("env", "its lines set the locale variables a POSIX shell, unit or image passes on"),
+    ("doctor", "it reads the locale of POSIX places (ssh, cron, systemd, containers)"),
+)
+NOT_ON_WINDOWS_YET = (
+    ("matrix", "its cells run in Linux locale worlds (matrix --windows: Windows CPython "
+               "under Wine, from Linux)"),
+    ("readiness", "its runs are made in Linux locale worlds; here, python -X "
+                  "warn_default_encoding -m pytest --utf8env lists the call sites (its "
+                  "plugin) and python -X utf8 -m pytest runs the suite in UTF-8 mode"),
+    ("fix --prove", "its runs are readiness's"),
+)
+
+
+def windows_refusal(name, platform=None):
+    """The one line that says the subcommand `name` does not run on `platform` (Windows:
+    "win32"; None: this one), or None where it runs there."""
+    if (sys.platform if platform is None else platform) != "win32":
+        return None
+    for known, why in POSIX_ONLY:
+        if known == name:
+            return "%s is for POSIX places, not Windows: %s" % (name, why)
+    for known, why in NOT_ON_WINDOWS_YET:
+        if known == name:
+            return "%s does not run on Windows itself yet: %s" % (name, why)
+    return None
+
+
 def declaration(name):
     """The options.Command that declares the subcommand `name`."""
     for known, declare, _ in COMMANDS:
@@ -341,15 +376,29 @@ def declaration(name):
     raise KeyError(name)
 
 
-def main_help():
+def main_help(platform=None):
+    """utf8env --help; on Windows (platform "win32"; None: this one) the commands that do
+    not run there are named apart, with why (windows_refusal), not offered as working."""
     import textwrap
+    platform = sys.platform if platform is None else platform
     specs = [declare() for _, declare, _ in COMMANDS]
     width = max([len(spec.name) + 2 for spec in specs] + [len("  -h, --help")]) + 2
     lines = ["usage: utf8env COMMAND [OPTIONS...]   (utf8env COMMAND --help: its options)", "",
              "commands:"]
+    windows = platform == "win32"
+    apart = (("for POSIX places, not Windows:", POSIX_ONLY),
+             ("not on Windows itself yet:", NOT_ON_WINDOWS_YET)) if windows else ()
+    refused = [name for _, table in apart for name, _ in table]
     for spec in specs:
-        lines += textwrap.wrap(spec.summary, 79, initial_indent=("  " + spec.name).ljust(width),
-                               subsequent_indent=" " * width)
+        if spec.name not in refused:
+            lines += textwrap.wrap(spec.summary, 79,
+                                   initial_indent=("  " + spec.name).ljust(width),
+                                   subsequent_indent=" " * width)
+    for heading, table in apart:
+        lines += ["", heading]
+        for name, why in table:
+            lines += textwrap.wrap(why, 79, initial_indent=("  " + name).ljust(width),
+                                   subsequent_indent=" " * width)
     lines += ["", "options:", "  --version".ljust(width) + "print utf8env's version and exit",
               "  -h, --help".ljust(width) + "show this help and exit"]
     folder = docs_folder()

@@ -65,12 +65,18 @@ def progress(label, unit):
 
 
 def write(text):
-    """`text` to stdout in stdout's own codec; as UTF-8 where that codec cannot hold it."""
+    """`text` to stdout in stdout's own codec; where that codec cannot hold it, as UTF-8 (on
+    Windows: what it lacks as escapes, in_code_page)."""
     stream = _stdout()
     try:
         stream.write(text)
         stream.flush()
     except UnicodeEncodeError:
+        if sys.platform == "win32":
+            # Windows reads stdout in its code page, lines ending in the text stream's
+            # \r\n: UTF-8 bytes would be mojibake among cp932's.
+            write(in_code_page(text, stream.encoding))
+            return
         # Python 3.6 started in the C locale (`python3.6 -m utf8env explain`): an ASCII
         # stdout. utf8env's own output goes out as UTF-8 there, as 3.7's UTF-8 mode writes
         # it and as the launcher's start gives 3.6 (_cli.start). The wrapper encodes all
@@ -78,6 +84,12 @@ def write(text):
         write_bytes(text.encode("utf-8", "surrogateescape"))
     except (OSError, ValueError) as error:
         _failed(error)
+
+
+def in_code_page(text, encoding):
+    """`text` as a stdout in `encoding` can hold it: the characters it lacks as \\xNN,
+    \\uNNNN (backslashreplace, as CPython writes its stderr on Windows)."""
+    return text.encode(encoding, "backslashreplace").decode(encoding)
 
 
 def write_bytes(data):

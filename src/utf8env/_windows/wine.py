@@ -13,7 +13,6 @@ stdin works. A prefix's first start takes ~15 s, a wineserver's and its services
 each program's start ~0.3-0.8 s once they run. Wine's services (winedevice.exe, ...)
 keep the pipes of the program that started them: the warm-up starts them, never a run.
 """
-import fcntl
 import os
 import re
 import shutil
@@ -85,6 +84,7 @@ def cache_folder(environ=None):
 @contextmanager
 def locked(cache):
     """The cache's lock, held while a build, a locale or the prefix is made."""
+    import fcntl        # here: Windows has none, and readiness's --help imports this module there
     with open(os.path.join(cache, ".lock"), "a", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:

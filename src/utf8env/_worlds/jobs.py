@@ -2,7 +2,6 @@
 applies the world (LOCPATH, or mounts inside a namespace) and runs that world's jobs in
 parallel, every job with its own timeout and process group."""
 import base64
-import fcntl
 import json
 import os
 import sys
@@ -238,6 +237,7 @@ def _above_stdio(fd):
     os.pipe(), which the runner's own stdout would replace in the runner."""
     if fd > 2:
         return fd
+    import fcntl        # here: Windows has none, and `utf8env --help` imports this module there
     try:
         return fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
     finally:
