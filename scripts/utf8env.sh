@@ -1,45 +1,77 @@
 #!/bin/sh
-# utf8env's command where no C compiler built scripts/launcher.c: the interpreter that
-# installed utf8env, started with -I -S.
+# utf8env's command where no C compiler built scripts/launcher.c: the interpreter of its
+# installation, started with -I -S.
 #
 # A console script that pip generates starts with the site module, which runs the code
 # of every .pth file in site-packages (tens of milliseconds on some machines) before a
 # line of utf8env runs, and lets PYTHON* variables (an invalid PYTHONUTF8, say) stop
-# the launcher before it starts. The interpreter is the one pip wrote on the first line
-# of the companion .utf8env.py when it installed it. Without site the package is found
-# where the installer put it in the scheme of this folder: for every POSIX scheme (a
-# venv, pipx, --user, a prefix) ../lib/pythonX.Y/site-packages, or dist-packages for
-# Debian's /usr/local. Anywhere else (an editable install, PYTHONPATH) the companion
-# starts the usual way, as an ordinary console script.
+# the launcher before it starts. Instead, from the real folder of this file (a link to
+# it, as pipx makes, is followed), the installation it belongs to: ../lib/pythonX.Y whose
+# site-packages (dist-packages: Debian's /usr/local) holds this version's metadata, the
+# highest X.Y where several do; and its interpreter: in a venv (../pyvenv.cfg) the venv's
+# own pythonX.Y, python3 or python; elsewhere (a prefix, --user's ~/.local) pythonX.Y
+# here, else on PATH. scripts/launcher.c takes the same steps.
 #
 # What a shell cannot help: it passes on only the variables whose names are shell
 # identifiers (dash drops spring.profiles.active at start-up) and sets PWD. The compiled
 # launcher, which does the same steps, has neither limit.
-here=$0
-if [ -h "$here" ]; then
-    here=$(readlink -f -- "$here") || here=$0     # pipx links bin/utf8env from elsewhere
+self=$0
+if [ -h "$self" ]; then
+    self=$(readlink -f -- "$self") || self=$0     # pipx links bin/utf8env from elsewhere
 fi
-case $here in
-    */*) here=${here%/*} ;;
+case $self in
+    */*) here=${self%/*} ;;
     *) here=. ;;
 esac
-main=$here/.utf8env.py
-{ IFS= read -r interpreter < "$main"; } 2>/dev/null || {
-    if [ -e "$main" ]; then
-        echo "utf8env: error: $main: cannot be read (reinstall utf8env)" >&2
-    else    # copied alone (into /usr/local/bin, say): a link finds the companion, a copy not
-        echo "utf8env: error: $main: not found: the utf8env command works beside its companion; link to it (ln -s) rather than copy it" >&2
+version='@VERSION@'     # the package's __version__: the build writes it
+lib=
+for candidate in "$here"/../lib/python*; do
+    x_y=${candidate##*/python}
+    case $x_y in
+        [0-9]*.[0-9]*) ;;
+        *) continue ;;
+    esac
+    case $x_y in
+        *[!0-9.]* | *.*.*) continue ;;
+    esac
+    if [ -n "$lib" ] && { [ "${x_y%.*}" -lt "${best%.*}" ] || { [ "${x_y%.*}" -eq "${best%.*}" ] &&
+            [ "${x_y#*.}" -le "${best#*.}" ]; }; }; then
+        continue
     fi
+    for packages in site-packages dist-packages; do
+        if [ -d "$candidate/$packages/utf8env-$version.dist-info" ] ||
+                [ -d "$candidate/$packages/utf8env-$version-py$x_y.egg-info" ]; then
+            lib=$candidate best=$x_y
+        fi
+    done
+done
+if [ -z "$lib" ]; then  # copied alone (into /usr/local/bin, say): a link finds it, a copy not
+    echo "utf8env: error: no utf8env $version in $here/../lib/pythonX.Y/site-packages or dist-packages: the utf8env command works where pip installed it; link to it (ln -s) rather than copy it" >&2
     exit 125
-}
-interpreter=${interpreter#\#!}
-# pip writes the interpreter's path alone, spaces and colons included (a #! line cannot
-# start such a path, this stub can). Anything else (the /bin/sh form some installers write
-# for a path too long for the kernel, a #! line with arguments): the usual start.
-case $interpreter in
-    /bin/sh | [!/]* | '') exec "$main" "$@" ;;
-esac
-[ -x "$interpreter" ] || exec "$main" "$@"
+fi
+interpreter=
+if [ -e "$here/../pyvenv.cfg" ]; then
+    for candidate in "$here/python$best" "$here/python3" "$here/python"; do
+        [ -x "$candidate" ] && interpreter=$candidate && break
+    done
+    [ -n "$interpreter" ] || {
+        echo "utf8env: error: $here: no python$best, python3 or python (the venv's interpreter)" >&2
+        exit 125
+    }
+elif [ -x "$here/python$best" ]; then
+    interpreter=$here/python$best
+else
+    rest=${PATH+$PATH:}     # as a shell looks a name up: an empty entry is this folder
+    while [ -n "$rest" ] && [ -z "$interpreter" ]; do
+        candidate=${rest%%:*}
+        rest=${rest#*:}
+        [ -x "${candidate:-.}/python$best" ] && interpreter=${candidate:-.}/python$best
+    done
+    [ -n "$interpreter" ] || {
+        echo "utf8env: error: no python$best in $here or on PATH (utf8env is installed for it in $lib)" >&2
+        exit 125
+    }
+fi
 # The signals ignored on entry, before CPython ignores SIGPIPE and SIGXFSZ for itself:
 # `run` gives the command the dispositions it would have had without utf8env (a systemd
 # service is started with SIGPIPE ignored, a shell's command with it at its default).
@@ -66,4 +98,4 @@ export LC_ALL=C
 # writes it in place of the line below. No plan descriptor: Python execs the command.
 exec "$interpreter" -I -S -c '
 @START_CODE@
-' "$main" "" "$ignored" "" "$kept" "$@"
+' "$self" "$lib" "" "$ignored" "" "$kept" "$@"
