@@ -139,6 +139,17 @@ def test_python_variables_reach_the_command_not_utf8env(venv, tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, b"no-such-codec maybe\n", b"")
 
 
+def test_variables_named_as_the_stubs_own_reach_the_command_as_they_were(venv):
+    # The stub names its own variables utf8env_*: each of these it once set for itself.
+    mine = {name: "mine" for name in ("self", "here", "main", "lib", "best", "version", "name",
+                                      "interpreter", "candidate", "rest", "ignored", "stat",
+                                      "kept", "set", "x_y", "packages")}
+    result = run([os.path.join(venv, "utf8env"), "run", "--", "env"], env=mine)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert {line for line in result.stdout.decode().splitlines()
+            if line.partition("=")[0] in mine} == {name + "=mine" for name in mine}
+
+
 def test_the_coercion_warning_is_printed_once_as_cpython_prints_it(venv):
     # PYTHONCOERCECLOCALE=warn: the launcher warns for the command it coerces, with 3.7's
     # words; its own interpreter, started with -I, adds no second warning.
