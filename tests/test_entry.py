@@ -927,18 +927,21 @@ def test_an_editable_install_runs_the_checkout(installs):
                      editable=True)
 
 
-@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("form", FORMS + ("editable",))
 def test_a_user_install_starts_the_python_on_path(form, wheel, stub_wheel, tmp_path):
     # pip install --user (PYTHONUSERBASE for ~/.local): no venv, no pythonX.Y beside the
-    # command, so it takes the first pythonX.Y on PATH; with none there, one line.
-    if form == "c":
+    # command, so it takes the first pythonX.Y on PATH; with none there, one line. The
+    # editable install's package is where the .pth file of that site-packages says (which
+    # site.main() under -I would not read: no user site).
+    if form != "sh":
         machine.compiler()
     python = machine.python("3.13")
     base = tmp_path / "user"
     environ = install.pip_environ(BASE, HOME=str(tmp_path), PYTHONUSERBASE=str(base))
     pip = [python, "-m", "pip", "--quiet"]
-    subprocess.run(pip + ["install", "--user", "--no-deps", "--no-index",
-                          wheel if form == "c" else stub_wheel], check=True, env=environ)
+    what = {"c": [wheel], "sh": [stub_wheel], "editable": ["-e", install.ROOT]}[form]
+    subprocess.run(pip + ["install", "--user", "--no-deps", "--no-index"] + what, check=True,
+                   env=environ)
     # Only the command: no bytecode beside it (pip compiled what it installed).
     assert os.listdir(str(base / "bin")) == ["utf8env"]
     command = str(base / "bin" / "utf8env")
