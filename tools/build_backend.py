@@ -19,9 +19,9 @@ one script (scripts/utf8env.sh says why it is not a console script): scripts/lau
 compiled over the C library where a C compiler works on Linux (the wheel is then this
 platform's), else the shell stub scripts/utf8env.sh. Both find the installation they
 belong to by this version (__version__, written into them) and start its interpreter
-with the code of scripts/start.py. The
-launcher is compiled as tini and dumb-init are: CC (else cc, else gcc) with the usual
-hardening flags, then the environment's CFLAGS and LDFLAGS, which win where they differ.
+with the code of scripts/start.py. The launcher is compiled as tini and dumb-init are:
+CC (else cc, else gcc) with the usual hardening flags, then the environment's CFLAGS and
+LDFLAGS, which win where they differ.
 UTF8ENV_LAUNCHER chooses: "c" (the compiled launcher, else an error), "sh" (the stub), or
 unset (c where it builds, else sh); any other value is an error.
 
@@ -279,10 +279,10 @@ def compile_command(compiler, environ=None):
 
 def _compiled_launcher(code, version, choice):
     """scripts/launcher.c compiled with START_CODE = code and VERSION = version, or None
-    where that cannot be (not
-    Linux: its own path comes from /proc/self/exe; no compiler). choice: "c" (built and
-    starting a program, else an error), "" (as c, else None). Built in a folder of fixed
-    names and stripped, so the same compiler gives the same bytes."""
+    where that cannot be (not Linux: its own path comes from /proc/self/exe; no compiler).
+    choice: "c" (built and starting its interpreter, else an error), "" (as c, else None).
+    Built in a folder of fixed names and stripped, so the same compiler gives the same
+    bytes."""
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if not sys.platform.startswith("linux") or not compiler:
         if choice:
