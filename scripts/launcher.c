@@ -8,10 +8,13 @@
  * program execs.
  *
  * How:
- *   - find the companion .utf8env.py beside the real file of this program (a symlink to
- *     it, as pipx makes, is followed) and the interpreter pip wrote on its first line;
- *     where that line is not a plain interpreter path, or it cannot be executed, run the
- *     companion itself: the usual start, with site;
+ *   - find the installation this program belongs to from the real folder DIR of its file
+ *     (a symlink to it, as pipx makes, is followed): DIR/../lib/pythonX.Y whose
+ *     site-packages (dist-packages: Debian's /usr/local) holds the metadata of this
+ *     very version of utf8env, the highest X.Y where several do; and its interpreter:
+ *     in a venv (DIR/../pyvenv.cfg) the venv's own, DIR/pythonX.Y, else python3, else
+ *     python; elsewhere (a prefix, --user's ~/.local) DIR/pythonX.Y, else the first
+ *     pythonX.Y on PATH. One folder read, a few stats, no process started to ask;
  *   - start that interpreter as `-I -S -c START_CODE` (scripts/start.py) in a world where
  *     it cannot fail and decodes every byte reversibly: LC_ALL=C, and the variables that
  *     could stop it or change its own text (kept_aside below) taken out of its
@@ -39,6 +42,7 @@
  * its buffer).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
@@ -48,15 +52,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "start_code.h" /* START_CODE: scripts/start.py as a C string (the build writes it) */
+/* START_CODE: scripts/start.py; VERSION: the package's __version__ (src/utf8env/__init__.py).
+ * C strings the build writes. */
+#include "start_code.h"
 
 extern char **environ;
 
-#define COMPANION ".utf8env.py"
 #define LAUNCHER_FAILED 125
 #define MAX_PATH 4096   /* Linux's PATH_MAX */
 #define MAX_LINKS 40    /* Linux's limit on symbolic links in one lookup */
@@ -145,7 +151,7 @@ static int same_name(const char *entry, const char *name, size_t length)
     return name_length(entry) == (long)length && memcmp(entry, name, length) == 0;
 }
 
-/* -- finding the companion --------------------------------------------------------------- */
+/* -- finding this program ----------------------------------------------------------------- */
 
 /* `path` made absolute, its final symbolic links followed (a pipx link to the command): the
  * folder of `out` is then the folder of the real file. 0 on success. */
@@ -178,13 +184,29 @@ static int real_file(const char *path, char *out, size_t size)
     return -1;
 }
 
+/* The first executable `name` on PATH, as a shell looks it up (an empty entry: the
+ * current folder), into `out`. 0 when found. */
+static int on_path(const char *name, char *out, size_t size)
+{
+    const char *path;
+    for (path = getenv("PATH"); path != NULL;) {
+        size_t folder = strcspn(path, ":");
+        int written = folder == 0 ? snprintf(out, size, "./%s", name)
+                                  : snprintf(out, size, "%.*s/%s", (int)folder, path, name);
+        if (written > 0 && (size_t)written < size && access(out, X_OK) == 0)
+            return 0;
+        path = path[folder] == ':' ? path + folder + 1 : NULL;
+    }
+    return -1;
+}
+
 /* The real path of this program: /proc/self/exe, else argv[0] when it holds a slash (no
  * /proc, as in a bare chroot), else argv[0] looked up on PATH as a shell would. */
 static int own_path(const char *argv0, char *out, size_t size)
 {
     static const char deleted[] = " (deleted)";
+    char candidate[MAX_PATH];
     ssize_t got = readlink("/proc/self/exe", out, size - 1);
-    const char *path;
     if (got > 0) {
         out[got] = '\0';
         /* Replaced while running (an upgrade): the name still says where the bin folder is. */
@@ -196,54 +218,116 @@ static int own_path(const char *argv0, char *out, size_t size)
         return -1;
     if (strchr(argv0, '/'))
         return real_file(argv0, out, size);
-    for (path = getenv("PATH"); path != NULL;) {
-        char candidate[MAX_PATH];
-        size_t folder = strcspn(path, ":");
-        if (folder + strlen(argv0) + 3 < sizeof candidate) {
-            if (folder == 0)
-                strcpy(candidate, ".");
-            else {
-                memcpy(candidate, path, folder);
-                candidate[folder] = '\0';
-            }
-            strcat(candidate, "/");
-            strcat(candidate, argv0);
-            if (access(candidate, X_OK) == 0 && real_file(candidate, out, size) == 0)
-                return 0;
-        }
-        path = path[folder] == ':' ? path + folder + 1 : NULL;
-    }
-    return -1;
+    return on_path(argv0, candidate, sizeof candidate) == 0 ? real_file(candidate, out, size) : -1;
 }
 
-/* The first line of the companion, without its newline. 0 on success. */
-static int first_line(const char *companion, char *line, size_t size)
+/* -- finding its installation and interpreter -------------------------------------------- */
+
+/* The X.Y of a folder named pythonX.Y (digits only), into major and minor; -1 for any
+ * other name. */
+static int python_version(const char *name, long *major, long *minor)
 {
-    size_t total = 0;
-    int fd = open(companion, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    const char *at;
+    long parts[2] = {0, 0};
+    int part;
+    if (strncmp(name, "python", strlen("python")) != 0)
         return -1;
-    while (total < size - 1) {
-        ssize_t got = read(fd, line + total, size - 1 - total);
-        char *newline;
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        line[total + (size_t)got] = '\0';
-        newline = strchr(line + total, '\n');
-        if (newline) {
-            *newline = '\0';
-            close(fd);
-            return 0;
-        }
-        total += (size_t)got;
+    at = name + strlen("python");
+    for (part = 0; part < 2; part++) {
+        if (*at < '0' || *at > '9')
+            return -1;
+        for (; *at >= '0' && *at <= '9'; at++)
+            if ((parts[part] = parts[part] * 10 + (*at - '0')) > 99999)
+                return -1;
+        if (*at != (part == 0 ? '.' : '\0'))
+            return -1;
+        at++;
     }
-    close(fd);
-    line[total] = '\0';
-    if (total < size - 1)
+    *major = parts[0];
+    *minor = parts[1];
+    return 0;
+}
+
+/* Whether `path`, as snprintf wrote it (`written` of `size`), is whole and a folder. */
+static int is_folder(const char *path, int written, size_t size)
+{
+    struct stat info;
+    return written > 0 && (size_t)written < size && stat(path, &info) == 0
+           && S_ISDIR(info.st_mode);
+}
+
+/* Whether `lib` (DIR/../lib/pythonX.Y) holds this version of utf8env: the dist-info that a
+ * wheel installs, normal or editable, or the egg-info of setup.py (pips before 19), in
+ * site-packages, or dist-packages for Debian's /usr/local. */
+static int holds_this_version(const char *lib, const char *x_y)
+{
+    static const char *const folders[] = {"site-packages", "dist-packages"};
+    char path[MAX_PATH];
+    size_t i;
+    for (i = 0; i < sizeof folders / sizeof folders[0]; i++)
+        if (is_folder(path, snprintf(path, sizeof path, "%s/%s/utf8env-%s.dist-info", lib,
+                                     folders[i], VERSION), sizeof path)
+                || is_folder(path, snprintf(path, sizeof path, "%s/%s/utf8env-%s-py%s.egg-info",
+                                            lib, folders[i], VERSION, x_y), sizeof path))
+            return 1;
+    return 0;
+}
+
+/* Into `lib`: DIR/../lib/pythonX.Y of the highest X.Y that holds this version of utf8env,
+ * `dir` being the real folder of this program. 0 when found. */
+static int find_installation(const char *dir, char *lib, size_t size)
+{
+    char folder[MAX_PATH], candidate[MAX_PATH];
+    long best_major = -1, best_minor = -1, major, minor;
+    struct dirent *entry;
+    DIR *listing;
+    int written = snprintf(folder, sizeof folder, "%s/../lib", dir);
+    if (written < 0 || (size_t)written >= sizeof folder || (listing = opendir(folder)) == NULL)
+        return -1;
+    while ((entry = readdir(listing)) != NULL) {
+        if (python_version(entry->d_name, &major, &minor) != 0
+                || major < best_major || (major == best_major && minor <= best_minor))
+            continue;
+        written = snprintf(candidate, sizeof candidate, "%s/%s", folder, entry->d_name);
+        if (written > 0 && (size_t)written < sizeof candidate && (size_t)written < size
+                && holds_this_version(candidate, entry->d_name + strlen("python"))) {
+            best_major = major;
+            best_minor = minor;
+            strcpy(lib, candidate);
+        }
+    }
+    closedir(listing);
+    return best_major < 0 ? -1 : 0;
+}
+
+/* Into `out`: the interpreter of the installation `lib` (DIR/../lib/pythonX.Y). In a venv
+ * (DIR/../pyvenv.cfg: venv, pipx, virtualenv), the venv's own: DIR/pythonX.Y, else
+ * python3, else python (a 3.6 venv has no pythonX.Y). Elsewhere (a prefix such as
+ * /usr/local, --user's ~/.local): DIR/pythonX.Y, else the first pythonX.Y on PATH. 0 when
+ * found; else the line that says what was looked for has been said. */
+static int find_interpreter(const char *dir, const char *lib, char *out, size_t size)
+{
+    const char *name = strrchr(lib, '/') + 1;
+    const char *const in_venv[] = {name, "python3", "python"};
+    char cfg[MAX_PATH], line[MAX_PATH * 3];
+    size_t i;
+    int written = snprintf(cfg, sizeof cfg, "%s/../pyvenv.cfg", dir);
+    if (written > 0 && (size_t)written < sizeof cfg && access(cfg, F_OK) == 0) {
+        for (i = 0; i < sizeof in_venv / sizeof in_venv[0]; i++) {
+            written = snprintf(out, size, "%s/%s", dir, in_venv[i]);
+            if (written > 0 && (size_t)written < size && access(out, X_OK) == 0)
+                return 0;
+        }
+        say(dir, ": no ", name, ", python3 or python (the venv's interpreter)");
+        return -1;
+    }
+    written = snprintf(out, size, "%s/%s", dir, name);
+    if ((written > 0 && (size_t)written < size && access(out, X_OK) == 0)
+            || on_path(name, out, size) == 0)
         return 0;
-    errno = 0;                              /* longer than any interpreter path: not one */
+    snprintf(line, sizeof line, "no %s in %s or on PATH (utf8env is installed for it in %s)",
+             name, dir, lib);
+    say(line, NULL, NULL, NULL);
     return -1;
 }
 
@@ -297,11 +381,12 @@ static void ask_locales(char **envp, char **args, size_t *n)
     *n = first + 2 * asked;
 }
 
-/* Its command line: INTERPRETER -I -S -c START_CODE COMPANION PLAN_FD "" "" N KEPT... M
+/* Its command line: INTERPRETER -I -S -c START_CODE SELF LIB PLAN_FD "" "" N KEPT... M
  * (NAME CODESET)... ARGS... (scripts/start.py reads it), and its environment, into the
  * arrays given. */
+#define PLAN_FD_ARG 7
 static void own_start(char **argv, int argc, char **envp, const char *interpreter,
-                      const char *companion, const char *plan_fd, char **args, char **env)
+                      const char *self, const char *lib, char **args, char **env)
 {
     static char count[24];
     size_t n = 0, e = 0, kept = 0, i, j;
@@ -311,8 +396,9 @@ static void own_start(char **argv, int argc, char **envp, const char *interprete
     args[n++] = "-S";
     args[n++] = "-c";
     args[n++] = (char *)START_CODE;
-    args[n++] = (char *)companion;
-    args[n++] = (char *)plan_fd;
+    args[n++] = (char *)self;
+    args[n++] = (char *)lib;
+    args[n++] = "";                 /* the plan's descriptor: run() sets it (PLAN_FD_ARG) */
     args[n++] = "";                 /* the mask of ignored signals: only the stub needs it */
     args[n++] = "";                 /* nothing printed by an earlier start */
     args[n++] = count;
@@ -579,7 +665,7 @@ static int run(char **args, char **python_env, char **envp, const char *interpre
         pipe_ends[waited] = moved;
     }
     snprintf(plan_fd, sizeof plan_fd, "%d", pipe_ends[1]);
-    args[6] = plan_fd;
+    args[PLAN_FD_ARG] = plan_fd;
     catch_window_signals(caught);
     waited = spawn_child(&child, interpreter, args, python_env, pipe_ends[1]);
     close(pipe_ends[1]);
@@ -640,51 +726,38 @@ static int run(char **args, char **python_env, char **envp, const char *interpre
 
 int main(int argc, char **argv)
 {
-    char self[MAX_PATH], companion[MAX_PATH + sizeof COMPANION], line[MAX_PATH + 3];
+    char self[MAX_PATH], dir[MAX_PATH], lib[MAX_PATH], interpreter[MAX_PATH];
     char **envp = environ, **args, **python_env;
-    const char *interpreter;
     size_t count = 0;
-    int n;
 
     if (own_path(argc > 0 ? argv[0] : NULL, self, sizeof self) != 0)
         return fail(argc > 0 && argv[0] ? argv[0] : "utf8env", "cannot find its own folder");
-    strrchr(self, '/')[1] = '\0';                 /* an absolute path: there is a slash */
-    strcpy(companion, self);
-    strcat(companion, COMPANION);
-
-    /* interpreter, -I, -S, -c, code, companion, plan fd, mask, printed, count, kept...,
-     * count, the names asked and their codesets, argv[1:], NULL; one more for an empty
-     * argv (argc 0, which older kernels pass on). */
-    args = allocate((size_t)(argc > 0 ? argc : 1) + 12 + KEPT_ASIDE + 2 * MAX_ASKED,
-                    sizeof *args);
-    if (first_line(companion, line, sizeof line) != 0) {
-        /* Copied alone (into /usr/local/bin, say): a link finds the companion, a copy not. */
-        say(companion, ": ", errno == ENOENT ? "not found: the utf8env command works beside its "
-                                               "companion; link to it (ln -s) rather than copy it"
-                                             : "cannot be read (reinstall utf8env)", NULL);
+    strcpy(dir, self);
+    *strrchr(dir, '/') = '\0';                   /* an absolute path: there is a slash */
+    if (find_installation(dir, lib, sizeof lib) != 0) {
+        /* Copied alone (into /usr/local/bin, say): a link finds the installation, a copy not. */
+        char line[MAX_PATH + 256];
+        snprintf(line, sizeof line, "no utf8env %s in %s/../lib/pythonX.Y/site-packages or "
+                 "dist-packages: the utf8env command works where pip installed it; link to it "
+                 "(ln -s) rather than copy it", VERSION, dir);
+        say(line, NULL, NULL, NULL);
         return LAUNCHER_FAILED;
     }
-    /* pip writes the interpreter's path alone, spaces and colons included (a #! line cannot
-     * start such a path, this can). Anything else (the /bin/sh form some installers write
-     * for a path too long for the kernel, a #! line with arguments): the usual start. */
-    interpreter = strncmp(line, "#!", 2) == 0 ? line + 2 : line;
-    if (interpreter[0] == '/' && strcmp(interpreter, "/bin/sh") != 0
-            && access(interpreter, X_OK) == 0) {
-        while (envp[count] != NULL)
-            count++;
-        python_env = allocate(count + 2, sizeof *python_env);
-        own_start(argv, argc, envp, interpreter, companion, "", args, python_env);
-        if (argc > 1 && strcmp(argv[1], "run") == 0)
-            return run(args, python_env, envp, interpreter);
-        execve(interpreter, args, python_env);
-        if (errno == E2BIG)
-            return cannot_start(interpreter), LAUNCHER_FAILED;
-        /* Not startable after all (a foreign binary, a full process table): the usual start. */
-    }
-    args[0] = companion;
-    for (n = 1; n < argc; n++)
-        args[n] = argv[n];
-    args[argc > 0 ? argc : 1] = NULL;
-    execve(companion, args, envp);
-    return fail(companion, strerror(errno));
+    if (find_interpreter(dir, lib, interpreter, sizeof interpreter) != 0)
+        return LAUNCHER_FAILED;
+
+    /* interpreter, -I, -S, -c, code, self, lib, plan fd, mask, printed, count, kept...,
+     * count, the names asked and their codesets, argv[1:], NULL; one more for an empty
+     * argv (argc 0, which older kernels pass on). */
+    args = allocate((size_t)(argc > 0 ? argc : 1) + 13 + KEPT_ASIDE + 2 * MAX_ASKED,
+                    sizeof *args);
+    while (envp[count] != NULL)
+        count++;
+    python_env = allocate(count + 2, sizeof *python_env);
+    own_start(argv, argc, envp, interpreter, self, lib, args, python_env);
+    if (argc > 1 && strcmp(argv[1], "run") == 0)
+        return run(args, python_env, envp, interpreter);
+    execve(interpreter, args, python_env);
+    cannot_start(interpreter);
+    return LAUNCHER_FAILED;
 }

@@ -1,8 +1,10 @@
-"""The installed `utf8env` command (bin/utf8env: scripts/launcher.c compiled, or the shell
-stub scripts/utf8env.sh; and its companion scripts/.utf8env.py), as pip puts it in a new
-venv: in both forms it starts its interpreter without site and without the user's PYTHON*
-variables, finds its package, passes bytes and status through, and where it cannot take
-that path (a link, a long path, a package found elsewhere) it still works, the usual way."""
+"""The installed `utf8env` command (bin/utf8env alone: scripts/launcher.c compiled, or the
+shell stub scripts/utf8env.sh), as pip and pipx put it in a venv, a prefix or --user's
+folder: in both forms it finds its installation (this version's metadata in
+../lib/pythonX.Y) and that installation's interpreter by itself, starts it without site
+and without the user's PYTHON* variables, passes bytes and status through, and says in
+one line what it looked for where it finds neither."""
+import json
 import os
 import re
 import shlex
@@ -85,12 +87,23 @@ def venv(request, installs, stub_wheel, tmp_path_factory):
     return bin_folder
 
 
+# What pip and venv put in a venv's bin folder besides utf8env's command (3.14's venv
+# links \U0001d70bthon too).
+VENV_OWN = re.compile(r"^(activate(\.\w+)?|Activate\.ps1|pip[0-9.]*|python[0-9.]*"
+                      r"|easy_install(-[0-9.]+)?|\U0001d70bthon)$")
+
+
+def _commands_in(bin_folder):
+    """The files of `bin_folder` that are not the venv's or pip's own, sorted."""
+    return sorted(name for name in os.listdir(bin_folder) if not VENV_OWN.match(name))
+
+
 def run(command, env=None, **kw):
     return subprocess.run(command, env=dict(BASE, **(env or {})), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, **kw)
 
 
-def test_pip_installs_the_command_and_writes_its_interpreter_beside_it(venv, monkeypatch):
+def test_pip_installs_the_command_alone(venv, monkeypatch):
     monkeypatch.setenv("UTF8ENV_LAUNCHER", _FORM_OF[venv])
     command, _ = build_backend.command_files()
     with open(os.path.join(venv, "utf8env"), "rb") as f:
@@ -100,8 +113,9 @@ def test_pip_installs_the_command_and_writes_its_interpreter_beside_it(venv, mon
     else:
         assert installed.startswith(b"#!/bin/sh\n# utf8env's command where no C compiler")
         assert build_backend.start_code() in installed
-    with open(os.path.join(venv, ".utf8env.py"), "rb") as f:
-        assert f.readline() == b"#!" + os.fsencode(os.path.join(venv, "python")) + b"\n"
+    # No second file a tool could take for a command (pipx links every file of bin), no
+    # bytecode of one (pip compiles the .py files it installs).
+    assert _commands_in(venv) == ["utf8env"]
 
 
 def test_the_command_starts_without_site(venv):
@@ -123,6 +137,17 @@ def test_python_variables_reach_the_command_not_utf8env(venv, tmp_path):
     result = run([os.path.join(venv, "utf8env"), "run", "--", "sh", "-c",
                   'echo "$PYTHONIOENCODING $PYTHONUTF8"'], env=hostile)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"no-such-codec maybe\n", b"")
+
+
+def test_variables_named_as_the_stubs_own_reach_the_command_as_they_were(venv):
+    # The stub names its own variables utf8env_*: each of these it once set for itself.
+    mine = {name: "mine" for name in ("self", "here", "main", "lib", "best", "version", "name",
+                                      "interpreter", "candidate", "rest", "ignored", "stat",
+                                      "kept", "set", "x_y", "packages")}
+    result = run([os.path.join(venv, "utf8env"), "run", "--", "env"], env=mine)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert {line for line in result.stdout.decode().splitlines()
+            if line.partition("=")[0] in mine} == {name + "=mine" for name in mine}
 
 
 def test_the_coercion_warning_is_printed_once_as_cpython_prints_it(venv):
@@ -172,17 +197,26 @@ def test_the_locale_facts_follow_the_commands_locpath(venv):
     assert (result.returncode, result.stdout, result.stderr) == (0, b"unset\n", b"")
 
 
-def test_debians_dist_packages_is_found_without_site(venv, tmp_path):
-    # pip on Debian's own python3 installs into /usr/local: bin/ and
-    # lib/python3.X/dist-packages/. The same layout, made by hand around the venv's files.
+def _packages_of(venv):
+    """The site-packages folder of the venv whose bin folder is `venv`."""
     (packages,) = [os.path.join(root, "site-packages") for root, dirs, _ in
                    os.walk(os.path.join(os.path.dirname(venv), "lib")) if "site-packages" in dirs]
+    return packages
+
+
+def test_debians_dist_packages_is_found_without_site(venv, tmp_path):
+    # pip on Debian's own python3 installs into /usr/local: bin/ and
+    # lib/python3.X/dist-packages/; a CPython built into /usr/local has its pythonX.Y in
+    # that bin. The same layout, made by hand around the venv's files.
+    packages = _packages_of(venv)
+    x_y = os.path.basename(os.path.dirname(packages))
     prefix = tmp_path / "usr-local"
     (prefix / "bin").mkdir(parents=True)
-    for name in ("utf8env", ".utf8env.py"):
-        shutil.copy2(os.path.join(venv, name), str(prefix / "bin" / name))
-    dist = prefix / "lib" / os.path.basename(os.path.dirname(packages)) / "dist-packages"
-    shutil.copytree(os.path.join(packages, "utf8env"), str(dist / "utf8env"))
+    shutil.copy2(os.path.join(venv, "utf8env"), str(prefix / "bin" / "utf8env"))
+    (prefix / "bin" / x_y).symlink_to(os.path.realpath(os.path.join(venv, "python")))
+    dist = prefix / "lib" / x_y / "dist-packages"
+    for name in ("utf8env", "utf8env-%s.dist-info" % build_backend.package_version()):
+        shutil.copytree(os.path.join(packages, name), str(dist / name))
     result = run([str(prefix / "bin" / "utf8env"), "run", "--", "echo", "debian"])
     assert (result.returncode, result.stdout, result.stderr) == (0, b"debian\n", b"")
 
@@ -194,34 +228,98 @@ def test_a_link_to_the_command_works_as_the_command(venv, tmp_path):
     assert (result.returncode, result.stdout, result.stderr) == (0, b"linked\n", b"")
 
 
-def test_outside_its_scheme_it_starts_the_usual_way(venv, tmp_path):
-    # An editable install or a copied bin folder: no ../lib/pythonX.Y/site-packages with
-    # the package. The entry starts again with site, so PYTHONPATH finds the package.
-    elsewhere = tmp_path / "bin"
-    elsewhere.mkdir()
-    for name in ("utf8env", ".utf8env.py"):
-        shutil.copy2(os.path.join(venv, name), str(elsewhere / name))
-    args = ["explain", "--version", "3.7", "--empty-env", "--env", "LANG=C", "--json"]
-    packages = os.path.join(install.ROOT, "src")
-    result = run([str(elsewhere / "utf8env")] + args, env={"PYTHONPATH": packages})
-    expected = run([os.path.join(venv, "python"), "-I", "-S", "-c",
-                    "import sys; sys.path.insert(0, %r); from utf8env._cli import main; main()"
-                    % packages] + args)
-    assert (result.returncode, result.stdout) == (0, expected.stdout)
-    assert result.stderr == SITE_MARK           # the usual way: with site
+def _not_installed(folder):
+    """The line of a command that finds no installation of its version from `folder`."""
+    return ("utf8env: error: no utf8env %s in %s/../lib/pythonX.Y/site-packages or "
+            "dist-packages: the utf8env command works where pip installed it; link to it (ln -s) "
+            "rather than copy it\n" % (build_backend.package_version(), folder)).encode()
 
 
 @pytest.mark.parametrize("form", FORMS)
-def test_without_its_companion_the_command_says_so(form, tmp_path, monkeypatch):
+def test_a_copied_command_says_where_it_looked(form, tmp_path, monkeypatch):
+    # Copied alone (into /usr/local/bin, say): a link finds its installation, a copy not.
     monkeypatch.setenv("UTF8ENV_LAUNCHER", form)
-    stub = tmp_path / "utf8env"
-    stub.write_bytes(dict(build_backend.command_files()[0])["utf8env"])
-    stub.chmod(0o755)
-    result = run([str(stub), "run", "--", "true"])
+    if form == "c":
+        machine.compiler()
+    copy = tmp_path / "bin" / "utf8env"
+    copy.parent.mkdir()
+    copy.write_bytes(dict(build_backend.command_files()[0])["utf8env"])
+    copy.chmod(0o755)
+    result = run([str(copy), "run", "--", "true"])
     assert (result.returncode, result.stdout, result.stderr) == (
-        125, b"", ("utf8env: error: %s/.utf8env.py: not found: the utf8env command works "
-                   "beside its companion; link to it (ln -s) rather than copy it\n"
-                   % tmp_path).encode())
+        125, b"", _not_installed(copy.parent))
+
+
+def _fake_install(root, command, dist_infos, interpreters):
+    """A made-up venv under `root`: bin/utf8env (`command`'s bytes), pyvenv.cfg, the folders
+    lib/NAME/site-packages/DIST_INFO of `dist_infos` ((NAME, DIST_INFO)), and bin/NAME for
+    each of `interpreters`: a script that says its name and the folder it was given
+    (start.py's second argument). The command's path."""
+    bin_folder = root / "bin"
+    bin_folder.mkdir(parents=True)
+    (bin_folder / "utf8env").write_bytes(command)
+    (bin_folder / "utf8env").chmod(0o755)
+    (root / "pyvenv.cfg").write_text("")
+    for name, dist_info in dist_infos:
+        (root / "lib" / name / "site-packages" / dist_info).mkdir(parents=True)
+    for name in interpreters:
+        (bin_folder / name).write_text('#!/bin/sh\necho "${0##*/} $6"\n')
+        (bin_folder / name).chmod(0o755)
+    return str(bin_folder / "utf8env")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_highest_python_with_this_version_installed_is_taken(form, tmp_path, monkeypatch):
+    # 3.10 over 3.9 (not the order of their names); 3.11 has no dist-info, 3.12 another
+    # version's; python3 (Debian's lib/python3) and python3.13t are no pythonX.Y folder.
+    monkeypatch.setenv("UTF8ENV_LAUNCHER", form)
+    if form == "c":
+        machine.compiler()
+    this = "utf8env-%s.dist-info" % build_backend.package_version()
+    root = tmp_path / "venv"
+    lib = str(root / "bin") + "/../lib/"
+    command = _fake_install(
+        root, dict(build_backend.command_files()[0])["utf8env"],
+        [("python3.9", this), ("python3.10", this), ("python3.11", "other.dist-info"),
+         ("python3.12", "utf8env-0.0.0.dist-info"), ("python3", this), ("python3.13t", this)],
+        ["python3.9", "python3.10", "python3.11", "python3.12", "python3", "python"])
+    result = run([command, "--version"])
+    assert (result.returncode, result.stdout, result.stderr) == (
+        0, ("python3.10 %spython3.10\n" % lib).encode(), b"")
+    # A venv without pythonX.Y (3.6's): python3, else python; neither: one line.
+    os.remove(str(root / "bin" / "python3.10"))
+    assert run([command]).stdout == ("python3 %spython3.10\n" % lib).encode()
+    os.remove(str(root / "bin" / "python3"))
+    assert run([command]).stdout == ("python %spython3.10\n" % lib).encode()
+    os.remove(str(root / "bin" / "python"))
+    result = run([command])
+    assert (result.returncode, result.stdout, result.stderr) == (
+        125, b"", ("utf8env: error: %s: no python3.10, python3 or python (the venv's "
+                   "interpreter)\n" % (root / "bin")).encode())
+    # Only other versions' metadata: not this installation.
+    for name in ("python3.9", "python3.10", "python3", "python3.13t"):
+        shutil.rmtree(str(root / "lib" / name))
+    result = run([command])
+    assert (result.returncode, result.stdout, result.stderr) == (
+        125, b"", _not_installed(root / "bin"))
+
+
+def test_an_interpreter_of_another_version_says_so(venv, tmp_path):
+    # A venv whose python3 is no longer the version utf8env was installed for (its base
+    # upgraded): start.py says so rather than import a copy built for another.
+    x_y = os.path.basename(os.path.dirname(_packages_of(venv)))
+    other = "3.13" if x_y == "python3.6" else "3.6"
+    root = tmp_path / "venv"
+    with open(os.path.join(venv, "utf8env"), "rb") as f:
+        command = _fake_install(root, f.read(),
+                                [(x_y, "utf8env-%s.dist-info" % build_backend.package_version())],
+                                [])
+    python3 = root / "bin" / "python3"
+    python3.symlink_to(machine.python(other))
+    result = run([command, "--version"])
+    assert (result.returncode, result.stdout, result.stderr) == (
+        125, b"", ("utf8env: error: %s is Python %s, but utf8env is installed in %s/../lib/%s "
+                   "(reinstall utf8env)\n" % (python3, other, root / "bin", x_y)).encode())
 
 
 def _exec_as(argv0, argv, env, cwd=None, hide_proc=False):
@@ -277,28 +375,13 @@ def test_an_empty_argv_is_no_crash(venv):
 
 
 def test_a_long_interpreter_path(wheel, tmp_path):
-    # Longer than the 127 bytes older kernels read of a #! line: the stub reads the
-    # interpreter itself and never relies on the kernel for it.
+    # Longer than the 127 bytes older kernels read of a #! line: the command starts its
+    # interpreter by path, never through a #! line.
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     bin_folder = _venv(wheel, str(deep), "3.13")
     assert len(os.path.join(bin_folder, "python")) > 127
     result = run([os.path.join(bin_folder, "utf8env"), "run", "--", "echo", "deep"])
     assert (result.returncode, result.stdout, result.stderr) == (0, b"deep\n", b"")
-
-
-def test_a_companion_in_the_sh_form_starts_the_usual_way(venv, tmp_path):
-    # The form distlib writes for interpreter paths too long for the kernel.
-    with open(os.path.join(venv, ".utf8env.py")) as f:
-        interpreter, body = f.readline()[2:].strip(), f.read()
-    elsewhere = tmp_path / "bin"
-    elsewhere.mkdir()
-    shutil.copy2(os.path.join(venv, "utf8env"), str(elsewhere / "utf8env"))
-    companion = elsewhere / ".utf8env.py"
-    companion.write_text("#!/bin/sh\n\'\'\'exec\' \"%s\" \"$0\" \"$@\"\n\' \'\'\'\n%s"
-                         % (interpreter, body))
-    companion.chmod(0o755)
-    result = run([str(elsewhere / "utf8env"), "run", "--", "echo", "sh form"])
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"sh form\n", SITE_MARK)
 
 
 # -- the build backend ------------------------------------------------------------------
@@ -364,13 +447,13 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
         "Tag: py3-none-%s\n" % build_backend._platform_tag()).encode()
     assert len(names) == len(set(names))
     assert set(names) == _expected_package_files(tree) | {
-        data + "utf8env", data + ".utf8env.py", info + "licenses/LICENSE",
+        data + "utf8env", info + "licenses/LICENSE",
         info + "METADATA", info + "WHEEL", info + "entry_points.txt", info + "RECORD"}
     # Nothing beside the package in site-packages: no start module of its own (the command
     # starts with a plain import of the package).
     assert [n for n in names if not n.startswith(("utf8env/", "utf8env-"))] == []
     assert CHILD_FILES <= set(names)
-    assert modes[data + "utf8env"] == modes[data + ".utf8env.py"] == 0o100755
+    assert modes[data + "utf8env"] == 0o100755
     # The metadata is pyproject.toml's, as tomllib reads it (where there is one).
     tomllib = pytest.importorskip("tomllib")
     with open(os.path.join(tree, "pyproject.toml"), "rb") as f:
@@ -411,7 +494,8 @@ def test_without_a_compiler_the_wheel_holds_the_stub_and_is_pure(tmp_path):
     wheel = str(tmp_path / "wheel" / out.strip())
     stub = _read(wheel, "utf8env-%s.data/scripts/utf8env" % version)
     with open(os.path.join(tree, "scripts", "utf8env.sh"), "rb") as f:
-        assert stub == f.read().replace(b"@START_CODE@", build_backend.start_code())
+        assert stub == f.read().replace(b"@START_CODE@", build_backend.start_code()).replace(
+            b"@VERSION@", version.encode())
     assert b"Tag: py3-none-any\n" in _read(wheel, "utf8env-%s.dist-info/WHEEL" % version)
 
 
@@ -436,8 +520,8 @@ def test_an_unknown_launcher_choice_is_one_error_line():
         1, "", "UTF8ENV_LAUNCHER='libc': expected c, sh or unset\n")
 
 
-def test_a_launcher_that_does_not_start_its_companion_is_not_shipped(tmp_path, monkeypatch):
-    # A compiler that "builds" a program which runs but does not start the companion.
+def test_a_launcher_that_does_not_start_its_interpreter_is_not_shipped(tmp_path, monkeypatch):
+    # A compiler that "builds" a program which runs but does not start the interpreter.
     compiler = tmp_path / "cc"
     compiler.write_text("#!/bin/sh\nprintf '#!/bin/sh\\necho broken\\nexit 3\\n' > utf8env\n"
                         "chmod +x utf8env\n")
@@ -447,7 +531,7 @@ def test_a_launcher_that_does_not_start_its_companion_is_not_shipped(tmp_path, m
     with pytest.raises(RuntimeError) as error:
         build_backend.command_files()
     assert str(error.value) == (
-        "UTF8ENV_LAUNCHER=c: %s failed:\nthe launcher built does not start its companion: "
+        "UTF8ENV_LAUNCHER=c: %s failed:\nthe launcher built does not start its interpreter: "
         "status 3, b'broken\\n'" % compiler)
     monkeypatch.setenv("UTF8ENV_LAUNCHER", "")
     command, platform = build_backend.command_files()
@@ -588,8 +672,7 @@ def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it
     base = os.path.basename(sdist)[:-len(".tar.gz")]
     assert {base + "/" + n for n in ("PKG-INFO", "pyproject.toml", "setup.py", "README.md",
                                      "LICENSE", "tools/build_backend.py", "scripts/utf8env.sh",
-                                     "scripts/launcher.c", "scripts/start.py",
-                                     "scripts/.utf8env.py")} <= set(names)
+                                     "scripts/launcher.c", "scripts/start.py")} <= set(names)
     assert {n for n in names if n.startswith(base + "/src/")} == {
         base + "/src/" + n for n in _expected_package_files(tree)
         if not n.startswith("utf8env/docs/")}
@@ -674,15 +757,13 @@ def _pip_flow(place, env, steps):
     for number, (method, what) in enumerate(steps):
         if number:
             place.run([python, "-m", "pip", "uninstall", "--yes", "utf8env"], env)
-            seen["left"][method] = sorted(
-                name for name in ("bin/utf8env", "bin/.utf8env.py") if os.path.lexists(
-                    os.path.join(venv, name))) + sorted(_installed(_site_packages(venv)))
+            seen["left"][method] = (_commands_in(os.path.join(venv, "bin"))
+                                    + sorted(_installed(_site_packages(venv))))
         editable = ["-e"] if method == "editable" else []
         place.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                    "--no-compile"] + editable + [place.inside(what)], env)
-        with open(os.path.join(venv, "bin", ".utf8env.py"), "rb") as f:
-            shebang = f.readline()
-        seen[method] = dict(_commands(place, os.path.join(venv, "bin"), env), shebang=shebang,
+        seen[method] = dict(_commands(place, os.path.join(venv, "bin"), env),
+                            bin=_commands_in(os.path.join(venv, "bin")),
                             files=_installed(_site_packages(venv)))
         if method == "editable":
             seen[method]["file"] = place.run(
@@ -706,9 +787,12 @@ def _pipx_flow(place, env, spec):
                     PIPX_MAN_DIR=os.path.join(place.work, "pipx-man"))
     place.run([python, "-m", "pipx", "install", "--pip-args=--no-index", install.ROOT], pipx_env)
     venv = os.path.join(home, "venvs", "utf8env")
+    with open(os.path.join(venv, "pipx_metadata.json")) as f:
+        apps = json.load(f)["main_package"]["apps"]        # what `pipx list` shows
     return dict(_commands(place, bin_folder, env), files=_installed(_site_packages(venv)),
                 link=os.path.realpath(os.path.join(bin_folder, "utf8env")),
-                venv=venv)
+                linked=sorted(os.listdir(bin_folder)), apps=apps, venv=venv,
+                bin=_commands_in(os.path.join(venv, "bin")))
 
 
 def _reference(place, env, src):
@@ -819,7 +903,7 @@ def test_pip_installs_the_source_and_the_wheel_and_uninstalls(installs, version)
     expected = _expected_package_files()
     for method in ("source", "wheel"):
         assert seen[method]["files"] == expected, method
-        assert seen[method]["shebang"] == b"#!" + seen["python"].encode() + b"\n", method
+        assert seen[method]["bin"] == ["utf8env"], method
         _assert_commands(dict(seen[method], reference=seen["reference"]))
     assert seen["left"] == {"wheel": [], **({"editable": []} if version in EDITABLE else {})}
 
@@ -829,6 +913,8 @@ def test_pipx_installs_the_checkout(installs, version):
     seen = _get(installs, version, "pipx")
     assert seen["files"] == _expected_package_files()
     assert seen["link"] == os.path.join(seen["venv"], "bin", "utf8env")
+    # The one app pipx lists, and the one link it makes (PIPX_BIN_DIR: ~/.local/bin).
+    assert (seen["apps"], seen["linked"], seen["bin"]) == (["utf8env"], ["utf8env"], ["utf8env"])
     _assert_commands(seen)
 
 
@@ -836,23 +922,38 @@ def test_an_editable_install_runs_the_checkout(installs):
     seen = _get(installs, "3.13", "pip")["editable"]
     assert seen["file"] == (os.path.join(SRC, "utf8env", "__init__.py") + "\n").encode()
     assert seen["files"] == set()       # the package stays in the checkout
+    assert seen["bin"] == ["utf8env"]
     _assert_commands(dict(seen, reference=_get(installs, "3.13", "pip")["reference"]),
                      editable=True)
 
 
-def test_the_usual_start_gives_back_the_variables_kept_aside(venv, tmp_path):
-    # The stub moves PYTHONHASHSEED aside from its own interpreter; when the package is not
-    # where it looks and the companion starts instead, the command still gets it back.
-    elsewhere = tmp_path / "bin"
-    elsewhere.mkdir()
-    for name in ("utf8env", ".utf8env.py"):
-        shutil.copy2(os.path.join(venv, name), str(elsewhere / name))
-    packages = os.path.join(install.ROOT, "src")
-    result = run([str(elsewhere / "utf8env"), "run", "--", "/usr/bin/env"],
-                 env={"PYTHONPATH": packages, "PYTHONHASHSEED": "42", "LANG": "C.UTF-8"})
-    lines = result.stdout.decode().splitlines()
-    assert result.returncode == 0 and "PYTHONHASHSEED=42" in lines
-    assert [line for line in lines if line.startswith("UTF8ENV")] == []
+@pytest.mark.parametrize("form", FORMS + ("editable",))
+def test_a_user_install_starts_the_python_on_path(form, wheel, stub_wheel, tmp_path):
+    # pip install --user (PYTHONUSERBASE for ~/.local): no venv, no pythonX.Y beside the
+    # command, so it takes the first pythonX.Y on PATH; with none there, one line. The
+    # editable install's package is where the .pth file of that site-packages says (which
+    # site.main() under -I would not read: no user site).
+    if form != "sh":
+        machine.compiler()
+    python = machine.python("3.13")
+    base = tmp_path / "user"
+    environ = install.pip_environ(BASE, HOME=str(tmp_path), PYTHONUSERBASE=str(base))
+    pip = [python, "-m", "pip", "--quiet"]
+    what = {"c": [wheel], "sh": [stub_wheel], "editable": ["-e", install.ROOT]}[form]
+    subprocess.run(pip + ["install", "--user", "--no-deps", "--no-index"] + what, check=True,
+                   env=environ)
+    # Only the command: no bytecode beside it (pip compiled what it installed).
+    assert os.listdir(str(base / "bin")) == ["utf8env"]
+    command = str(base / "bin" / "utf8env")
+    result = run([command, "--version"], env={"PATH": str(tmp_path / "nothing")})
+    assert (result.returncode, result.stdout, result.stderr) == (
+        125, b"", ("utf8env: error: no python3.13 in %s or on PATH (utf8env is installed for "
+                   "it in %s/../lib/python3.13)\n" % (base / "bin", base / "bin")).encode())
+    result = run([command, "run", "--", "echo", "user"],
+                 env={"PATH": os.path.dirname(python) + ":/usr/bin:/bin"})
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"user\n", b"")
+    subprocess.run(pip + ["uninstall", "--yes", "utf8env"], check=True, env=environ)
+    assert not (base / "bin").exists()      # pip removes the folder it emptied
 
 
 @pytest.fixture

@@ -741,6 +741,7 @@ def test_install_path_with_a_space_or_a_colon(folder, version, form, utf8env_whe
     if form == "installed":
         machine.compiler()
     place = str(tmp_path / folder)
+    env = {"PATH": PATH, "LANG": "C"}
     if folder == "with space":
         python = place + "/venv/bin/python"
         utf8env = install.venv_with(utf8env_wheel, place + "/venv", interpreter) + "/utf8env"
@@ -750,7 +751,8 @@ def test_install_path_with_a_space_or_a_colon(folder, version, form, utf8env_whe
                         "--disable-pip-version-check", "--prefix", place, utf8env_wheel],
                        check=True, stdout=subprocess.DEVNULL)
         utf8env = place + "/bin/utf8env"
-    env = {"PATH": PATH, "LANG": "C"}
+        # A prefix has no venv's interpreter: the command takes the pythonX.Y on PATH.
+        env["PATH"] = os.path.dirname(interpreter) + ":" + PATH
     plain = subprocess.run([utf8env, "run", "--", "printf", "ok"], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert _outcome(plain) == (0, b"ok", b"")

@@ -232,8 +232,9 @@ def _runs(command, environ):
 
 
 def _beside(venv, dist, platform):
-    """The launcher of `platform`'s wheel in the venv's bin folder, beside the installed
-    command's companion (pip installs only this platform's wheel): its path."""
+    """The launcher of `platform`'s wheel in the venv's bin folder, where it finds the
+    installation as the installed command does (pip installs only this platform's wheel):
+    its path."""
     bin_folder, _ = venv
     path = os.path.join(bin_folder, "utf8env-" + platform)
     with open(path, "wb") as f:

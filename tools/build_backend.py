@@ -14,13 +14,14 @@ src/utf8env (but caches) and the pages of docs/ (as utf8env/docs/). Pips without
 arguments from here.
 
 What it builds, besides [project]: the package src/utf8env (every file, the _child/
-folders that are not packages included) and the two files of the `utf8env` command as
-scripts (scripts/utf8env.sh says why they are not a console script): bin/utf8env and its
-companion bin/.utf8env.py. bin/utf8env is scripts/launcher.c compiled over the C library
-where a C compiler works on Linux (the wheel is then this platform's), else the shell
-stub scripts/utf8env.sh; both start Python with the code of scripts/start.py. The
-launcher is compiled as tini and dumb-init are: CC (else cc, else gcc) with the usual
-hardening flags, then the environment's CFLAGS and LDFLAGS, which win where they differ.
+folders that are not packages included) and the `utf8env` command, bin/utf8env, as the
+one script (scripts/utf8env.sh says why it is not a console script): scripts/launcher.c
+compiled over the C library where a C compiler works on Linux (the wheel is then this
+platform's), else the shell stub scripts/utf8env.sh. Both find the installation they
+belong to by this version (__version__, written into them) and start its interpreter
+with the code of scripts/start.py. The launcher is compiled as tini and dumb-init are:
+CC (else cc, else gcc) with the usual hardening flags, then the environment's CFLAGS and
+LDFLAGS, which win where they differ.
 UTF8ENV_LAUNCHER chooses: "c" (the compiled launcher, else an error), "sh" (the stub), or
 unset (c where it builds, else sh); any other value is an error.
 
@@ -88,7 +89,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 
 def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
     """A .pth file naming src/: site puts it on sys.path, the package is this checkout's.
-    The `utf8env` stub then finds no package beside it and starts the companion, with site."""
+    The `utf8env` command finds this dist-info as it finds a normal install's, and then
+    the package through the .pth file (scripts/start.py)."""
     project = read_project()
     pth = (os.path.join(ROOT, "src") + "\n").encode("utf-8")
     return _write_wheel(wheel_directory, project, [("_utf8env_editable.pth", pth)])
@@ -219,25 +221,23 @@ def _write_wheel(wheel_directory, project, files):
 # -- the `utf8env` command ------------------------------------------------------------------
 
 def command_files():
-    """([(name in the scripts folder, bytes)], the wheel's platform tag or None): bin/utf8env
-    and its companion. pip and installer write their interpreter over the companion's first
-    line "#!python"; bin/utf8env reads it there."""
-    with open(os.path.join(SCRIPTS, ".utf8env.py"), "rb") as f:
-        companion = f.read()
-    code = start_code()
+    """([(name in the scripts folder, bytes)], the wheel's platform tag or None): bin/utf8env,
+    the one script."""
+    code, version = start_code(), package_version().encode("ascii")
     choice = os.environ.get("UTF8ENV_LAUNCHER", "")
     if choice not in ("", "c", "sh"):
         # A mistyped value is the builder's to fix, not a bug: one line (pip shows what the
         # backend printed), not a traceback.
         raise SystemExit("UTF8ENV_LAUNCHER=%r: expected c, sh or unset" % choice)
-    launcher = _compiled_launcher(code, choice) if choice != "sh" else None
+    launcher = _compiled_launcher(code, version, choice) if choice != "sh" else None
     if launcher is not None:
-        return [("utf8env", launcher), (".utf8env.py", companion)], _platform_tag()
+        return [("utf8env", launcher)], _platform_tag()
     with open(os.path.join(SCRIPTS, "utf8env.sh"), "rb") as f:
         stub = f.read()
-    if b"'" in code or stub.count(b"@START_CODE@") != 1:
-        raise ValueError("scripts/start.py must hold no single quote (the stub quotes it)")
-    return [("utf8env", stub.replace(b"@START_CODE@", code)), (".utf8env.py", companion)], None
+    if b"'" in code + version or stub.count(b"@START_CODE@") != 1 or stub.count(b"@VERSION@") != 1:
+        raise ValueError("scripts/start.py and __version__ must hold no single quote (the stub "
+                         "quotes them)")
+    return [("utf8env", stub.replace(b"@START_CODE@", code).replace(b"@VERSION@", version))], None
 
 
 # -- the `utf8env` command on Windows ------------------------------------------------------
@@ -306,11 +306,12 @@ def compile_command(compiler, environ=None):
             + shlex.split(environ.get("LDFLAGS", "")) + ["-o", "utf8env", "launcher.c"])
 
 
-def _compiled_launcher(code, choice):
-    """scripts/launcher.c compiled with START_CODE = code, or None where that cannot be (not
-    Linux: its own path comes from /proc/self/exe; no compiler). choice: "c" (built and
-    starting a program, else an error), "" (as c, else None). Built in a folder of fixed
-    names and stripped, so the same compiler gives the same bytes."""
+def _compiled_launcher(code, version, choice):
+    """scripts/launcher.c compiled with START_CODE = code and VERSION = version, or None
+    where that cannot be (not Linux: its own path comes from /proc/self/exe; no compiler).
+    choice: "c" (built and starting its interpreter, else an error), "" (as c, else None).
+    Built in a folder of fixed names and stripped, so the same compiler gives the same
+    bytes."""
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if not sys.platform.startswith("linux") or not compiler:
         if choice:
@@ -322,8 +323,9 @@ def _compiled_launcher(code, choice):
     try:
         shutil.copy(os.path.join(SCRIPTS, "launcher.c"), os.path.join(folder, "launcher.c"))
         with open(os.path.join(folder, "start_code.h"), "wb") as f:
-            f.write(b"static const char START_CODE[] =\n" + _c_string(code) + b";\n")
-        output = _compile(compile_command(compiler), folder)
+            f.write(b"static const char START_CODE[] =\n" + _c_string(code) + b";\n"
+                    b"static const char VERSION[] =\n" + _c_string(version, "") + b";\n")
+        output = _compile(compile_command(compiler), folder, version.decode("ascii"))
         if output is None:
             with open(os.path.join(folder, "utf8env"), "rb") as f:
                 return f.read()
@@ -335,9 +337,9 @@ def _compiled_launcher(code, choice):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _compile(command, folder):
-    """None when `command` builds `folder`/utf8env and it starts a program, else what went
-    wrong (the compiler's output)."""
+def _compile(command, folder, version):
+    """None when `command` builds `folder`/utf8env and it starts the interpreter of its
+    installation, else what went wrong (the compiler's output)."""
     try:
         result = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
@@ -345,34 +347,39 @@ def _compile(command, folder):
         return str(error)
     if result.returncode != 0:
         return result.stdout.decode("utf-8", "replace")
-    # It starts its companion, here a shell script (a first line of /bin/sh is the usual
-    # start): a build that compiles but does not run is not shipped. A folder where
-    # nothing can be executed (noexec), or a compiler for another machine, proves nothing
-    # either way.
-    companion = os.path.join(folder, ".utf8env.py")
-    with open(companion, "w") as f:
-        f.write("#!/bin/sh\necho started \"$@\"\n")
-    os.chmod(companion, 0o755)
+    # It starts the interpreter of a venv made of the few files it looks at, here a shell
+    # script that shows the start's first arguments and the last: a build that compiles
+    # but does not run is not shipped. A folder where nothing can be executed (noexec), or
+    # a compiler for another machine, proves nothing either way.
+    venv = os.path.join(folder, "venv")
+    name = "python%d.%d" % sys.version_info[:2]
+    os.makedirs(os.path.join(venv, "lib", name, "site-packages", "utf8env-%s.dist-info" % version))
+    os.mkdir(os.path.join(venv, "bin"))
+    open(os.path.join(venv, "pyvenv.cfg"), "w").close()
+    with open(os.path.join(venv, "bin", name), "w") as f:
+        f.write('#!/bin/sh\nfor last; do :; done\necho "$1 $2 $3 $5 $6 $last"\n')
+    os.chmod(os.path.join(venv, "bin", name), 0o755)
+    launcher = os.path.realpath(shutil.copy(os.path.join(folder, "utf8env"),
+                                            os.path.join(venv, "bin")))
+    expected = "-I -S -c %s %s/../lib/%s x y\n" % (launcher, os.path.dirname(launcher), name)
     try:
-        ran = subprocess.run([os.path.join(folder, "utf8env"), "x y"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, timeout=60)
+        ran = subprocess.run([launcher, "x y"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=60)
     except OSError:
         return None
-    finally:
-        os.remove(companion)
-    if (ran.returncode, ran.stdout) != (0, b"started x y\n"):
-        return "the launcher built does not start its companion: status %d, %r" % (
+    if (ran.returncode, ran.stdout) != (0, expected.encode()):
+        return "the launcher built does not start its interpreter: status %d, %r" % (
             ran.returncode, ran.stdout)
     return None
 
 
-def _c_string(data):
-    """bytes as a C string literal, a line of source per line of data."""
+def _c_string(data, end="\\n"):
+    """bytes as a C string literal, a line of source per line of data (each ends with `end`)."""
     pieces = []
     for line in data.split(b"\n"):
         text = "".join(chr(byte) if 32 <= byte < 127 and byte not in b'\\"?' else "\\%03o" % byte
                        for byte in bytearray(line))
-        pieces.append(('    "%s\\n"' % text).encode("ascii"))
+        pieces.append(('    "%s%s"' % (text, end)).encode("ascii"))
     return b"\n".join(pieces)
 
 
@@ -520,7 +527,7 @@ def _entry_points(project, windows=None):
 
 def setuptools_arguments(folder, root=ROOT):
     """setup()'s arguments for the same distribution: the same metadata, the same files;
-    the command's two files are written into `folder` (setuptools copies scripts from files)."""
+    the command is written into `folder` (setuptools copies scripts from files)."""
     project = read_project(root)
     windows = windows_tag()
     scripts = []

@@ -108,21 +108,22 @@ def _say_error(error):
     to_stderr("utf8env: error: %s\n" % error_line(str(error)))
 
 
-companion = None     # the path the installed command started us with (start() sets it)
+launched_by = None   # the installed command that started us, its real path (start() sets it)
 
 
 def start():
-    """sys.argv: [-c, the companion or the package's folder, the plan's descriptor or "",
-    the mask of ignored signals or "", the command line of an earlier start that printed
-    its warnings or "" (_run.restart_safely), N, N entries NAME=value, M, M pairs NAME,
-    CODESET (the starter's answers to the locale question, _environment.py; CODESET "": a
-    name setlocale refused), utf8env's arguments] (scripts/start.py). Exits with main()'s
+    """sys.argv: [-c, the installed command's path or "", the folder it found utf8env in
+    (lib/pythonX.Y) or the package's folder, the plan's descriptor or "", the mask of
+    ignored signals or "", the command line of an earlier start that printed its warnings
+    or "" (_run.restart_safely), N, N entries NAME=value, M, M pairs NAME, CODESET (the
+    starter's answers to the locale question, _environment.py; CODESET "": a name
+    setlocale refused), utf8env's arguments] (scripts/start.py). Exits with main()'s
     status."""
-    global companion
-    companion = sys.argv[1]
-    plan_fd, ignored, printed = sys.argv[2:5]
-    kept_end = 6 + int(sys.argv[5])
-    kept = sys.argv[6:kept_end]
+    global launched_by
+    launched_by = sys.argv[1] or None
+    plan_fd, ignored, printed = sys.argv[3:6]
+    kept_end = 7 + int(sys.argv[6])
+    kept = sys.argv[7:kept_end]
     answers_end = kept_end + 1 + 2 * int(sys.argv[kept_end])
     answers = sys.argv[kept_end + 1:answers_end]
     del sys.argv[1:answers_end]

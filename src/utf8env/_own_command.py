@@ -23,13 +23,11 @@ def own_command(python=None):
 def installed_command():
     """The words that start this utf8env as the user started it, by absolute path, for a
     line a fix writes (a crontab's PATH is /usr/bin:/bin; a venv's utf8env is on no other
-    PATH): the installed command beside its companion when the launcher started us
-    (utf8env._cli.start records the companion), else this interpreter with -m."""
+    PATH): the installed command when it started us (utf8env._cli.start records its real
+    path), else this interpreter with -m."""
     import os
     cli = sys.modules.get("utf8env._cli")
-    companion = getattr(cli, "companion", None)
-    if companion and companion.endswith("/.utf8env.py"):
-        command = companion[:-len(".utf8env.py")] + "utf8env"
-        if os.access(command, os.X_OK):
-            return (os.path.abspath(command),)
+    command = getattr(cli, "launched_by", None)
+    if command and os.access(command, os.X_OK):
+        return (os.path.abspath(command),)
     return (os.path.abspath(sys.executable), "-m", "utf8env")

@@ -294,12 +294,12 @@ def restart_safely(args):
     environ[b"LC_ALL"] = b"C"
     kept = [name + b"=" + value for name, value in pairs if name in kept_names]
     folder = __file__.rpartition("/")[0].rpartition("/")[0]
-    code = ("import posix, sys; sys.path.insert(0, sys.argv[1]); "
+    code = ("import posix, sys; sys.path.insert(0, sys.argv[2]); "
             "sys.dont_write_bytecode = bool(posix.environ.get(b'PYTHONDONTWRITEBYTECODE')); "
             "from utf8env._cli import start; start()")
     executable = sys.executable
     printed = " ".join(["python"] + _own_options())
-    argv = ([executable, "-I", "-S", "-c", code, folder, "", "", printed, str(len(kept))]
+    argv = ([executable, "-I", "-S", "-c", code, "", folder, "", "", printed, str(len(kept))]
             + kept + ["0"] + raw_args)
     try:
         system.execve(executable, argv, environ)
