@@ -407,7 +407,8 @@ def _snapshot(tmp_path):
     """A copy of the checkout, so that every build of a test sees the same files (others
     may be editing the checkout meanwhile)."""
     tree = tmp_path / "tree"
-    shutil.copytree(install.ROOT, str(tree), ignore=shutil.ignore_patterns(".git"))
+    # (Not .venv: the README's first command makes one in the checkout.)
+    shutil.copytree(install.ROOT, str(tree), ignore=shutil.ignore_patterns(".git", ".venv"))
     return str(tree)
 
 
