@@ -473,8 +473,10 @@ def test_the_wheel_holds_the_package_the_command_and_its_metadata(tmp_path):
                     + ["Classifier: " + c for c in project["classifiers"]]
                     + ["Requires-Python: >=3.6"] + extras
                     + ["Description-Content-Type: text/markdown"])
-    with open(os.path.join(tree, "README.md"), "rb") as f:
-        assert metadata.split(b"\n\n", 1)[1] == f.read()
+    # The README as the index shows it (its links into the tree named: test_release.py).
+    with open(os.path.join(tree, "README.md"), encoding="utf-8") as f:
+        assert metadata.split(b"\n\n", 1)[1] == build_backend.index_description(
+            f.read()).encode("utf-8")
     assert entry_points.decode("utf-8") == "".join(
         "[%s]\n%s\n" % (group, "".join("%s = %s\n" % kv for kv in sorted(points.items())))
         for group, points in sorted(project.get("entry-points", {}).items()))
