@@ -387,10 +387,10 @@ def test_a_long_interpreter_path(wheel, tmp_path):
 # -- the build backend ------------------------------------------------------------------
 
 def _expected_package_files(root=install.ROOT):
-    """Every file under src/utf8env but caches, and the pages of docs/ as utf8env/docs/:
-    what the wheel must hold (paths in it)."""
+    """Every file under src/utf8env but caches, and the pages of docs/ with the playbook
+    doctor.md links, as utf8env/docs/: what the wheel must hold (paths in it)."""
     found = set("utf8env/docs/" + name for name in os.listdir(os.path.join(root, "docs"))
-                if name.endswith(".md"))
+                if name.endswith(".md") or name == "ansible-playbook.yml")
     for folder, dirs, names in os.walk(os.path.join(root, "src", "utf8env")):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         found.update(os.path.relpath(os.path.join(folder, n), os.path.join(root, "src"))

@@ -11,6 +11,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -18,6 +19,9 @@ from support import install, machine
 from test_worlds import Nobody
 from utf8env import probe_locales
 from utf8env._own_command import own_command
+
+sys.path.insert(0, install.TOOLS)
+import build_backend  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README = os.path.join(ROOT, "README.md")
@@ -241,6 +245,20 @@ def test_every_relative_link_leads_to_a_file_and_its_heading():
             elif anchor and anchor not in _anchors(full):
                 broken.append((page, target, "no such heading"))
     assert broken == []
+
+
+@pytest.mark.fast
+def test_an_installed_page_links_only_what_is_installed_beside_it():
+    # utf8env/docs/ holds the pages and the files they link (the build's DOC_SUFFIXES), not
+    # the README or CONTRIBUTING: a link there would lead nowhere once installed.
+    installed = {os.path.basename(path) for path in build_backend.doc_pages()}
+    outside = []
+    for page in PAGES[2:]:
+        with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+            text = re.sub(r"(?ms)^```.*?^```$", "", f.read())
+        outside += [(page, target) for target in re.findall(r"\]\(([^)\s#]+)[^)\s]*\)", text)
+                    if not re.match(r"[a-z]+:", target) and target not in installed]
+    assert outside == []
 
 
 @pytest.mark.fast

@@ -139,11 +139,17 @@ def package_files():
     return _walk(PACKAGE) + doc_pages()
 
 
+# What utf8env/docs/ holds of docs/: its pages, and the files they give the user to use
+# (doctor.md's Ansible playbook), so that no link of an installed page leads nowhere.
+DOC_SUFFIXES = (".md", ".yml")
+
+
 def doc_pages():
-    """The pages of docs/, relative to ROOT: what the package holds as utf8env/docs/. Its
-    top level only: setup.py's copy is one folder, as the wheel's must be."""
+    """The pages of docs/ and the files they link, relative to ROOT: what the package holds
+    as utf8env/docs/. Its top level only: setup.py's copy is one folder, as the wheel's
+    must be."""
     return [path for path in _walk(DOCS)
-            if path.endswith(".md") and os.path.dirname(path) == DOCS]
+            if path.endswith(DOC_SUFFIXES) and os.path.dirname(path) == DOCS]
 
 
 def _sdist_files():
