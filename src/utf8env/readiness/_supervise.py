@@ -7,7 +7,11 @@ environment. It ends COMMAND when it outlives SECONDS or when the file STOP appe
 (readiness was interrupted), and always, once COMMAND has ended, kills what COMMAND left
 behind: its process group, and every process whose environment carries the marker (a
 daemon that called setsid() is in neither the group nor the session, but inherited the
-variable; one that cleared its environment is not found). Then it writes STATUS:
+variable; one that cleared its environment is not found). On Windows (readiness on
+Windows itself) COMMAND starts in a process group of its own (CREATE_NEW_PROCESS_GROUP:
+a Ctrl+C reaches this supervisor, not the suite) and what it leaves behind is its process
+tree, killed with `taskkill /F /T` (Windows has no process groups to kill, no /proc to
+search for the marker). Then it writes STATUS:
 {"returncode" (null: timed out, stopped or killed by a signal), "signal", "timed_out",
 "stopped", "seconds", "left" (processes killed after the end)}.
 
@@ -23,11 +27,18 @@ import time
 
 MARKER = "UTF8ENV_READINESS_RUN"
 _POLL = 0.05
+WINDOWS = sys.platform == "win32"
+# SIGHUP is POSIX's: Windows has SIGINT (Ctrl+C) and SIGTERM.
+_STOPPED_BY = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
+                    if hasattr(signal, name))
 
 
 def marked(tokens, proc="/proc"):
     """The pids of the processes whose environment holds MARKER=token for a token of
-    `tokens` (this process excluded)."""
+    `tokens` (this process excluded); none on Windows, which has no /proc (under Wine,
+    "/proc" may even be Linux's, whose pids are not Windows')."""
+    if WINDOWS:
+        return []
     wanted = {("%s=%s" % (MARKER, t)).encode() for t in tokens}
     found = []
     try:
@@ -83,10 +94,21 @@ def _zombie(pid):
 
 
 def _kill_group(pid):
+    if WINDOWS:
+        # The tree below the run, while its root still lives (taskkill walks it from
+        # there); the root itself is then killed by the caller's Popen.kill() too.
+        subprocess.run(["taskkill", "/F", "/T", "/PID", str(pid)], stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
+
+
+# The run's own session (POSIX) or process group (Windows).
+_OWN_GROUP = ({"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)} if WINDOWS
+              else {"start_new_session": True})
 
 
 def main(argv):
@@ -95,7 +117,7 @@ def main(argv):
     started = time.monotonic()
     deadline = started + float(seconds)
     stopped = []
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    for signum in _STOPPED_BY:
         signal.signal(signum, lambda *_: stopped.append(True))
     result = {"returncode": None, "signal": None, "timed_out": False, "stopped": False,
               "seconds": 0.0, "left": 0}
@@ -106,7 +128,7 @@ def main(argv):
         with open(out, "wb") as o, open(err, "wb") as e:
             try:
                 proc = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=o,
-                                        stderr=e, start_new_session=True)
+                                        stderr=e, **_OWN_GROUP)
             except OSError as error:
                 e.write(("%s: %s\n" % (command[0], error)).encode("utf-8", "replace"))
                 result["returncode"] = 127
@@ -131,6 +153,8 @@ def main(argv):
             continue
         _kill_group(proc.pid)
         result["left"] += kill_marked([token])
+        if WINDOWS:
+            proc.kill()
         proc.wait()
         break
     if proc is None and result["returncode"] is None:
@@ -141,7 +165,7 @@ def main(argv):
     result["left"] += kill_marked([token])
     with open(status + ".part", "w", encoding="utf-8") as f:
         json.dump(result, f)
-    os.rename(status + ".part", status)
+    os.replace(status + ".part", status)      # (Windows: rename fails on an existing file)
     return 0
 
 
