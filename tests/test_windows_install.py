@@ -14,7 +14,7 @@ own wheel (/var/cache/utf8env/wheels: tests/setup.sh), offline (`--no-index --fi
 Then the installed Scripts\\utf8env.exe (pip's launcher of the console script) and
 `python -m utf8env` run natively: --version, --help, explain (of that python itself), fix
 --check, readiness (utf8env.exe: the whole report of a suite run there, text in 1252 and
-JSON in 932), and the one line of each command that does not run on Windows (status 2).
+JSON in 932, and the process a test left running killed), and the one line of each command that does not run on Windows (status 2).
 In code pages 1252 and 932 (Wine's follows the Unix locale: tests/support/wine.py).
 
 The Wine prefix is the module's own (a copy of the cache's, its files hard links and its
@@ -28,6 +28,7 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -241,13 +242,13 @@ def test_explain_of_that_windows_python_itself(place, code_page):
     assert _output.in_code_page(predicted, "cp%d" % code_page) == text
 
 
-def _project(place, name, notes="caf\xe9\n", code_page=1252):
+def _project(place, name, notes="caf\xe9\n", code_page=1252, more=""):
     """A project whose test reads notes.txt, `notes` written in the code page, with
-    open()."""
+    open(); `more`: more of its test file."""
     folder = os.path.join(place.work, name)
     os.makedirs(os.path.join(folder, "tests"))
     with open(os.path.join(folder, "tests", "test_notes.py"), "w", encoding="utf-8") as f:
-        f.write(TEST_SOURCE.replace('"caf\\u00e9\\n"', ascii(notes)))
+        f.write(TEST_SOURCE.replace('"caf\\u00e9\\n"', ascii(notes)) + more)
     with open(os.path.join(folder, "notes.txt"), "wb") as f:
         f.write(notes.encode("cp%d" % code_page))
     return folder
@@ -330,20 +331,46 @@ def _masked(text, place):
     return re.sub(r"\d+\.\d s|(?<=  )\d+\.\d\b", "N", text)
 
 
+# A test that leaves a process running: each run's tree is killed at its end (_supervise.py:
+# a job object on Windows).
+LEAVES = ('\n\ndef test_a_helper_left_running():\n'
+          '    import subprocess, sys\n'
+          '    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "%s"])\n')
+
+
+def _running(word):
+    """The pids whose command line holds `word` (Wine's processes show the Windows one)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if word.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
 @pytest.mark.parametrize("code_page, format", REPORTS)
 def test_readiness_runs_the_suite_there_in_its_code_page(place, code_page, format):
     """utf8env.exe readiness: the suite run with that Python, UTF-8 mode off and on, in the
-    code page, the test that changes and its call site, the fixes tried; nothing left in
-    its temporary folder."""
-    project = _project(place, "readiness-%d" % code_page, NOTES[code_page], code_page)
+    code page, the test that changes and its call site, the fixes tried; nothing left
+    running, nothing left in its temporary folder."""
+    left = "utf8env-left-%d-%d" % (os.getpid(), code_page)
+    project = _project(place, "readiness-%d" % code_page, NOTES[code_page], code_page,
+                       LEAVES % left)
     status, out, err = place.run([place.command("3.13"), "readiness", "--format", format,
                                   "--", "pytest", "-q"], code_page, cwd=project, timeout=300,
                                  TMP=wine.windows_path(place.tmp))
     with open(os.path.join(EXPECTED, "readiness-%d.%s" % (code_page, format)),
               encoding="utf-8") as f:
         want = f.read()
+    running = _running(left)
+    for pid in running:
+        os.kill(pid, signal.SIGKILL)
     assert (status, _masked(_text(out), place), err) == (1, want, b"")
     assert [n for n in os.listdir(place.tmp) if n.startswith("utf8env")] == []
+    assert running == []
 
 
 REFUSED = [["run", "--", "cmd"], ["env"], ["doctor"], ["matrix"],
@@ -354,8 +381,9 @@ REFUSED = [["run", "--", "cmd"], ["env"], ["doctor"], ["matrix"],
 @pytest.mark.parametrize("argv", REFUSED, ids=lambda a: " ".join(a[:2]))
 def test_what_does_not_run_on_windows_says_so_in_one_line(place, argv):
     name = "fix --prove" if argv[:2] == ["fix", "--prove"] else argv[0]
-    line = "utf8env: error: %s\r\n" % (_native.refusal(types.SimpleNamespace(world="latin1")) if name == "readiness" else
-                                        _commands.windows_refusal(name, "win32"))
+    refusal = (_native.refusal(types.SimpleNamespace(world="latin1")) if name == "readiness"
+               else _commands.windows_refusal(name, "win32"))
+    line = "utf8env: error: %s\r\n" % refusal
     project = _project(place, "refused-" + "-".join(argv[:2]).replace("--", ""))
     for command in _both(place, "3.13"):
         assert place.run(command + argv, cwd=project) == (2, b"", line.encode("ascii"))

@@ -6,7 +6,7 @@
     _junit.py      per-test outcomes read back from pytest's --junitxml
     _suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
     _supervise.py  each run's keeper: output to files, its process tree (setsid daemons
-                  included, by a marker variable; on Windows, taskkill /T) killed at the
+                  included, by a marker variable; on Windows, a job object) killed at the
                   end, timeout or Ctrl-C
     _progress.py   a pytest plugin of the runs: one line per test phase, as it happens
                   (what a run that did not finish still tells)

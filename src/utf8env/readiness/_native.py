@@ -8,9 +8,11 @@ trials of the fixes, the comparison and the reports are _suite's and _advice's.
 What differs from Linux, and how it reuses readiness --windows (_windows.py, Windows
 CPython under Wine from Linux), which already builds a Windows run's command line:
 
-- no locale world to enter: each run is a plain process (_supervise.py, portable: a
-  process group of its own, its tree killed with taskkill), run side by side in threads;
-- utf8env is lent to the runs as a copy (a Windows link needs a privilege);
+- no locale world to enter: each run is a plain process behind the supervisor
+  (_supervise.py: a process group of its own, its tree in a job object killed at its
+  end), run side by side in threads;
+- utf8env is lent to the runs as a copy (a Windows link needs a privilege); python.org's
+  embeddable build running utf8env reads no PYTHONPATH, and loads its own (isolated());
 - the report's world is the code page ("cp1252") said as this Windows' ANSI code page,
   with the encodings each run really had checked against utf8env's win32 rules
   (_windows.differences(): the `seen` plugin).
@@ -153,8 +155,8 @@ class Native(windows.Windows):
         return out
 
     def describe(self, differences=()):
-        text = PLACE % ", ".join("Python %s (%s)" % (i.version, i.argv[-1])
-                                 for i in self.pythons)
+        # (each one's path is in the runs' "interpreter", in JSON)
+        text = PLACE % ("Python " + ", ".join(i.version for i in self.pythons))
         if differences:
             text += ("; the encodings seen differ from utf8env's win32 rules: %s"
                      % "; ".join(differences))

@@ -9,9 +9,9 @@ behind: its process group, and every process whose environment carries the marke
 daemon that called setsid() is in neither the group nor the session, but inherited the
 variable; one that cleared its environment is not found). On Windows (readiness on
 Windows itself) COMMAND starts in a process group of its own (CREATE_NEW_PROCESS_GROUP:
-a Ctrl+C reaches this supervisor, not the suite) and what it leaves behind is its process
-tree, killed with `taskkill /F /T` (Windows has no process groups to kill, no /proc to
-search for the marker). Then it writes STATUS:
+a Ctrl+C reaches this supervisor, not the suite) and what it leaves behind is every
+process of a job object it is put in as it starts, which the processes it starts inherit
+(Windows has no process groups to kill, no /proc to search for the marker). Then it writes STATUS:
 {"returncode" (null: timed out, stopped or killed by a signal), "signal", "timed_out",
 "stopped", "seconds", "left" (processes killed after the end)}.
 
@@ -94,16 +94,72 @@ def _zombie(pid):
 
 
 def _kill_group(pid):
-    if WINDOWS:
-        # The tree below the run, while its root still lives (taskkill walks it from
-        # there); the root itself is then killed by the caller's Popen.kill() too.
-        subprocess.run(["taskkill", "/F", "/T", "/PID", str(pid)], stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError:
         pass
+
+
+class _Tree(object):
+    """Windows: a job object (the Win32 API, by ctypes) that holds the run and every
+    process it starts, which inherit it, whatever became of their parent (what a process
+    group and the marker are on Linux); ended by TerminateJobObject. Assigned as the run
+    starts: what the run started before that (in its first milliseconds) is not in it."""
+    _ACCOUNTING = 1         # JobObjectBasicAccountingInformation
+
+    def __init__(self, pid):
+        import ctypes
+        from ctypes import wintypes
+        self.ctypes = ctypes
+        self.kernel32 = k = ctypes.WinDLL("kernel32", use_last_error=True)
+        k.CreateJobObjectW.restype = k.OpenProcess.restype = wintypes.HANDLE
+        k.CreateJobObjectW.argtypes = (ctypes.c_void_p, wintypes.LPCWSTR)
+        k.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
+        k.AssignProcessToJobObject.argtypes = (wintypes.HANDLE, wintypes.HANDLE)
+        k.TerminateJobObject.argtypes = (wintypes.HANDLE, wintypes.UINT)
+        k.QueryInformationJobObject.argtypes = (wintypes.HANDLE, ctypes.c_int, ctypes.c_void_p,
+                                                wintypes.DWORD, ctypes.c_void_p)
+        k.CloseHandle.argtypes = (wintypes.HANDLE,)
+        self.job = k.CreateJobObjectW(None, None)
+        # PROCESS_SET_QUOTA | PROCESS_TERMINATE: what AssignProcessToJobObject needs.
+        process = k.OpenProcess(0x0100 | 0x0001, False, pid)
+        if not self.job or not process or not k.AssignProcessToJobObject(self.job, process):
+            raise OSError(ctypes.get_last_error(), "no job object for the run")
+        k.CloseHandle(process)
+
+    def active(self):
+        """How many of its processes still run."""
+        c = self.ctypes
+
+        class Accounting(c.Structure):      # JOBOBJECT_BASIC_ACCOUNTING_INFORMATION
+            _fields_ = [("times", c.c_longlong * 4), ("page_faults", c.c_ulong),
+                        ("total", c.c_ulong), ("active", c.c_ulong),
+                        ("terminated", c.c_ulong)]
+        info = Accounting()
+        if not self.kernel32.QueryInformationJobObject(self.job, self._ACCOUNTING,
+                                                       c.byref(info), c.sizeof(info), None):
+            return 0
+        return info.active
+
+    def kill(self):
+        """Kill every process of the tree; how many still ran."""
+        left = self.active()
+        self.kernel32.TerminateJobObject(self.job, 1)
+        return left
+
+    def close(self):
+        self.kernel32.CloseHandle(self.job)
+
+
+def _tree(pid):
+    """The run's _Tree on Windows (None where a job object cannot be made: the run alone
+    is then killed); None elsewhere."""
+    if not WINDOWS:
+        return None
+    try:
+        return _Tree(pid)
+    except (OSError, AttributeError, ImportError):
+        return None
 
 
 # The run's own session (POSIX) or process group (Windows).
@@ -132,6 +188,7 @@ def main(argv):
             except OSError as error:
                 e.write(("%s: %s\n" % (command[0], error)).encode("utf-8", "replace"))
                 result["returncode"] = 127
+    tree = _tree(proc.pid) if proc is not None else None
     while proc is not None:
         try:
             code = proc.wait(timeout=_POLL)
@@ -151,16 +208,20 @@ def main(argv):
             result["timed_out"] = True
         else:
             continue
-        _kill_group(proc.pid)
-        result["left"] += kill_marked([token])
         if WINDOWS:
-            proc.kill()
+            proc.kill()         # the run; what it started: below
+        else:
+            _kill_group(proc.pid)
+            result["left"] += kill_marked([token])
         proc.wait()
         break
     if proc is None and result["returncode"] is None:
         result["stopped"] = True
     result["seconds"] = time.monotonic() - started
-    if proc is not None:
+    if tree is not None:
+        result["left"] += tree.kill()
+        tree.close()
+    elif proc is not None and not WINDOWS:
         _kill_group(proc.pid)
     result["left"] += kill_marked([token])
     with open(status + ".part", "w", encoding="utf-8") as f:
