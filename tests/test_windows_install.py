@@ -13,7 +13,7 @@ own wheel (/var/cache/utf8env/wheels: tests/setup.sh), offline (`--no-index --fi
 
 Then the installed Scripts\\utf8env.exe (pip's launcher of the console script) and
 `python -m utf8env` run natively: --version, --help, explain (of that python itself), fix
---check, readiness (utf8env.exe: the whole report of a suite run there, text in 1252 and
+--check and --write, readiness (utf8env.exe: the whole report of a suite run there, text in 1252 and
 JSON in 932, and the process a test left running killed), and the one line of each command that does not run on Windows (status 2).
 In code pages 1252 and 932 (Wine's follows the Unix locale: tests/support/wine.py).
 
@@ -242,13 +242,19 @@ def test_explain_of_that_windows_python_itself(place, code_page):
     assert _output.in_code_page(predicted, "cp%d" % code_page) == text
 
 
+def _escaped(text):
+    """`text` as TEST_SOURCE spells it: what is not ASCII as \\uXXXX, a newline as \\n."""
+    return "".join(c if " " <= c < "\x7f" else "\\n" if c == "\n" else "\\u%04x" % ord(c)
+                   for c in text)
+
+
 def _project(place, name, notes="caf\xe9\n", code_page=1252, more=""):
     """A project whose test reads notes.txt, `notes` written in the code page, with
     open(); `more`: more of its test file."""
     folder = os.path.join(place.work, name)
     os.makedirs(os.path.join(folder, "tests"))
     with open(os.path.join(folder, "tests", "test_notes.py"), "w", encoding="utf-8") as f:
-        f.write(TEST_SOURCE.replace('"caf\\u00e9\\n"', ascii(notes)) + more)
+        f.write(TEST_SOURCE.replace('"caf\\u00e9\\n"', '"%s"' % _escaped(notes)) + more)
     with open(os.path.join(folder, "notes.txt"), "wb") as f:
         f.write(notes.encode("cp%d" % code_page))
     return folder
@@ -316,6 +322,17 @@ def test_fix_check_finds_the_open_call(place, code_page):
     for command in _both(place, "3.13"):
         assert place.run(command + ["fix", "--check", "tests"], code_page,
                          cwd=project) == (1, want, b"")
+
+
+def test_fix_write_adds_the_encoding_there(place):
+    # (Windows has no os.fchown, which fix --write called: the write failed there.)
+    project = _project(place, "fix-write")
+    assert place.run([place.command("3.13"), "fix", "--write", "tests"], cwd=project) == (
+        0, b'tests\\test_notes.py:2:10: open: fixed: encoding="utf-8"\r\n1 call site fixed '
+           b'(encoding="utf-8") in 1 file; 0 to review\r\n', b"")
+    with open(os.path.join(project, "tests", "test_notes.py"), encoding="utf-8") as f:
+        assert f.read() == TEST_SOURCE.replace('open("notes.txt")',
+                                               'open("notes.txt", encoding="utf-8")')
 
 
 # The notes in each code page's own text: today's open() reads them, 3.15's does not.
