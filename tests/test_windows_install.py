@@ -13,8 +13,9 @@ own wheel (/var/cache/utf8env/wheels: tests/setup.sh), offline (`--no-index --fi
 
 Then the installed Scripts\\utf8env.exe (pip's launcher of the console script) and
 `python -m utf8env` run natively: --version, --help, explain (of that python itself), fix
---check, and the one line of each command that does not run on Windows (status 2). In
-code pages 1252 and 932 (Wine's follows the Unix locale: tests/support/wine.py).
+--check and --write, readiness (utf8env.exe: the whole report of a suite run there, text in 1252 and
+JSON in 932, and the process a test left running killed), and the one line of each command that does not run on Windows (status 2).
+In code pages 1252 and 932 (Wine's follows the Unix locale: tests/support/wine.py).
 
 The Wine prefix is the module's own (a copy of the cache's, its files hard links and its
 registry copied, as readiness --windows makes one), with its wineserver started for the
@@ -27,15 +28,18 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 
 from support import install, wine as support_wine
 from utf8env import _commands, _output
 from utf8env._windows import wheels, wine
+from utf8env.readiness import _native
 
 sys.path.insert(0, install.TOOLS)
 import build_backend  # noqa: E402
@@ -238,14 +242,21 @@ def test_explain_of_that_windows_python_itself(place, code_page):
     assert _output.in_code_page(predicted, "cp%d" % code_page) == text
 
 
-def _project(place, name):
-    """A project whose test reads notes.txt, written in code page 1252, with open()."""
+def _escaped(text):
+    """`text` as TEST_SOURCE spells it: what is not ASCII as \\uXXXX, a newline as \\n."""
+    return "".join(c if " " <= c < "\x7f" else "\\n" if c == "\n" else "\\u%04x" % ord(c)
+                   for c in text)
+
+
+def _project(place, name, notes="caf\xe9\n", code_page=1252, more=""):
+    """A project whose test reads notes.txt, `notes` written in the code page, with
+    open(); `more`: more of its test file."""
     folder = os.path.join(place.work, name)
     os.makedirs(os.path.join(folder, "tests"))
     with open(os.path.join(folder, "tests", "test_notes.py"), "w", encoding="utf-8") as f:
-        f.write(TEST_SOURCE)
+        f.write(TEST_SOURCE.replace('"caf\\u00e9\\n"', '"%s"' % _escaped(notes)) + more)
     with open(os.path.join(folder, "notes.txt"), "wb") as f:
-        f.write("caf\xe9\n".encode("cp1252"))
+        f.write(notes.encode("cp%d" % code_page))
     return folder
 
 
@@ -260,7 +271,8 @@ def _timeless(text):
 
 
 def test_what_readiness_says_to_run_there_runs(place):
-    """readiness's line on Windows names its plugin and UTF-8 mode's run: both, in 1252."""
+    """readiness's plugin in a plain pytest run there (its entry point), and UTF-8 mode's
+    run: both, in 1252."""
     project = _project(place, "plugin")
     python, pins = place.python("3.13"), _pins()
     status, out, err = place.run([python, "-X", "warn_default_encoding", "-m", "pytest",
@@ -312,14 +324,83 @@ def test_fix_check_finds_the_open_call(place, code_page):
                          cwd=project) == (1, want, b"")
 
 
-REFUSED = [["run", "--", "cmd"], ["env"], ["doctor"], ["matrix"], ["readiness", "--", "pytest"],
-           ["fix", "--prove", "tests", "--", "pytest"]]
+def test_fix_write_adds_the_encoding_there(place):
+    # (Windows has no os.fchown, which fix --write called: the write failed there.)
+    project = _project(place, "fix-write")
+    assert place.run([place.command("3.13"), "fix", "--write", "tests"], cwd=project) == (
+        0, b'tests\\test_notes.py:2:10: open: fixed: encoding="utf-8"\r\n1 call site fixed '
+           b'(encoding="utf-8") in 1 file; 0 to review\r\n', b"")
+    with open(os.path.join(project, "tests", "test_notes.py"), encoding="utf-8") as f:
+        assert f.read() == TEST_SOURCE.replace('open("notes.txt")',
+                                               'open("notes.txt", encoding="utf-8")')
+
+
+# The notes in each code page's own text: today's open() reads them, 3.15's does not.
+NOTES = {1252: "caf\xe9\n", 932: "\u65e5\u672c\u8a9e\n"}
+REPORTS = [(1252, "text"), (932, "json")]
+
+
+def _masked(text, place):
+    """The report with what each run varies said once: the module's folder, the seconds."""
+    work = wine.windows_path(place.work).replace("/", "\\")
+    text = text.replace(work.replace("\\", "\\\\"), "<work>").replace(work, "<work>")
+    text = re.sub(r'"(seconds|wall_seconds|cell_seconds)": \d+(\.\d+)?', r'"\1": N', text)
+    return re.sub(r"\d+\.\d s|(?<=  )\d+\.\d\b", "N", text)
+
+
+# A test that leaves a process running: each run's tree is killed at its end (_supervise.py:
+# a job object on Windows).
+LEAVES = ('\n\ndef test_a_helper_left_running():\n'
+          '    import subprocess, sys\n'
+          '    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "%s"])\n')
+
+
+def _running(word):
+    """The pids whose command line holds `word` (Wine's processes show the Windows one)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if word.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("code_page, format", REPORTS)
+def test_readiness_runs_the_suite_there_in_its_code_page(place, code_page, format):
+    """utf8env.exe readiness: the suite run with that Python, UTF-8 mode off and on, in the
+    code page, the test that changes and its call site, the fixes tried; nothing left
+    running, nothing left in its temporary folder."""
+    left = "utf8env-left-%d-%d" % (os.getpid(), code_page)
+    project = _project(place, "readiness-%d" % code_page, NOTES[code_page], code_page,
+                       LEAVES % left)
+    status, out, err = place.run([place.command("3.13"), "readiness", "--format", format,
+                                  "--", "pytest", "-q"], code_page, cwd=project, timeout=300,
+                                 TMP=wine.windows_path(place.tmp))
+    with open(os.path.join(EXPECTED, "readiness-%d.%s" % (code_page, format)),
+              encoding="utf-8") as f:
+        want = f.read()
+    running = _running(left)
+    for pid in running:
+        os.kill(pid, signal.SIGKILL)
+    assert (status, _masked(_text(out), place), err) == (1, want, b"")
+    assert [n for n in os.listdir(place.tmp) if n.startswith("utf8env")] == []
+    assert running == []
+
+
+REFUSED = [["run", "--", "cmd"], ["env"], ["doctor"], ["matrix"],
+           ["fix", "--prove", "tests", "--", "pytest"],
+           ["readiness", "--world", "latin1", "--", "pytest"]]
 
 
 @pytest.mark.parametrize("argv", REFUSED, ids=lambda a: " ".join(a[:2]))
 def test_what_does_not_run_on_windows_says_so_in_one_line(place, argv):
     name = "fix --prove" if argv[:2] == ["fix", "--prove"] else argv[0]
-    line = "utf8env: error: %s\r\n" % _commands.windows_refusal(name, "win32")
+    refusal = (_native.refusal(types.SimpleNamespace(world="latin1")) if name == "readiness"
+               else _commands.windows_refusal(name, "win32"))
+    line = "utf8env: error: %s\r\n" % refusal
     project = _project(place, "refused-" + "-".join(argv[:2]).replace("--", ""))
     for command in _both(place, "3.13"):
         assert place.run(command + argv, cwd=project) == (2, b"", line.encode("ascii"))

@@ -194,9 +194,10 @@ def _readiness_spec():
     from ._windows.wine import CODE_PAGES, DEFAULT_CODE_PAGE
     return Command(
         name="readiness",
-        summary="Run a pytest (or unittest) suite twice in a non-UTF-8 locale world, or on "
-                "Windows CPython under Wine, UTF-8 mode off (today) and on (Python 3.15), and "
-                "list the tests that change and the call sites that use the locale encoding.",
+        summary="Run a pytest (or unittest) suite twice, UTF-8 mode off (today) and on "
+                "(Python 3.15), in a non-UTF-8 locale world, on Windows CPython under Wine, or "
+                "on Windows itself in its code page, and list the tests that change and the "
+                "call sites that use the locale encoding.",
         options=(
             Option(("--python",), "python", "append", "a Python to run, with pytest of its own "
                    "(repeatable; default: a Python 3.15: python3.15 on PATH, pyenv's, uv's)",
@@ -338,7 +339,8 @@ COMMANDS = (("explain", _explain_spec, _explain), ("run", _run_spec, _run),
 # of a POSIX process (LANG, LC_*, the C locale PEP 538 coerces), which Windows has not
 # (its text follows the ANSI code page; PYTHONUTF8=1 or -X utf8 is how UTF-8 mode is asked
 # there). Not yet: their runs are made in Linux locale worlds, or under Wine from Linux
-# (--windows), and no run of theirs has been made on Windows itself.
+# (--windows), and no run of theirs has been made on Windows itself (readiness's are:
+# readiness/_native.py).
 POSIX_ONLY = (
     ("run", "it starts a program in a POSIX locale (PEP 538's coercion of the C locale)"),
     ("env", "its lines set the locale variables a POSIX shell, unit or image passes on"),
@@ -347,10 +349,9 @@ POSIX_ONLY = (
 NOT_ON_WINDOWS_YET = (
     ("matrix", "its cells run in Linux locale worlds (matrix --windows: Windows CPython "
                "under Wine, from Linux)"),
-    ("readiness", "its runs are made in Linux locale worlds; here, python -X "
-                  "warn_default_encoding -m pytest --utf8env lists the call sites (its "
-                  "plugin) and python -X utf8 -m pytest runs the suite in UTF-8 mode"),
-    ("fix --prove", "its runs are readiness's"),
+    ("fix --prove", "its runs are made in Linux locale worlds; here, utf8env readiness "
+                    "-- pytest ARGS runs the suite in this code page, UTF-8 mode off and on, "
+                    "and tries the fixes"),
 )
 
 

@@ -56,7 +56,8 @@ def encoded(source, text):
 
 
 def write(path, data):
-    """`data` in place of `path`'s content, atomically; the mode and owner kept."""
+    """`data` in place of `path`'s content, atomically; the mode and owner kept (where
+    the system has them)."""
     import tempfile
     real = os.path.realpath(path)
     folder = os.path.dirname(real)
@@ -70,11 +71,15 @@ def write(path, data):
         with os.fdopen(handle, "wb") as f:
             f.write(data)
             f.flush()
-            os.fchmod(f.fileno(), stat.S_IMODE(before.st_mode))
-            try:
-                os.fchown(f.fileno(), before.st_uid, before.st_gid)
-            except OSError:
-                pass            # not ours to give: the new file is the writer's
+            # Windows has no owner to give, and fchmod() only from 3.13 (its
+            # read-only bit): a file there keeps what the new one has.
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), stat.S_IMODE(before.st_mode))
+            if hasattr(os, "fchown"):
+                try:
+                    os.fchown(f.fileno(), before.st_uid, before.st_gid)
+                except OSError:
+                    pass            # not ours to give: the new file is the writer's
         os.replace(temporary, real)
     except OSError as error:
         try:

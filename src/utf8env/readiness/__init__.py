@@ -6,13 +6,15 @@
     _junit.py      per-test outcomes read back from pytest's --junitxml
     _suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
     _supervise.py  each run's keeper: output to files, its process tree (setsid daemons
-                  included, by a marker variable) killed at the end, timeout or Ctrl-C
+                  included, by a marker variable; on Windows, a job object) killed at the
+                  end, timeout or Ctrl-C
     _progress.py   a pytest plugin of the runs: one line per test phase, as it happens
                   (what a run that did not finish still tells)
     _compare.py    what changes between them, per test and per call site, with the fixes
     _results.py    the records; as_json() at the JSON boundary
     _formats.py    text / markdown / github / junit / json pages of a result
     _windows.py    --windows: the runs on real Windows CPython under Wine (utf8env/_windows/)
+    _native.py     on Windows itself: the runs in its own code page, with its own Python
     _cli.py        run(options, command) -> exit status (utf8env/_commands.py declares it)
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """

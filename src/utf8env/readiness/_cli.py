@@ -7,6 +7,7 @@ their process trees killed, one line). utf8env/_cli.py declares and parses the o
 this checks what only readiness knows and raises UsageError for bad input."""
 import os
 import signal
+import sys
 import time
 
 from .._environment import user_environ
@@ -91,14 +92,18 @@ class _Guard(object):
             from . import _suite as suite
             suite.stop(self.running)
 
-    def execute(self, planned, world, unit="runs"):
-        """suite.execute(), with a progress line on a terminal: utf8env NAME: 2/4 UNIT."""
-        from .. import _output as output
+    def run_batch(self, planned, world, progress):
+        """The runs themselves: suite.execute() (in a Linux locale world)."""
         from . import _suite as suite
+        return suite.execute(planned, world, progress=progress)
+
+    def execute(self, planned, world, unit="runs"):
+        """run_batch(), with a progress line on a terminal: utf8env NAME: 2/4 UNIT."""
+        from .. import _output as output
         self.running = planned
         try:
-            done = suite.execute(planned, world,
-                                 progress=output.progress("utf8env " + self.name, unit))
+            done = self.run_batch(planned, world,
+                                  progress=output.progress("utf8env " + self.name, unit))
         except Exception:
             if self.signalled:
                 raise _Interrupted()
@@ -120,6 +125,9 @@ def _project():
 
 def run(options, command):
     from . import _suite as suite
+    if sys.platform == "win32":                   # Windows itself: its code page
+        from . import _native as native
+        return native.run(options, command)
     if getattr(options, "windows", None):         # real Windows CPython under Wine
         from . import _windows as windows
         return windows.run(options, command)

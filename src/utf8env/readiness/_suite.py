@@ -306,11 +306,25 @@ def _ignore(project, skipped):
     return ignore
 
 
+def _copy_without_copyfile2(source, target):
+    """shutil.copy2 as it was before 3.12 on Windows: the bytes, then the metadata. 3.12+
+    copies with the Win32 API's CopyFile2, which Wine 8.0 lacks (the process aborts), and
+    readiness on Windows itself is tested under Wine."""
+    shutil.copyfile(source, target, follow_symlinks=False)
+    shutil.copystat(source, target, follow_symlinks=False)
+    return target
+
+
+# copytree's copy_function: shutil's own, but on Windows.
+COPY = _copy_without_copyfile2 if sys.platform == "win32" else shutil.copy2
+
+
 def copy_project(project, work, skipped=None):
     """Copy the project into `work` (links as links); the special files it holds are
     left out and listed in `skipped` [(path, kind)]."""
     skipped = [] if skipped is None else skipped
-    shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped))
+    shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped),
+                    copy_function=COPY)
     return skipped
 
 
@@ -342,7 +356,8 @@ def _restore_cache(project, work):
     original = os.path.join(project, ".pytest_cache")
     if os.path.isdir(original) and not os.path.islink(original):
         try:
-            shutil.copytree(original, cache, symlinks=True, ignore=_ignore(original, []))
+            shutil.copytree(original, cache, symlinks=True, ignore=_ignore(original, []),
+                            copy_function=COPY)
         except (OSError, shutil.Error):
             pass
 

@@ -7,7 +7,11 @@ environment. It ends COMMAND when it outlives SECONDS or when the file STOP appe
 (readiness was interrupted), and always, once COMMAND has ended, kills what COMMAND left
 behind: its process group, and every process whose environment carries the marker (a
 daemon that called setsid() is in neither the group nor the session, but inherited the
-variable; one that cleared its environment is not found). Then it writes STATUS:
+variable; one that cleared its environment is not found). On Windows (readiness on
+Windows itself) COMMAND starts in a process group of its own (CREATE_NEW_PROCESS_GROUP:
+a Ctrl+C reaches this supervisor, not the suite) and what it leaves behind is every
+process of a job object it is put in as it starts, which the processes it starts inherit
+(Windows has no process groups to kill, no /proc to search for the marker). Then it writes STATUS:
 {"returncode" (null: timed out, stopped or killed by a signal), "signal", "timed_out",
 "stopped", "seconds", "left" (processes killed after the end)}.
 
@@ -23,11 +27,18 @@ import time
 
 MARKER = "UTF8ENV_READINESS_RUN"
 _POLL = 0.05
+WINDOWS = sys.platform == "win32"
+# SIGHUP is POSIX's: Windows has SIGINT (Ctrl+C) and SIGTERM.
+_STOPPED_BY = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP")
+                    if hasattr(signal, name))
 
 
 def marked(tokens, proc="/proc"):
     """The pids of the processes whose environment holds MARKER=token for a token of
-    `tokens` (this process excluded)."""
+    `tokens` (this process excluded); none on Windows, which has no /proc (under Wine,
+    "/proc" may even be Linux's, whose pids are not Windows')."""
+    if WINDOWS:
+        return []
     wanted = {("%s=%s" % (MARKER, t)).encode() for t in tokens}
     found = []
     try:
@@ -89,13 +100,80 @@ def _kill_group(pid):
         pass
 
 
+class _Tree(object):
+    """Windows: a job object (the Win32 API, by ctypes) that holds the run and every
+    process it starts, which inherit it, whatever became of their parent (what a process
+    group and the marker are on Linux); ended by TerminateJobObject. Assigned as the run
+    starts: what the run started before that (in its first milliseconds) is not in it."""
+    _ACCOUNTING = 1         # JobObjectBasicAccountingInformation
+
+    def __init__(self, pid):
+        import ctypes
+        from ctypes import wintypes
+        self.ctypes = ctypes
+        self.kernel32 = k = ctypes.WinDLL("kernel32", use_last_error=True)
+        k.CreateJobObjectW.restype = k.OpenProcess.restype = wintypes.HANDLE
+        k.CreateJobObjectW.argtypes = (ctypes.c_void_p, wintypes.LPCWSTR)
+        k.OpenProcess.argtypes = (wintypes.DWORD, wintypes.BOOL, wintypes.DWORD)
+        k.AssignProcessToJobObject.argtypes = (wintypes.HANDLE, wintypes.HANDLE)
+        k.TerminateJobObject.argtypes = (wintypes.HANDLE, wintypes.UINT)
+        k.QueryInformationJobObject.argtypes = (wintypes.HANDLE, ctypes.c_int, ctypes.c_void_p,
+                                                wintypes.DWORD, ctypes.c_void_p)
+        k.CloseHandle.argtypes = (wintypes.HANDLE,)
+        self.job = k.CreateJobObjectW(None, None)
+        # PROCESS_SET_QUOTA | PROCESS_TERMINATE: what AssignProcessToJobObject needs.
+        process = k.OpenProcess(0x0100 | 0x0001, False, pid)
+        if not self.job or not process or not k.AssignProcessToJobObject(self.job, process):
+            raise OSError(ctypes.get_last_error(), "no job object for the run")
+        k.CloseHandle(process)
+
+    def active(self):
+        """How many of its processes still run."""
+        c = self.ctypes
+
+        class Accounting(c.Structure):      # JOBOBJECT_BASIC_ACCOUNTING_INFORMATION
+            _fields_ = [("times", c.c_longlong * 4), ("page_faults", c.c_ulong),
+                        ("total", c.c_ulong), ("active", c.c_ulong),
+                        ("terminated", c.c_ulong)]
+        info = Accounting()
+        if not self.kernel32.QueryInformationJobObject(self.job, self._ACCOUNTING,
+                                                       c.byref(info), c.sizeof(info), None):
+            return 0
+        return info.active
+
+    def kill(self):
+        """Kill every process of the tree; how many still ran."""
+        left = self.active()
+        self.kernel32.TerminateJobObject(self.job, 1)
+        return left
+
+    def close(self):
+        self.kernel32.CloseHandle(self.job)
+
+
+def _tree(pid):
+    """The run's _Tree on Windows (None where a job object cannot be made: the run alone
+    is then killed); None elsewhere."""
+    if not WINDOWS:
+        return None
+    try:
+        return _Tree(pid)
+    except (OSError, AttributeError, ImportError):
+        return None
+
+
+# The run's own session (POSIX) or process group (Windows).
+_OWN_GROUP = ({"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)} if WINDOWS
+              else {"start_new_session": True})
+
+
 def main(argv):
     status, out, err, seconds, stop, token = argv[:6]
     command = argv[7:]
     started = time.monotonic()
     deadline = started + float(seconds)
     stopped = []
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    for signum in _STOPPED_BY:
         signal.signal(signum, lambda *_: stopped.append(True))
     result = {"returncode": None, "signal": None, "timed_out": False, "stopped": False,
               "seconds": 0.0, "left": 0}
@@ -106,10 +184,11 @@ def main(argv):
         with open(out, "wb") as o, open(err, "wb") as e:
             try:
                 proc = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=o,
-                                        stderr=e, start_new_session=True)
+                                        stderr=e, **_OWN_GROUP)
             except OSError as error:
                 e.write(("%s: %s\n" % (command[0], error)).encode("utf-8", "replace"))
                 result["returncode"] = 127
+    tree = _tree(proc.pid) if proc is not None else None
     while proc is not None:
         try:
             code = proc.wait(timeout=_POLL)
@@ -129,19 +208,25 @@ def main(argv):
             result["timed_out"] = True
         else:
             continue
-        _kill_group(proc.pid)
-        result["left"] += kill_marked([token])
+        if WINDOWS:
+            proc.kill()         # the run; what it started: below
+        else:
+            _kill_group(proc.pid)
+            result["left"] += kill_marked([token])
         proc.wait()
         break
     if proc is None and result["returncode"] is None:
         result["stopped"] = True
     result["seconds"] = time.monotonic() - started
-    if proc is not None:
+    if tree is not None:
+        result["left"] += tree.kill()
+        tree.close()
+    elif proc is not None and not WINDOWS:
         _kill_group(proc.pid)
     result["left"] += kill_marked([token])
     with open(status + ".part", "w", encoding="utf-8") as f:
         json.dump(result, f)
-    os.rename(status + ".part", status)
+    os.replace(status + ".part", status)      # (Windows: rename fails on an existing file)
     return 0
 
 
