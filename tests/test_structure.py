@@ -229,8 +229,8 @@ def test_the_launcher_and_the_stub_keep_aside_the_variables_python_names():
     assert _c_strings("kept_aside") == _environment.KEPT_ASIDE
     stub = (SCRIPTS / "utf8env.sh").read_text(encoding="utf-8")
     # The stub puts each in front of the arguments: it walks them in reverse.
-    words = re.search(r"^for name in ([A-Z_ ]+); do$", stub, re.M)
-    assert tuple(reversed(words.group(1).split())) == _environment.KEPT_ASIDE
+    words = re.search(r"^for utf8env_name in ([A-Z_ \\\n]+); do$", stub, re.M)
+    assert tuple(reversed(words.group(1).replace("\\", " ").split())) == _environment.KEPT_ASIDE
 
 
 def test_the_launcher_asks_the_locale_names_python_asks():
