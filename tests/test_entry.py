@@ -16,11 +16,10 @@ import sys
 import tarfile
 import tempfile
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from support import install, machine
+from support import install, machine, threads
 from utf8env import _worlds as worlds
 
 sys.path.insert(0, install.TOOLS)
@@ -848,19 +847,10 @@ def installs(wheel, sdist, tmp_path_factory):
         if version in _every():
             jobs[version, "pipx"] = (pipx_job, version)
     try:
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            futures = {key: pool.submit(*job) for key, job in jobs.items()}
-            yield {key: _outcome(future) for key, future in futures.items()}
+        yield threads.outcomes(jobs)
     finally:
         for work in cleanup:
             shutil.rmtree(work, ignore_errors=True)
-
-
-def _outcome(future):
-    try:
-        return future.result()
-    except Exception as error:      # reported by the test of that install
-        return error
 
 
 def _version_line():

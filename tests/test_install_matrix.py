@@ -19,11 +19,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from support import install, machine
+from support import install, machine, threads
 from support import release as release_build
 
 VERSION = __import__("utf8env").__version__
@@ -163,20 +162,11 @@ def cells(tmp_path_factory):
         return how(place, copied)
 
     try:
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            futures = {name: pool.submit(job, name, *where)
-                       for name, where in _interpreters().items()}
-            yield {name: _outcome(future) for name, future in futures.items()}
+        yield threads.outcomes({name: (job, name) + where
+                                for name, where in _interpreters().items()})
     finally:
         for work in cleanup:
             shutil.rmtree(work, ignore_errors=True)
-
-
-def _outcome(future):
-    try:
-        return future.result()
-    except Exception as error:      # reported by the test of that cell
-        return error
 
 
 def _get(cells, name):

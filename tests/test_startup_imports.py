@@ -29,7 +29,7 @@ _LAUNCHER = {"utf8env", "utf8env._cli", "utf8env._environment", "utf8env._run",
 # A 3.7+ with nothing asked is left as it is: no plan, no engine.
 _FOR_A_PYTHON = {"utf8env._interpreter", "utf8env._errors", "utf8env._engine.profiles",
                  "utf8env._engine.records"}
-_START = "import sys; sys.path.insert(0, sys.argv[1]); from utf8env._cli import start; start()"
+_START = "import sys; sys.path.insert(0, sys.argv[2]); from utf8env._cli import start; start()"
 
 
 def _imports(python, words, env):
@@ -47,7 +47,8 @@ def _imports(python, words, env):
     folder = own_command(python)[-1]
     run = words[0] == "run"
     read_end, write_end = os.pipe()
-    argv = ([python, "-X", "importtime", "-I", "-S", "-c", _START, folder,
+    # (No installed command's path: the package's folder instead of its lib/pythonX.Y.)
+    argv = ([python, "-X", "importtime", "-I", "-S", "-c", _START, "", folder,
              str(write_end) if run else "", "", "", str(len(kept))] + kept + [str(len(names))]
             + answers + words)
     out = subprocess.run(argv, env=child_env, pass_fds=[write_end], stdout=subprocess.PIPE,

@@ -21,7 +21,7 @@ from .textnames import lookup as _lookup, split_pythonioencoding as _split_pytho
 from .codecs_by_version import SITE_FAILURE as _SITE_FAILURE
 from .codecs_by_version import codec_name as _version_codec, no_codec as _no_codec
 from .codecs_by_version import startup_failure as _codec_failure
-from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES, LOCALE_VARIABLES
+from .preconfig import C_LOCALE_NAMES as _C_LOCALE_NAMES
 from .preconfig import COERCION_TARGET_NAMES as _COERCION_TARGET_NAMES
 from .preconfig import UTF8_LOCALE_PLATFORMS as _UTF8_LOCALE_PLATFORMS
 from .profiles import EMBEDDED, POLICIES, PLATFORMS, VERSIONS, profile as _profile

@@ -808,7 +808,7 @@ def _outside(line, col, parentheses):
 
 
 def _fix_message(spec, encoding):
-    shown, kind, likely = spec[0], spec[4], spec[5]
+    kind, likely = spec[4], spec[5]
     if kind == _SUBPROCESS:
         what = "decodes its output with the locale's encoding"
     else:

@@ -152,7 +152,7 @@ def run(options, command):
 
 
 def _run(options, args, world, timeout, project, guard):
-    from . import _formats as formats, _suite as suite
+    from . import _suite as suite
     from ._unittest_runner import Args
     pythons = _pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)

@@ -29,7 +29,6 @@ from .._errors import UsageError
 from .. import _discovery as discovery
 from .. import _worlds as worlds
 from . import _cli as cli, _suite as suite, _windows as windows
-from . import _supervise as supervise
 
 # Linux's options that have no meaning here, each with why: one line, status 2.
 NOT_HERE = (
