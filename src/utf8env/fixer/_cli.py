@@ -277,10 +277,12 @@ def process(path, encoding, mode, report=None, left=False):
     import gc
     import warnings
     from . import _edit, _measured, _scan
+    from ._literals import Literals
     try:
         data = _edit.read_bytes(path)
         entries = _measured.for_file(report, path) if report is not None else ()
-        if not entries and not _scan.candidate(data):
+        literals = Literals(data)
+        if not entries and not _scan.candidate(data, literals):
             return None, [], None
         source = _edit.decode(path, data)
         # The cyclic garbage collector off while the tree is made and walked: it finds
@@ -290,7 +292,9 @@ def process(path, encoding, mode, report=None, left=False):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")         # SyntaxWarning: invalid escapes
             try:
-                sites = _scan.scan(source.text, encoding, data)
+                # (a file to edit parsed whole: one that does not parse is left alone)
+                sites = _scan.scan(source.text, encoding, data, literals=literals,
+                                   whole=mode in ("diff", "write") or report is not None)
                 if report is not None:
                     sites = _from_report(source.text, sites, entries, encoding)
             except (SyntaxError, ValueError) as error:

@@ -46,6 +46,7 @@ class Literals(object):
     def __init__(self, data):
         self.data = data
         self._starts, self._ends = [], []
+        self._code_starts, self._code_ends = [], []     # f- and t-strings (_chunks asks)
         self._tokens = _TOKEN.finditer(data) if _sure_of_encoding(data) else None
         self._read_to = 0               # the tokens before it are in the lists
         self._stopped_at = None if self._tokens is not None else 0
@@ -70,6 +71,9 @@ class Literals(object):
                     start > 1 and data[start - 2] in _CODE_PREFIX:
                 if not _fields_close(token.group(0)):
                     self._stopped_at = start
+                else:
+                    self._code_starts.append(start)
+                    self._code_ends.append(end)
             else:
                 starts.append(start)
                 ends.append(end)
@@ -79,6 +83,17 @@ class Literals(object):
         self._read_past(position)
         index = bisect.bisect_right(self._starts, position) - 1
         return index >= 0 and position < self._ends[index]
+
+
+    def read_to_end(self):
+        """Whether the pass reads the whole file without being unsure anywhere."""
+        self._read_past(len(self.data))
+        return self._stopped_at == len(self.data)
+
+    def in_code_string(self, position):
+        """Whether the byte at `position` is inside an f- or t-string (as far as read)."""
+        index = bisect.bisect_right(self._code_starts, position) - 1
+        return index >= 0 and position < self._code_ends[index]
 
 
 def _sure_of_encoding(data):

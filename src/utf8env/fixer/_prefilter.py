@@ -48,18 +48,19 @@ _COMMENT = br"#[^\n]*\n"
 _GAP = br"(?:[\s\\]|%s)" % _COMMENT
 
 
-def _calls(names):
+def call_patterns(names):
     """[(name, a pattern of the name called (then spaces, line breaks, backslashes,
     comments or ")" from `(open)(...)`, then "("), or imported under another name
     (`NAME as`))]."""
-    return [(name.encode(), re.compile(br"%s(?:(?:[\s\\)]|%s)*(\()|%s+as\b)" % (
-        re.escape(name.encode()), _COMMENT, _GAP))) for name in sorted(names)]
+    words = sorted(name if isinstance(name, bytes) else name.encode() for name in names)
+    return [(word, re.compile(br"%s(?:(?:[\s\\)]|%s)*(\()|%s+as\b)" % (
+        re.escape(word), _COMMENT, _GAP))) for word in words]
 
 
 _OPEN_MODULES, _OTHERS, _METHODS = _tables()
-_OPEN_CALLS = _calls(["open"])
-_SUBPROCESS_CALLS = _calls(_OTHERS.pop("subprocess"))
-_MODULE_CALLS = [(module.encode(), _calls(functions)) for module, functions in
+_OPEN_CALLS = call_patterns(["open"])
+_SUBPROCESS_CALLS = call_patterns(_OTHERS.pop("subprocess"))
+_MODULE_CALLS = [(module.encode(), call_patterns(functions)) for module, functions in
                  sorted(_OTHERS.items())]
 # The functions whose mode is binary unless given (tempfile's): called with no argument,
 # no site.
@@ -79,8 +80,8 @@ _PATH_OPEN_POSITIONS = [spec for spec in _scan.METHODS if spec[0] == "Path.open"
 _TEXT_WORDS = [word.encode() for word in _scan.TEXT_KEYWORDS]
 _TEXT_KEYWORD = re.compile(br"(?:%s)%s*=(?!=)" % (b"|".join(_TEXT_WORDS), _GAP))
 _METHOD_WORDS = [name.encode() for name in sorted(_METHODS) if name not in ("open", "read")]
-_CONFIG_CLASS = b"ConfigParser"         # the end of every name in _scan.CONFIGPARSERS
-assert all(name.endswith(_CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS)
+CONFIG_CLASS = b"ConfigParser"         # the end of every name in _scan.CONFIGPARSERS
+assert all(name.endswith(CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS)
 
 # A call's arguments up to an `encoding=` keyword of its own (then no site: _judge): plain
 # text, strings of one line with no escape and no f or t prefix, and brackets two levels
@@ -135,13 +136,13 @@ _LINE_END = re.compile(br"[\r\n]")
 _TARGET_BYTES = frozenset(bytearray(b"._ \t0123456789abcdefghijklmnopqrstuvwxyz"
                                     b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
 _COMMA, _OPENING = ord(","), ord("(")
-# After `X:`, an annotation a path class's name, or an "=" (a value assigned: _ASSIGNED's
+# After `X:`, an annotation a path class's name, or an "=" (a value assigned: ASSIGNED's
 # question); after `X =`, a value that may be a path: a name or an attribute alone (a
 # name the module may assign a path), or one with "/" (a / b), a word with "path" (Path,
 # config_path), parent, or a path's method; or another "=" (`a = b = c`: unsure).
-_ANNOTATION = re.compile(br"=(?!=)|\\|\b(?:%s)\b" % b"|".join(
+ANNOTATION = re.compile(br"=(?!=)|\\|\b(?:%s)\b" % b"|".join(
     name.encode() for name in _scan.PATH_CLASSES))
-_ASSIGNED = re.compile(
+ASSIGNED = re.compile(
     br"\A[ \t(]*(?!(?:None|True|False)\b)[A-Za-z_\x80-\xff][^\s()\[\]{}'\"#;,+\-*/%%@<>=!&|^~:`]*"
     br"[ \t)]*(?:[#;]|\Z)|[/\\=]|(?i:path)|\b(?:%s)\b" % b"|".join(
         name.encode() for name in ("parent",) + _scan.PATH_METHODS))
@@ -150,11 +151,14 @@ _DOT = ord(".")
 _MODULE, _PATH, _EITHER = "module", "path", "either"     # what X of `X.open(` may be
 
 
-def candidate(data):
-    """Whether the bytes of a file may hold one of _scan's calls."""
+def candidate(data, literals=None):
+    """Whether the bytes of a file may hold one of _scan's calls (`literals`: their
+    Literals, if made already: _chunks reads them on)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    literals = Literals(data)
+        literals = None
+    if literals is None:
+        literals = Literals(data)
     if b"open" in data and _open_may_be_called(data, literals):
         return True
     for module, calls in _MODULE_CALLS:
@@ -166,7 +170,7 @@ def candidate(data):
         return True
     if any(word in data and _method_called(data, word, literals) for word in _METHOD_WORDS):
         return True
-    return b"read" in data and _in_code(data, _CONFIG_CLASS, literals) and \
+    return b"read" in data and _in_code(data, CONFIG_CLASS, literals) and \
         _method_called(data, b"read", literals)
 
 
@@ -188,7 +192,7 @@ def _in_code(data, word, literals):
 
 
 def _matches(data, calls):
-    """(name, match) for the matches of _calls()'s patterns that start a word."""
+    """(name, match) for the matches of call_patterns()'s patterns that start a word."""
     for name, pattern in calls:
         if name in data:
             for match in pattern.finditer(data):
@@ -218,7 +222,7 @@ def _called(data, calls, literals, modules, text_only=False):
 
 
 def _plain_call(data, match, modules):
-    """For a match of _calls(): False where it is no call or a call with its own
+    """For a match of call_patterns(): False where it is no call or a call with its own
     encoding=; else the text before it on its line (for `NAME as`, an alias, whether it
     may be imported from one of `modules`)."""
     if match.group(1) is None:
@@ -379,9 +383,9 @@ def _receiver_kind(receiver, data, literals):
     path = name.lower().endswith("path") or _word_starts(re.compile(
         br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP)), data, literals) or \
         _rest_may_be_path(re.compile(br"%s(?:%s|\))*=(?!=)" % (word, _GAP)), data,
-                          literals, _ASSIGNED) or \
+                          literals, ASSIGNED) or \
         _rest_may_be_path(re.compile(br"%s(?:%s|\))*:(?!=)" % (word, _GAP)), data,
-                          literals, _ANNOTATION)
+                          literals, ANNOTATION)
     if module and path:
         return _EITHER
     return _MODULE if module else _PATH if path else None
@@ -395,7 +399,7 @@ def _rest_may_be_path(pattern, data, literals, path_like):
     for match in pattern.finditer(data):
         start = match.start()
         if start and _WORD_BYTE.match(data, start - 1) or literals.holds(start) or \
-                path_like is _ASSIGNED and _in_arguments(data, match):
+                path_like is ASSIGNED and _in_arguments(data, match):
             continue
         end = _LINE_END.search(data, match.end())
         rest = data[match.end():end.start() if end else len(data)]

@@ -116,11 +116,11 @@ class Site(object):
                                              self.message)
 
 
-def candidate(data):
+def candidate(data, literals=None):
     """Whether the bytes (or text) of a file may hold one of the calls at all (a file
     that cannot is not parsed): _prefilter's conditions."""
     from ._prefilter import candidate
-    return candidate(data)
+    return candidate(data, literals)
 
 
 def split_lines(text):
@@ -151,6 +151,10 @@ def _literal(node):
     raise ValueError
 
 
+class Partial(Exception):
+    """A question about the whole module asked of a parse that left parts of it out."""
+
+
 class _Module(object):
     """What the whole module says about names: the names assigned a path or a
     ConfigParser (anywhere: a heuristic). Which name a call's name is bound to is its
@@ -162,6 +166,10 @@ class _Module(object):
         self.config_names = set()
         self.imported_names = set()  # the names an import binds, in any scope
         self.settled = False
+        # What the parse left out (_chunks.LeftOut), if anything: a name the parse did not
+        # see assigned a path or a ConfigParser may be one there.
+        self.left_out = None
+        self.unsure = set()         # ... names whose value may be one of those
 
     @staticmethod
     def qualname(node, scope, strict=True):
@@ -204,12 +212,22 @@ class _Module(object):
             return False
         if isinstance(node, ast.Name):
             return (not self.imported(node, scope) and node.id.lower().endswith("path")) or \
-                node.id in self.path_names
+                self._named(node.id, self.path_names)
         if isinstance(node, ast.Attribute):
             if node.attr == "parent":
                 return self.is_path(node.value, scope)
             return (not self.imported(node, scope) and node.attr.lower().endswith("path")) \
-                or node.attr in self.path_names
+                or self._named(node.attr, self.path_names)
+        return False
+
+    def _named(self, name, names):
+        """Whether `name` is one of `names` (assigned a path or a ConfigParser somewhere);
+        raises Partial where it is not but is in the bytes the parse left out."""
+        if name in names:
+            return True
+        if self.left_out is not None and (
+                name in self.unsure or self.left_out.may_bind(name, names is self.path_names)):
+            raise Partial
         return False
 
     def is_config(self, node, scope):
@@ -217,9 +235,9 @@ class _Module(object):
             name = self.qualname(node.func, scope, False)
             return name is not None and name.rsplit(".", 1)[-1] in CONFIGPARSERS
         if isinstance(node, ast.Name):
-            return node.id in self.config_names
+            return self._named(node.id, self.config_names)
         if isinstance(node, ast.Attribute):
-            return node.attr in self.config_names
+            return self._named(node.attr, self.config_names)
         return False
 
     def settle(self):
@@ -231,13 +249,26 @@ class _Module(object):
         self.settled = True
         for _ in range(2):
             found = len(self.path_names) + len(self.config_names)
-            for name, value, scope in self.assigned:
+            self._settle_once()
+            if len(self.path_names) + len(self.config_names) == found:
+                break           # nothing new: a second pass would find the same
+        # A parse that left parts out: the names assigned from a name that may be bound
+        # in those parts are unsure too (to the end of the chain), never taken for no path.
+        while self.left_out is not None:
+            unsure = len(self.unsure)
+            self._settle_once()
+            if len(self.unsure) == unsure:
+                break
+
+    def _settle_once(self):
+        for name, value, scope in self.assigned:
+            try:
                 if self.is_path(value, scope):
                     self.path_names.add(name)
                 elif self.is_config(value, scope):
                     self.config_names.add(name)
-            if len(self.path_names) + len(self.config_names) == found:
-                break           # nothing new: a second pass would find the same
+            except Partial:
+                self.unsure.add(name)   # (only ever raised where parts were left out)
 
 
 def _target_names(target):
@@ -268,6 +299,7 @@ _FIELDS = {}
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFINITIONS = _FUNCTIONS + (ast.ClassDef,)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 _IMPORTS = (ast.Import, ast.ImportFrom)
 _DECLARATIONS = {ast.Global: "global", ast.Nonlocal: "nonlocal"}
@@ -456,13 +488,16 @@ def _spec(call, scope, module):
         attr = func.attr
         if attr in ("read_text", "write_text", "open", "read"):
             receiver = func.value
-            module.settle()
             if attr == "read":
-                return _CONFIG_READ + (False,) if call.args and module.is_config(receiver, scope) \
-                    else None
+                if not call.args:
+                    return None
+                module.settle()
+                return _CONFIG_READ + (False,) if module.is_config(receiver, scope) else None
             if attr == "open":
-                if module.is_path(receiver, scope) and not module.imported(receiver, scope):
-                    return _PATH_OPEN + (True,)
+                if not module.imported(receiver, scope):
+                    module.settle()
+                    if module.is_path(receiver, scope):
+                        return _PATH_OPEN + (True,)
             elif not module.imported(receiver, scope):
                 return (_READ_TEXT if attr == "read_text" else _WRITE_TEXT) + (True,)
         if attr not in _LAST_NAMES:
@@ -728,17 +763,23 @@ def _inserts(lines, opened, closed, first, last, strings, value):
     return [(last.end_line, last.end_col, ", " + keyword)]
 
 
-def scan(text, encoding="utf-8", data=None):
+def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
     """The Sites of the source `text`, in order; raises SyntaxError (ValueError for a NUL
     byte on older Pythons) where it does not parse. `data`: the bytes `text` was decoded
     from (the BOM or cookie's encoding, as the compiler reads them), parsed instead: the
-    same tree, a tenth faster than from text (no encoding back to UTF-8)."""
-    tree = ast.parse(text if data is None else data)
+    same tree, a tenth faster than from text (no encoding back to UTF-8), without the
+    functions and classes that can hold no call (_chunks) unless `whole` (`literals`:
+    data's _literals.Literals, if made already)."""
+    tree, left_out = _parsed(text, data, whole, literals)
     module, calls, in_fstring = _collect(tree)
+    module.left_out = left_out
     lines = None
     sites = []
     for call, scope in calls:
-        spec = _spec(call, scope, module)
+        try:
+            spec = _spec(call, scope, module)
+        except Partial:
+            return scan(text, encoding, data, whole=True)
         if spec is None:
             continue
         judged = _judge(call, spec, module)
@@ -780,6 +821,37 @@ def scan(text, encoding="utf-8", data=None):
                  if not any(n in kept for n in range(site.line, site.end + 1))]
     sites.sort(key=lambda site: (site.line, site.col))
     return sites
+
+
+def _parsed(text, data, whole=False, literals=None):
+    """(the tree, what was left out of it: _chunks.LeftOut, or None)."""
+    if data is None:
+        return ast.parse(text), None
+    if not whole:
+        from ._chunks import skeleton
+        cut = skeleton(data, literals)
+        if cut is not None:
+            try:
+                tree = ast.parse(cut[0])
+            except (SyntaxError, ValueError):
+                tree = None     # (the whole file's parse says where, if it is the file's)
+            if tree is not None and _stubs_stand(tree, cut[1]):
+                return tree, cut[2]
+    return ast.parse(data), None
+
+
+def _stubs_stand(tree, stubs):
+    """Whether each stub of _chunks is a def or class of the module's or of a class's (at
+    any depth) at its line."""
+    standing = set()
+    bodies = [tree.body]
+    while bodies:
+        for node in bodies.pop():
+            if isinstance(node, _DEFINITIONS):
+                standing.add((node.lineno, node.name))
+                if type(node) is ast.ClassDef:
+                    bodies.append(node.body)
+    return all(stub in standing for stub in stubs)
 
 
 def _kept_lines(text):
