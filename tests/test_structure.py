@@ -183,8 +183,6 @@ TOOLS = ("utf8env._explain", "utf8env.doctor", "utf8env.fixer", "utf8env.matrix"
 TOOL_TO_TOOL = {
     ("_explain.py", "utf8env.doctor"):
         "explain ends with doctor's verdict for the case: the findings are doctor's",
-    ("fixer/_prove.py", "utf8env.readiness"):
-        "fix --prove is readiness's run with the fix applied: the suite runs are readiness's",
     ("readiness/_advice.py", "utf8env.fixer"):
         "readiness tries the fixer's edits: scanning and editing sources are fix's",
 }

@@ -323,6 +323,13 @@ def _fix_spec():
 
 
 def _fix(args, paths):
+    if getattr(args, "prove", None):
+        # fix --prove composes two tools (the fixer's edits, readiness's runs): here, above
+        # both, so that neither imports the other for it.
+        if windows_refusal("fix --prove"):
+            raise UsageError(windows_refusal("fix --prove"))
+        from ._prove import run as prove
+        return prove(args, paths)
     from .fixer._cli import run as run_fix
     return run_fix(args, paths)
 
