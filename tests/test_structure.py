@@ -181,8 +181,6 @@ def test_the_code_pages_have_one_table():
 TOOLS = ("utf8env._explain", "utf8env.doctor", "utf8env.fixer", "utf8env.matrix",
          "utf8env.readiness")
 TOOL_TO_TOOL = {
-    ("_explain.py", "utf8env.doctor"):
-        "explain ends with doctor's verdict for the case: the findings are doctor's",
     ("readiness/_advice.py", "utf8env.fixer"):
         "readiness tries the fixer's edits: scanning and editing sources are fix's",
 }

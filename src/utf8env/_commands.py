@@ -164,7 +164,16 @@ def _matrix_spec():
 
 def _explain(args, command):
     from ._explain import run as run_explain
-    return run_explain(args, command)
+    return run_explain(args, command, _doctors_verdict)
+
+
+def _doctors_verdict(inputs, decision, here, as_json):
+    """explain ends with the verdict and fixes doctor gives the same case, in doctor's
+    words (its findings, its renderer): the two tools meet here, so that neither imports
+    the other. The JSON object (as_json), else the lines."""
+    from .doctor import _findings as findings, _verdict as verdict
+    found = findings.for_decision(inputs, decision, here=here)
+    return verdict.verdict_object(found) if as_json else verdict.verdict_lines(found)
 
 
 def _run(args, command):
