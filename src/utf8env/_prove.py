@@ -95,7 +95,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
         # rerun differs from its own first run is unstable, as readiness calls it, and
         # not a change the fix makes (a timestamp in its output, a race).
         from .readiness import _compare as compare
-        wanted = _differing(_compared(compare._read(planned, runs), kinds))
+        wanted = _differing(_compared(compare.read_runs(planned, runs), kinds))
         reruns = []
         if wanted:
             again = suite.plan_rerun(planned, wanted)
@@ -177,7 +177,7 @@ def _differing(compared):
     from .readiness import _compare as compare
     out = {}
     for python, (got, outcomes) in compared.items():
-        ids = [compare._nodeid(k, got[1], got[2]) for k in sorted(set().union(*outcomes))
+        ids = [compare.node_id(k, got[1], got[2]) for k in sorted(set().union(*outcomes))
                if any(o.get(k, compare.ABSENT) != outcomes[0].get(k, compare.ABSENT)
                       for o in outcomes[1:])]
         if ids:
@@ -192,8 +192,8 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     from . import _pages as pages
     from .fixer._cli import _encodings
     from .readiness import _compare as compare, _formats as formats, _suite as suite
-    read = compare._read(planned, runs)
-    again = compare._read([p for p, _ in reruns], [r for _, r in reruns])
+    read = compare.read_runs(planned, runs)
+    again = compare.read_runs([p for p, _ in reruns], [r for _, r in reruns])
     kind_of = {id(p[2].folder): kind for p, kind in zip(planned, kinds)}
     rerun_of = {}           # (python, kind, mode): the rerun read (in its first run's copy)
     for (p, _), r in zip(reruns, again):
@@ -216,14 +216,14 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     out.append("")
     body, changed, unstable, bad, tests = [], [], [], [], set()
     for python, (got, outcomes) in sorted(_compared(read, kinds).items(),
-                                          key=lambda item: compare._version_key(item[0])):
+                                          key=lambda item: compare.version_key(item[0])):
         for key, r, o in zip(ORDER, got, outcomes):
             counts = {}
             for x in o.values():
                 counts[x.outcome] = counts.get(x.outcome, 0) + 1
-            counts = {k: counts[k] for k in compare._ORDER if k in counts}
+            counts = {k: counts[k] for k in compare.OUTCOME_ORDER if k in counts}
             body.append([python, NAMES[key], r.ran.returncode if r.ran.returncode is not None
-                         else "-", formats._counts(counts), "%.1f" % r.ran.seconds])
+                         else "-", formats.counts_text(counts), "%.1f" % r.ran.seconds])
             if r.problem:
                 bad.append("%s, %s: %s" % (python, NAMES[key], r.problem))
         second = [rerun_of.get((python,) + key) for key in ORDER]
@@ -240,15 +240,15 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
             for key, o in zip(ORDER[1:], outcomes[1:]):
                 now = o.get(k, compare.ABSENT)
                 if now != was:
-                    diffs.append("%s: %s" % (NAMES[key], compare._first_difference(was, now)))
+                    diffs.append("%s: %s" % (NAMES[key], compare.first_difference(was, now)))
             if not diffs:
                 continue
-            name = "%s [%s]" % (compare._nodeid(k, got[1], got[2]), python)
+            name = "%s [%s]" % (compare.node_id(k, got[1], got[2]), python)
             moved = [(key, o.get(k, compare.ABSENT), s[k]) for key, o, s in
                      zip(ORDER, outcomes, second) if s is not None and k in s
                      and s[k] != o.get(k, compare.ABSENT)]
             if moved:
-                unstable.append((name, ["%s: %s" % (NAMES[key], formats._unstable_pair(
+                unstable.append((name, ["%s: %s" % (NAMES[key], formats.unstable_pair(
                     (first, then))) for key, first, then in moved]))
             else:
                 changed.append((name, diffs))
