@@ -22,6 +22,7 @@ from utf8env.fixer import _apply
 from utf8env import _discovery as discovery
 from utf8env.readiness import _cli as readiness_cli, _compare as compare, _formats as formats
 from utf8env.readiness import _suite as suite
+from utf8env.readiness._guard import Guard
 
 APP = '''"""A project whose changed tests need three different answers."""
 import os
@@ -131,7 +132,7 @@ def advised(tmp_path_factory):
     started = time.monotonic()
     planned, folders = suite.plan(project, pythons, "latin1", ARGS, dict(os.environ), 600)
     try:
-        with readiness_cli._Guard() as guard:
+        with Guard() as guard:
             runs, workers = guard.execute(planned, "latin1")
             result = compare.compare(ARGS, "latin1", planned, runs, workers,
                                      time.monotonic() - started)

@@ -10,7 +10,8 @@
   a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons.
 - Constants once: the code pages' one table (profiles.CODE_PAGES); the launcher's and the
   shell stub's tables (the variables kept aside, the locale names asked) equal to the
-  Python definitions they copy.
+  Python definitions they copy; one way to kill a process group (_processes.kill_group,
+  its standalone copies equal to it).
 """
 import ast
 import functools
@@ -181,10 +182,6 @@ def test_the_code_pages_have_one_table():
 TOOLS = ("utf8env._explain", "utf8env.doctor", "utf8env.fixer", "utf8env.matrix",
          "utf8env.readiness")
 TOOL_TO_TOOL = {
-    ("_explain.py", "utf8env.doctor"):
-        "explain ends with doctor's verdict for the case: the findings are doctor's",
-    ("fixer/_prove.py", "utf8env.readiness"):
-        "fix --prove is readiness's run with the fix applied: the suite runs are readiness's",
     ("readiness/_advice.py", "utf8env.fixer"):
         "readiness tries the fixer's edits: scanning and editing sources are fix's",
 }
@@ -209,6 +206,34 @@ def _tool_imports():
 def test_tools_import_no_other_tool_but_the_listed_debts():
     assert sorted(_tool_imports() - set(TOOL_TO_TOOL)) == []
     assert sorted(set(TOOL_TO_TOOL) - _tool_imports()) == []
+
+
+# -- one way to kill a process group ------------------------------------------------------
+
+# The standalone copies of _processes.kill_group: each file runs by its path in another
+# interpreter (-I), where utf8env cannot be imported.
+KILL_GROUP_COPIES = ("_child/world_runner.py", "readiness/_supervise.py")
+
+
+def _kill_group(module):
+    """[the AST of each top-level kill_group() of `module`, dumped]."""
+    return [ast.dump(node) for node in dict(_modules())[module].body
+            if isinstance(node, ast.FunctionDef) and node.name == "kill_group"]
+
+
+def test_the_copies_of_kill_group_are_the_one_definition():
+    one = _kill_group("_processes.py")
+    assert len(one) == 1
+    assert [_kill_group(module) for module in KILL_GROUP_COPIES] == [one] * len(
+        KILL_GROUP_COPIES)
+
+
+def test_process_groups_are_killed_by_kill_group_alone():
+    elsewhere = ["%s:%d (%s)" % (module, node.lineno, function or "module level")
+                 for module, tree in _modules() for node, function in _functions(tree)
+                 if isinstance(node, ast.Attribute) and node.attr == "killpg"
+                 and function != "kill_group"]
+    assert elsewhere == []
 
 
 # -- the launcher's and the stub's tables, held equal to the Python definitions ---------------

@@ -164,7 +164,16 @@ def _matrix_spec():
 
 def _explain(args, command):
     from ._explain import run as run_explain
-    return run_explain(args, command)
+    return run_explain(args, command, _doctors_verdict)
+
+
+def _doctors_verdict(inputs, decision, here, as_json):
+    """explain ends with the verdict and fixes doctor gives the same case, in doctor's
+    words (its findings, its renderer): the two tools meet here, so that neither imports
+    the other. The JSON object (as_json), else the lines."""
+    from .doctor import _findings as findings, _verdict as verdict
+    found = findings.for_decision(inputs, decision, here=here)
+    return verdict.verdict_object(found) if as_json else verdict.verdict_lines(found)
 
 
 def _run(args, command):
@@ -323,6 +332,13 @@ def _fix_spec():
 
 
 def _fix(args, paths):
+    if getattr(args, "prove", None):
+        # fix --prove composes two tools (the fixer's edits, readiness's runs): here, above
+        # both, so that neither imports the other for it.
+        if windows_refusal("fix --prove"):
+            raise UsageError(windows_refusal("fix --prove"))
+        from ._prove import run as prove
+        return prove(args, paths)
     from .fixer._cli import run as run_fix
     return run_fix(args, paths)
 

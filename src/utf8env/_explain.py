@@ -155,9 +155,12 @@ def to_text(decision, launched=None, verdict_lines=(), embedded=None, windows=No
     return "\n".join(lines) + "\n"
 
 
-def run(args, command):
+def run(args, command, verdict):
     """`utf8env explain`'s handler: the Decision for the described environment, as text or
-    JSON, ending with the verdict doctor gives the same case."""
+    JSON, ending with `verdict(inputs, decision, here, as_json)`: the verdict another
+    part gives the same case (utf8env/_commands.py hands doctor's), its JSON object
+    (as_json) or its lines. `here`: the case is this machine's (its environment and
+    libc)."""
     from . import _plan as launch
     _embedded_operands(args.embedded, command)
     environ = described(args)
@@ -186,17 +189,13 @@ def run(args, command):
     decision = decide(inputs)
     # `utf8env run` starts a python command, not a program that embeds one.
     launched = None if args.embedded else launch.what_run_adds(inputs, args.policy)
-    # the verdict and fixes doctor gives the same case
-    from .doctor import _findings as findings, _verdict as verdict
-    found = findings.for_decision(inputs, decision,
-                                  here=not args.empty_env and args.locales is None)
+    here = not args.empty_env and args.locales is None
+    ending = verdict(inputs, decision, here, args.json)
     windows = (code_page, console) if target.platform == "win32" else None
     if args.json:
-        write(to_json(decision, launched, verdict.verdict_object(found), args.embedded,
-                      windows) + "\n")
+        write(to_json(decision, launched, ending, args.embedded, windows) + "\n")
     else:
-        write(for_terminal(to_text(decision, launched, verdict.verdict_lines(found),
-                                   args.embedded, windows)))
+        write(for_terminal(to_text(decision, launched, ending, args.embedded, windows)))
     return 0
 
 

@@ -124,11 +124,11 @@ def run_one(job, stdin=None):
                     "then": None}
         _RUNNING.add(proc.pid)
         if _STOPPED:        # the signal came while it started
-            _kill_group(proc.pid, signal.SIGTERM)
+            kill_group(proc.pid, signal.SIGTERM)
     pipes = _Pipes(proc, unb64(job["stdin"]) if stdin is None else stdin)
     timed_out = not pipes.exchange(started + job["timeout"])
     if timed_out:
-        _kill_group(proc.pid)
+        kill_group(proc.pid)
         # A process that left the group (setsid) and holds the job's pipes is what the
         # job left behind: it goes too. Then what the group wrote before it died is read,
         # and the pipes are let go whatever still holds them: the deadline is the job's.
@@ -140,7 +140,7 @@ def run_one(job, stdin=None):
     with _LOCK:
         _RUNNING.discard(proc.pid)
     # The job's own process is gone; anything it left in its group goes with it.
-    _kill_group(proc.pid)
+    kill_group(proc.pid)
     # A timed-out job has no status of its own, even when its own process had already
     # exited (a grandchild kept the pipes open): its outcome is the timeout.
     code = None if timed_out else proc.returncode
@@ -205,10 +205,16 @@ class _Pipes(object):
                 b"".join(self.chunks[self.proc.stderr]))
 
 
-def _kill_group(pid, signum=signal.SIGKILL):
+# utf8env/_processes.py's, word for word (tests/test_structure.py): this file runs
+# standalone.
+def kill_group(pid, signum=None):
+    """`signum` (None: SIGKILL) to the process group that `pid` leads; one already gone,
+    or not ours to signal, is no error (it ended meanwhile, or its processes changed
+    user). POSIX only: the names it needs are looked up when it is called, so that its
+    module still imports on Windows, which has neither killpg nor SIGKILL."""
     try:
-        os.killpg(pid, signum)
-    except (ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL if signum is None else signum)
+    except OSError:
         pass
 
 
@@ -277,7 +283,7 @@ def _stop(signum, frame):
             except OSError:
                 pass
         else:
-            _kill_group(pid, signal.SIGTERM)
+            kill_group(pid, signal.SIGTERM)
 
 
 def as_user(request, uid, gid):

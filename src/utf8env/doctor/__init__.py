@@ -14,7 +14,8 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
   exchange.
 
 `utf8env explain` ends with the verdict of findings.for_decision(): the same findings
-module, without a place and without a context (explain describes an environment). It
+module, without a place and without a context (explain describes an environment), asked
+by explain's command (utf8env/_commands.py: explain imports nothing of doctor). That
 imports findings, fixes, locale_state, outcome and verdict, nothing else of doctor
 (tests/test_explain_imports.py): every module is paid for at its start-up.
 """

@@ -13,9 +13,11 @@ ones PEP 686 changes when Python 3.15 turns UTF-8 mode on) and add `encoding=`.
     _measured.py  --from REPORT.json: each site's encoding as readiness measured it
     _reported.py  --from: the report's sites the scan does not take (X.open() on any
                receiver at a warned line), applied or left with why
-    _prove.py  --prove -- pytest ARGS: the fix in copies, the suite run in both modes
     _syntax.py the one line for a file that does not parse: whose parser, which Python
                the project requires
+
+`fix --prove` (the fix in copies, the suite run in both modes) composes this with
+readiness's runs: utf8env/_prove.py, above both.
 
 Standard library only, CPython 3.6-3.15. Not on the launcher's path: `utf8env run`
 imports nothing of this.

@@ -29,12 +29,6 @@ PARALLEL_FROM = 64          # files: below, one process does it faster than a po
 
 def run(options, operands):
     from .._output import write, write_bytes
-    if getattr(options, "prove", None):
-        from .._commands import windows_refusal
-        if windows_refusal("fix --prove"):
-            raise UsageError(windows_refusal("fix --prove"))
-        from . import _prove
-        return _prove.run(options, operands)
     if "--" in operands:
         raise UsageError("fix: `-- pytest ARGS...` goes with --prove only")
     mode = options.mode or "list"

@@ -15,6 +15,8 @@
     _formats.py    text / markdown / github / junit / json pages of a result
     _windows.py    --windows: the runs on real Windows CPython under Wine (utf8env/_windows/)
     _native.py     on Windows itself: the runs in its own code page, with its own Python
+    _guard.py      the Guard around the runs (SIGINT, SIGTERM) and the checks of the
+                  command before them: readiness's and `fix --prove`'s (utf8env/_prove.py)
     _cli.py        run(options, command) -> exit status (utf8env/_commands.py declares it)
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """

@@ -183,7 +183,7 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
     Scan of the project started with the runs)."""
     if scanned is not None:
         scanned.thread.join()       # done before this process edits the trials' copies
-    read = compare._read(planned, runs)         # once: the JUnit XML, progress, records
+    read = compare.read_runs(planned, runs)         # once: the JUnit XML, progress, records
 
     def result_of(reruns):
         return compare.compare(args, world, planned, runs, workers, time.monotonic() - started,
@@ -234,13 +234,13 @@ def _state(x, y):
             return PASSES, "passes in both modes"
         return FAILS, compare._said(x).replace(" (", " in both modes (", 1) if x.message \
             else compare._said(x) + " in both modes"
-    return CHANGES, "still changes (%s)" % compare._first_difference(x, y)
+    return CHANGES, "still changes (%s)" % compare.first_difference(x, y)
 
 
 def measure(trials, runs, result, started):
     """The result with each changed-test site's two fixes as measured by `runs` (the Ran
     of trials.planned), the trials, and the timing with those runs counted."""
-    read = compare._read(trials.planned, runs)
+    read = compare.read_runs(trials.planned, runs)
     shared = {id(read[i]) for i in trials.shared}      # counted as reruns already
     by = {}
     for r, encoding in zip(read, trials.encodings):

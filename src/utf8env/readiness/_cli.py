@@ -5,122 +5,19 @@ signal, a timeout: the report says which and its first lines; the changes among 
 both runs finished are still listed), 130 interrupted (SIGINT: the runs are stopped and
 their process trees killed, one line). utf8env/_cli.py declares and parses the options;
 this checks what only readiness knows and raises UsageError for bad input."""
-import os
-import signal
 import sys
 import time
 
 from .._environment import user_environ
 from .._errors import UsageError, Utf8envError
+from ._guard import (INCOMPLETE, INTERRUPTED, Guard, Interrupted, checked_pythons,
+                     checked_timeout, project as current_project, pytest_args)
 
 
-def pytest_args(command):
-    """The arguments after `pytest` (or `python -m pytest`) in COMMAND."""
-    words = list(command)
-    if words[:1] in (["pytest"], ["py.test"]):
-        return words[1:]
-    if len(words) >= 3 and os.path.basename(words[0]).startswith("python") and words[1:3] == ["-m", "pytest"]:
-        return words[3:]
-    from ._unittest_runner import unittest_args
-    if unittest_args(words) is not None:        # `python -m unittest ARGS`: Args(ARGS)
-        return unittest_args(words)
-    raise UsageError("readiness: COMMAND %r: expected pytest ARGS... (it runs as PYTHON -m "
-                     "pytest ARGS... under each --python)" % " ".join(words[:3]))
-
-
-def _timeout(word):
-    from .._options import seconds
-    from ._suite import DEFAULT_TIMEOUT
-    return seconds(word, DEFAULT_TIMEOUT)
-
-
-def _pythons(named, environ, need_pytest=True):
-    """The interpreters to run, each with pytest of its own; UsageError otherwise."""
-    from .. import _discovery as discovery
-    from ._suite import base_environ, default_pythons, pytest_problem
-    pythons = discovery.named(named) if named else default_pythons(environ)
-    for p in pythons:
-        if p.version == "2.7":
-            raise UsageError("--python %r: Python 2.7 has no UTF-8 mode" % p.argv[-1])
-    for p in (pythons if need_pytest else ()):       # unittest's runner needs no pytest
-        problem = pytest_problem(p, base_environ(environ))
-        if problem:
-            raise UsageError(problem)
-    return pythons
-
-
-INCOMPLETE = 3
 # What each batch of runs is, in the progress line on a terminal.
 RERUNS = "runs again and trials of the fixes"
 TRIALS = "trials of the fixes"
-INTERRUPTED = 130
 INTERRUPTED_LINE = "utf8env: readiness: interrupted; the runs were stopped\n"
-
-
-class _Interrupted(Exception):
-    pass
-
-
-class _Guard(object):
-    """SIGINT (and SIGTERM) while readiness runs: before and after the runs, an
-    interruption at once; while they run, they are stopped (suite.stop: their trees
-    killed) and the interruption follows once the world runners have returned."""
-
-    def __init__(self, name="readiness"):
-        self.running, self.signalled = None, None
-        self.name = name            # the command, as its progress line names it
-
-    def __enter__(self):
-        self.old = {}
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            try:
-                self.old[signum] = signal.signal(signum, self._handle)
-            except ValueError:          # not the main thread: no handler of ours
-                pass
-        return self
-
-    def __exit__(self, *exc):
-        for signum, old in self.old.items():
-            signal.signal(signum, old)
-
-    def _handle(self, signum, frame):
-        first = self.signalled is None
-        self.signalled = self.signalled or signum
-        if self.running is None:
-            raise _Interrupted()
-        if first:
-            from . import _suite as suite
-            suite.stop(self.running)
-
-    def run_batch(self, planned, world, progress):
-        """The runs themselves: suite.execute() (in a Linux locale world)."""
-        from . import _suite as suite
-        return suite.execute(planned, world, progress=progress)
-
-    def execute(self, planned, world, unit="runs"):
-        """run_batch(), with a progress line on a terminal: utf8env NAME: 2/4 UNIT."""
-        from .. import _output as output
-        self.running = planned
-        try:
-            done = self.run_batch(planned, world,
-                                  progress=output.progress("utf8env " + self.name, unit))
-        except Exception:
-            if self.signalled:
-                raise _Interrupted()
-            raise
-        finally:
-            self.running = None
-        if self.signalled:
-            raise _Interrupted()
-        return done
-
-
-def _project():
-    try:
-        return os.getcwd()
-    except OSError as error:
-        raise UsageError("readiness: the current folder is gone (%s): cd into the project "
-                         "and run again" % (error.strerror or error))
 
 
 def run(options, command):
@@ -140,12 +37,12 @@ def run(options, command):
     args = pytest_args(command)
     world = options.world or suite.DEFAULT_WORLD
     suite.env_set(world)
-    timeout = _timeout(options.timeout)
-    project = _project()
+    timeout = checked_timeout(options.timeout)
+    project = current_project()
     try:
-        with _Guard() as guard:
+        with Guard() as guard:
             return _run(options, args, world, timeout, project, guard)
-    except (_Interrupted, KeyboardInterrupt):
+    except (Interrupted, KeyboardInterrupt):
         from .._output import to_stderr
         to_stderr(INTERRUPTED_LINE)
         return INTERRUPTED
@@ -154,7 +51,7 @@ def run(options, command):
 def _run(options, args, world, timeout, project, guard):
     from . import _suite as suite
     from ._unittest_runner import Args
-    pythons = _pythons(options.python, user_environ(), not isinstance(args, Args))
+    pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
         raise UsageError("readiness: " + problem)

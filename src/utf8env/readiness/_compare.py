@@ -13,7 +13,8 @@ from ._results import (PEP686, SCHEMA, TODAY, CallSite, Fix, Outcome, ReadinessR
 from ._suite import env_set, read_record
 
 ABSENT = Outcome("absent")
-_ORDER = ("passed", "failed", "error", "skipped", "absent")
+# The outcomes in the order a run's counts are said.
+OUTCOME_ORDER = ("passed", "failed", "error", "skipped", "absent")
 _PYTEST_STATUS = {2: "interrupted", 3: "internal error", 4: "usage error",
                   5: "no tests collected"}
 # pytest's header lines, left out of the first lines of a run's output shown
@@ -117,7 +118,7 @@ class _Run(object):
             exit=ran.returncode if ran.returncode is not None else (
                 -ran.signal if ran.signal else None),
             timed_out=ran.timed_out, seconds=round(ran.seconds, 3),
-            counts={k: counts[k] for k in _ORDER if k in counts},
+            counts={k: counts[k] for k in OUTCOME_ORDER if k in counts},
             filesystem_encoding=record.get("filesystem_encoding") if record else None,
             locale_encoding=record.get("locale_encoding") if record else None,
             problem=self.problem,
@@ -134,7 +135,8 @@ def _outcomes(a, b):
     return a.by_progress(), b.by_progress()
 
 
-def _read(planned, runs):
+def read_runs(planned, runs):
+    """Each planned run read back with its Ran result (readiness's runs, fix --prove's)."""
     return [_Run(interp, mode, stage, ran) for (interp, mode, stage, _), ran in zip(planned, runs)]
 
 
@@ -157,7 +159,7 @@ def _name(k, nodeids):
     return "%s::%s" % (classname, name) if classname else name
 
 
-def _nodeid(k, a, b):
+def node_id(k, a, b):
     """The node id of test key `k` (for --utf8env-only): the record's, else the progress's."""
     for run in (a, b):
         for n in run.progress.tests:
@@ -169,19 +171,20 @@ def _nodeid(k, a, b):
 def rerun_wanted(planned, runs, read=None):
     """{python version: [node id]}: the tests that finished in both runs of a Python and
     whose outcome or output differs (to run again in both modes). `read`: the runs
-    already read (_read(planned, runs))."""
+    already read (read_runs(planned, runs))."""
     wanted = {}
-    for python, a, b in _pairs(read or _read(planned, runs)):
+    for python, a, b in _pairs(read or read_runs(planned, runs)):
         if a.ran.stopped or b.ran.stopped:
             continue
         out_a, out_b = _outcomes(a, b)
-        ids = [_nodeid(k, a, b) for k in sorted(set(out_a) & set(out_b)) if out_a[k] != out_b[k]]
+        ids = [node_id(k, a, b) for k in sorted(set(out_a) & set(out_b)) if out_a[k] != out_b[k]]
         if ids:
             wanted[python] = ids
     return wanted
 
 
-def _first_difference(today, pep686):
+def first_difference(today, pep686):
+    """The first way the Outcome `pep686` differs from `today`, in words."""
     if today.outcome != pep686.outcome or today.message != pep686.message:
         changed = pep686 if pep686.outcome != "passed" else today
         return "%s -> %s%s" % (today.outcome, pep686.outcome,
@@ -208,11 +211,11 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
     """The ReadinessResult of the planned runs and their Ran results; `reruns`: the
     (planned, Ran) of the reruns of the tests that changed (plan_rerun), of any Python
     (those of Pythons not in `planned` are left out). `read`: the runs already read
-    (_read(planned, runs))."""
+    (read_runs(planned, runs))."""
     es = env_set(world)
-    first = read or _read(planned, runs)
+    first = read or read_runs(planned, runs)
     pythons = {r.interp.version for r in first}
-    again = _read([p for p, _ in reruns], [r for _, r in reruns])
+    again = read_runs([p for p, _ in reruns], [r for _, r in reruns])
     again = [r for r in again if r.interp.version in pythons]
     again_by = {(r.interp.version, r.mode): r for r in again}
     suites, rerun_suites = [], []
@@ -261,7 +264,7 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
                                              utf8_mode=[y, again_b[k]]))
                 continue
             changed.append(TestChange(python=python, test=name, today=x, utf8_mode=y,
-                                      difference=_first_difference(x, y),
+                                      difference=first_difference(x, y),
                                       call_sites=sorted(active.get(name, ()), key=_site_key)))
         for rec, counts in ((rec_a, True), (rec_b, False)):
             for s in rec["sites"]:
@@ -274,7 +277,7 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
     # changed a test there is not known (its record says so: warn_default_encoding None).
     unrecorded = sorted({r.interp.version for r in first if r.record is not None
                          and r.record.get("warn_default_encoding", False) is None},
-                        key=_version_key)
+                        key=version_key)
     for r in first:
         suites.append(r.suite(by_run.get(id(r), r.junit or r.by_progress())))
     for r in again:
@@ -295,7 +298,7 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
         shown.append(CallSite(
             file=file, line=line, function=s["function"], origin=s["origin"],
             message=s["message"], count=s["count"], tests=sorted(s["tests"]),
-            pythons=sorted(s["pythons"], key=_version_key), changed_tests=hit,
+            pythons=sorted(s["pythons"], key=version_key), changed_tests=hit,
             fixes=_fixes([c for t in hit for c in by_test[t]],
                          ["%s:%d" % k for k in sorted({k for t in s["tests"] for k in users[t]}
                                                       - {(file, line)})])))
@@ -320,7 +323,8 @@ def _site_key(where):
     return file, int(line)
 
 
-def _version_key(version):
+def version_key(version):
+    """A Python version "X.Y" as it sorts."""
     return tuple(int(x) for x in version.split("."))
 
 

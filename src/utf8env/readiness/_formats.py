@@ -22,7 +22,8 @@ def _flag(utf8_mode):
     return {0: "off", 1: "on"}.get(utf8_mode, "-")
 
 
-def _counts(counts):
+def counts_text(counts):
+    """A run's counts by outcome, in words: "3 passed, 1 failed"."""
     return ", ".join("%d %s" % (n, k) for k, n in counts.items()) or "no tests"
 
 
@@ -86,7 +87,7 @@ def _brief(outcome):
                               outcome.outcome != "passed" else "")
 
 
-def _unstable_pair(pair):
+def unstable_pair(pair):
     """A test's two outcomes in the same mode (readiness's runs, fix --prove's), in words."""
     if pair[0] == pair[1]:
         return "%s twice" % _brief(pair[0])
@@ -96,7 +97,7 @@ def _unstable_pair(pair):
 
 
 def _unstable_line(u):
-    return "UTF-8 mode off: %s; on: %s" % (_unstable_pair(u.today), _unstable_pair(u.utf8_mode))
+    return "UTF-8 mode off: %s; on: %s" % (unstable_pair(u.today), unstable_pair(u.utf8_mode))
 
 
 def _notes(result):
@@ -147,7 +148,7 @@ def text(result, columns=pages.WIDTH):
     out.append("")
     head = ["python", "run", "UTF-8 mode", "filesystem", "locale", "tests", "seconds"]
     body = [[r.python, r.mode, _flag(r.utf8_mode), r.filesystem_encoding or "-",
-             r.locale_encoding or "-", _counts(r.counts), "%.1f" % r.seconds] for r in result.runs]
+             r.locale_encoding or "-", counts_text(r.counts), "%.1f" % r.seconds] for r in result.runs]
     out += [pages.table(head, body, columns, squeeze=5), ""]
     bad = [r for r in _all_runs(result) if not r.complete]
     if bad:
@@ -435,7 +436,7 @@ def _markdown_blocks(result):
     top, rows = _table_rows(
         ["Python", "run", "UTF-8 mode", "filesystem", "locale", "tests", "seconds"],
         [[r.python, r.mode, _flag(r.utf8_mode), r.filesystem_encoding or "-",
-          r.locale_encoding or "-", _counts(r.counts), "%.1f" % r.seconds] for r in result.runs])
+          r.locale_encoding or "-", counts_text(r.counts), "%.1f" % r.seconds] for r in result.runs])
     blocks.append(("runs", top, rows, [""]))
     bad = [r for r in _all_runs(result) if not r.complete]
     if bad:

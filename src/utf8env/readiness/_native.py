@@ -29,6 +29,8 @@ from .._errors import UsageError
 from .. import _discovery as discovery
 from .. import _worlds as worlds
 from . import _cli as cli, _suite as suite, _windows as windows
+from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
+                     project as current_project, pytest_args)
 
 # Linux's options that have no meaning here, each with why: one line, status 2.
 NOT_HERE = (
@@ -195,7 +197,7 @@ def execute(planned, progress=None):
     return [suite.ran(stage, run) for (_, _, stage, _), run in zip(planned, runs)], workers
 
 
-class _Guard(cli._Guard):
+class _Guard(Guard):
     def run_batch(self, planned, world, progress):
         return execute(planned, progress)
 
@@ -206,16 +208,16 @@ def run(options, command):
         raise UsageError(refused)
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
-    args = cli.pytest_args(command)
-    timeout = cli._timeout(options.timeout)
-    project = cli._project()
+    args = pytest_args(command)
+    timeout = checked_timeout(options.timeout)
+    project = current_project()
     try:
         with _Guard() as guard:
             return _run(options, args, timeout, project, guard)
-    except (cli._Interrupted, KeyboardInterrupt):
+    except (Interrupted, KeyboardInterrupt):
         from .._output import to_stderr
         to_stderr(cli.INTERRUPTED_LINE)
-        return cli.INTERRUPTED
+        return INTERRUPTED
 
 
 def this_python():
@@ -228,7 +230,7 @@ def _run(options, args, timeout, project, guard):
     from . import _advice as advice
     from ._unittest_runner import Args
     if options.python:
-        pythons = cli._pythons(options.python, user_environ(), not isinstance(args, Args))
+        pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     else:
         pythons = [this_python()]
         problem = None if isinstance(args, Args) else suite.pytest_problem(

@@ -93,9 +93,15 @@ def _zombie(pid):
         return True
 
 
-def _kill_group(pid):
+# utf8env/_processes.py's, word for word (tests/test_structure.py): this file runs
+# standalone.
+def kill_group(pid, signum=None):
+    """`signum` (None: SIGKILL) to the process group that `pid` leads; one already gone,
+    or not ours to signal, is no error (it ended meanwhile, or its processes changed
+    user). POSIX only: the names it needs are looked up when it is called, so that its
+    module still imports on Windows, which has neither killpg nor SIGKILL."""
     try:
-        os.killpg(pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL if signum is None else signum)
     except OSError:
         pass
 
@@ -211,7 +217,7 @@ def main(argv):
         if WINDOWS:
             proc.kill()         # the run; what it started: below
         else:
-            _kill_group(proc.pid)
+            kill_group(proc.pid)
             result["left"] += kill_marked([token])
         proc.wait()
         break
@@ -222,7 +228,7 @@ def main(argv):
         result["left"] += tree.kill()
         tree.close()
     elif proc is not None and not WINDOWS:
-        _kill_group(proc.pid)
+        kill_group(proc.pid)
     result["left"] += kill_marked([token])
     with open(status + ".part", "w", encoding="utf-8") as f:
         json.dump(result, f)

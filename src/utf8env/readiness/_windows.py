@@ -43,6 +43,8 @@ from .. import _discovery as discovery
 from .._engine.profiles import warns_default_encoding
 from .._windows import builds, runs, wine, wheels
 from . import _cli as cli, _suite as suite, _unittest_runner as unittest_runner
+from ._guard import (INTERRUPTED, Guard, Interrupted, checked_timeout,
+                     project as current_project, pytest_args)
 
 SEEN = suite.LENT + "._windows.seen"
 PIPE = runs.PIPE
@@ -370,15 +372,15 @@ def compare_seen(seen, expected):
 def run(options, command):
     if not command:
         raise UsageError("readiness: no COMMAND given: expected -- pytest ARGS...")
-    args = cli.pytest_args(command)
+    args = pytest_args(command)
     if options.python:
         raise UsageError("--python and --windows: the Windows runs use python.org's "
                          "embeddable build (--windows X.Y chooses it)")
     if options.world:
         raise UsageError("--world and --windows: the Windows runs' world is Wine's ANSI code "
                          "page (--code-page N)")
-    timeout = cli._timeout(options.timeout)
-    project = cli._project()
+    timeout = checked_timeout(options.timeout)
+    project = current_project()
     code_page = int(options.code_page or wine.DEFAULT_CODE_PAGE)
     # A file that cannot be read is said before the build and wheels are fetched (minutes).
     wheels.read_requirements(getattr(options, "windows_requirements", None))
@@ -389,23 +391,23 @@ def run(options, command):
         with _Guard(windows) as guard:
             with windows:
                 return _run(options, args, timeout, project, guard, windows)
-    except (cli._Interrupted, KeyboardInterrupt):
+    except (Interrupted, KeyboardInterrupt):
         output.to_stderr(cli.INTERRUPTED_LINE)
-        return cli.INTERRUPTED
+        return INTERRUPTED
 
 
-class _Guard(cli._Guard):
+class _Guard(Guard):
     """readiness's guard; each batch's files made Linux-shaped once it has run."""
 
     def __init__(self, windows):
-        cli._Guard.__init__(self)
+        Guard.__init__(self)
         self.windows = windows
 
     def execute(self, planned, world):
         # The runs alternate between the modes, so that the workers run one per prefix
         # (so per CPU) at a time; their results are given back in the order asked.
         order = alternating([mode for _, mode, _, _ in planned])
-        runs, workers = cli._Guard.execute(self, [planned[i] for i in order], HOST_WORLD)
+        runs, workers = Guard.execute(self, [planned[i] for i in order], HOST_WORLD)
         self.windows.normalise(planned)
         back = [None] * len(planned)
         for run, i in zip(runs, order):

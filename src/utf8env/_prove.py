@@ -10,16 +10,20 @@ runs at once, each supervised) three times per Python:
 A test whose outcome or output in a fixed run differs from the reference is a change
 the fix makes (or does not prevent). Exit 0: no test changed; 1: the tests that changed
 (each with the first difference); 2: bad input; 3: a run did not complete; 130:
-interrupted. The project is the current folder; every PATH must be inside it."""
+interrupted. The project is the current folder; every PATH must be inside it.
+
+It composes two tools, the fixer's edits (utf8env/fixer/) and readiness's runs
+(utf8env/readiness/), so it sits above both, beside _commands.py, which dispatches
+--prove here: neither tool imports the other for it."""
 import os
 import time
 
-from .._environment import user_environ
-from .._errors import UsageError
-from ..readiness._results import PEP686, TODAY
+from ._environment import user_environ
+from ._errors import UsageError
+from .readiness._guard import INCOMPLETE, INTERRUPTED
+from .readiness._results import PEP686, TODAY
 
 UNFIXED, FIXED = "unfixed", "fixed"
-INCOMPLETE, INTERRUPTED = 3, 130
 
 
 def _split(operands):
@@ -33,13 +37,12 @@ def _split(operands):
 
 
 def run(options, operands):
-    from ..readiness import _cli as readiness
-    from ..readiness import _suite as suite
+    from .readiness import _guard as guarded, _suite as suite
     paths, command = _split(operands)
     if (options.mode or "list") != "list":
         raise UsageError("fix --prove changes copies only: --check, --diff and --write do "
                          "not go with it")
-    from ._cli import paths as source_files
+    from .fixer._cli import paths as source_files
     source_files(paths)                      # the usage errors of a bad PATH
     project = os.path.realpath(os.getcwd())
     for path in paths:
@@ -47,30 +50,31 @@ def run(options, operands):
         if real != project and not real.startswith(project + os.sep):
             raise UsageError("fix --prove: %s is not inside the project (the current "
                              "folder, which is copied)" % path)
-    args = readiness.pytest_args(command)
+    args = guarded.pytest_args(command)
     world = options.world or suite.DEFAULT_WORLD
     suite.env_set(world)
-    timeout = readiness._timeout(options.timeout)
+    timeout = guarded.checked_timeout(options.timeout)
     try:
-        with readiness._Guard("fix --prove") as guard:
+        with guarded.Guard("fix --prove") as guard:
             return _prove(options, paths, args, world, timeout, project, guard)
-    except (readiness._Interrupted, KeyboardInterrupt):
-        from ._cli import _stderr
-        _stderr("utf8env: fix --prove: interrupted; the runs were stopped\n")
+    except (guarded.Interrupted, KeyboardInterrupt):
+        from ._output import to_stderr
+        to_stderr("utf8env: fix --prove: interrupted; the runs were stopped\n")
         return INTERRUPTED
 
 
 def _prove(options, paths, args, world, timeout, project, guard):
-    from ..readiness import _cli as readiness, _suite as suite
-    from ..readiness._unittest_runner import Args
-    pythons = readiness._pythons(options.python, user_environ(), not isinstance(args, Args))
+    from .readiness import _suite as suite
+    from .readiness._guard import checked_pythons
+    from .readiness._unittest_runner import Args
+    pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
         raise UsageError("fix --prove: " + problem)
     encoding = options.encoding or "utf-8"
     report = None
     if options.report:
-        from . import _measured
+        from .fixer import _measured
         report = _measured.load(options.report)
     started = time.monotonic()
     environ = user_environ()
@@ -90,8 +94,8 @@ def _prove(options, paths, args, world, timeout, project, guard):
         # The tests that differ run again in all three runs, in the same copies: one whose
         # rerun differs from its own first run is unstable, as readiness calls it, and
         # not a change the fix makes (a timestamp in its output, a race).
-        from ..readiness import _compare as compare
-        wanted = _differing(_compared(compare._read(planned, runs), kinds))
+        from .readiness import _compare as compare
+        wanted = _differing(_compared(compare.read_runs(planned, runs), kinds))
         reruns = []
         if wanted:
             again = suite.plan_rerun(planned, wanted)
@@ -101,7 +105,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
     finally:
         for folder in folders:
             folder.remove()
-    from .._output import write
+    from ._output import write
     write(page)
     return status
 
@@ -110,8 +114,8 @@ def _fix_copy(work, project, paths, encoding, report, exclude=()):
     """Fix the PATHs in the copy `work` (as --write would); (sites fixed, to review,
     files edited, {encoding: sites fixed}, [(name, line, why)] of --from's report not
     applied), as `fix --write` counts and lists them."""
-    from . import _measured
-    from ._cli import LEFT, named, paths as source_files, process
+    from .fixer import _measured
+    from .fixer._cli import LEFT, named, paths as source_files, process
     copies = [os.path.join(work, os.path.relpath(os.path.realpath(p), project)) for p in paths]
     fixed = review = edited = 0
     used, left = {}, []
@@ -170,10 +174,10 @@ def _compared(read, kinds):
 def _differing(compared):
     """{python: [node id]} of the tests whose outcome or output in a fixed run is not the
     reference's."""
-    from ..readiness import _compare as compare
+    from .readiness import _compare as compare
     out = {}
     for python, (got, outcomes) in compared.items():
-        ids = [compare._nodeid(k, got[1], got[2]) for k in sorted(set().union(*outcomes))
+        ids = [compare.node_id(k, got[1], got[2]) for k in sorted(set().union(*outcomes))
                if any(o.get(k, compare.ABSENT) != outcomes[0].get(k, compare.ABSENT)
                       for o in outcomes[1:])]
         if ids:
@@ -185,11 +189,11 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
             reruns=()):
     """(the page, the exit status). `reruns`: [(planned, Ran)] of the differing tests run
     again, in the order of `planned`."""
-    from .. import _pages as pages
-    from ..readiness import _compare as compare, _formats as formats, _suite as suite
-    from ._cli import _encodings
-    read = compare._read(planned, runs)
-    again = compare._read([p for p, _ in reruns], [r for _, r in reruns])
+    from . import _pages as pages
+    from .fixer._cli import _encodings
+    from .readiness import _compare as compare, _formats as formats, _suite as suite
+    read = compare.read_runs(planned, runs)
+    again = compare.read_runs([p for p, _ in reruns], [r for _, r in reruns])
     kind_of = {id(p[2].folder): kind for p, kind in zip(planned, kinds)}
     rerun_of = {}           # (python, kind, mode): the rerun read (in its first run's copy)
     for (p, _), r in zip(reruns, again):
@@ -212,14 +216,14 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     out.append("")
     body, changed, unstable, bad, tests = [], [], [], [], set()
     for python, (got, outcomes) in sorted(_compared(read, kinds).items(),
-                                          key=lambda item: compare._version_key(item[0])):
+                                          key=lambda item: compare.version_key(item[0])):
         for key, r, o in zip(ORDER, got, outcomes):
             counts = {}
             for x in o.values():
                 counts[x.outcome] = counts.get(x.outcome, 0) + 1
-            counts = {k: counts[k] for k in compare._ORDER if k in counts}
+            counts = {k: counts[k] for k in compare.OUTCOME_ORDER if k in counts}
             body.append([python, NAMES[key], r.ran.returncode if r.ran.returncode is not None
-                         else "-", formats._counts(counts), "%.1f" % r.ran.seconds])
+                         else "-", formats.counts_text(counts), "%.1f" % r.ran.seconds])
             if r.problem:
                 bad.append("%s, %s: %s" % (python, NAMES[key], r.problem))
         second = [rerun_of.get((python,) + key) for key in ORDER]
@@ -236,15 +240,15 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
             for key, o in zip(ORDER[1:], outcomes[1:]):
                 now = o.get(k, compare.ABSENT)
                 if now != was:
-                    diffs.append("%s: %s" % (NAMES[key], compare._first_difference(was, now)))
+                    diffs.append("%s: %s" % (NAMES[key], compare.first_difference(was, now)))
             if not diffs:
                 continue
-            name = "%s [%s]" % (compare._nodeid(k, got[1], got[2]), python)
+            name = "%s [%s]" % (compare.node_id(k, got[1], got[2]), python)
             moved = [(key, o.get(k, compare.ABSENT), s[k]) for key, o, s in
                      zip(ORDER, outcomes, second) if s is not None and k in s
                      and s[k] != o.get(k, compare.ABSENT)]
             if moved:
-                unstable.append((name, ["%s: %s" % (NAMES[key], formats._unstable_pair(
+                unstable.append((name, ["%s: %s" % (NAMES[key], formats.unstable_pair(
                     (first, then))) for key, first, then in moved]))
             else:
                 changed.append((name, diffs))
