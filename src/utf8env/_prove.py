@@ -190,7 +190,7 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     """(the page, the exit status). `reruns`: [(planned, Ran)] of the differing tests run
     again, in the order of `planned`."""
     from . import _pages as pages
-    from .fixer._cli import _encodings
+    from .fixer._cli import encodings_text
     from .readiness import _compare as compare, _formats as formats, _suite as suite
     read = compare.read_runs(planned, runs)
     again = compare.read_runs([p for p, _ in reruns], [r for _, r in reruns])
@@ -203,7 +203,7 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     runner = "python -m unittest" if type(args).__name__ == "Args" else "pytest"
     out = ["utf8env fix --prove -- %s" % " ".join([runner] + list(args))]
     out += pages.wrap("fixed in copies: %s (%s%s) in %s; %d to review, left as they are" % (
-        _plural(fixed, "call site"), _encodings(used, encoding),
+        _plural(fixed, "call site"), encodings_text(used, encoding),
         ", as the report measured" if measured else "", _plural(files, "file"), review),
         pages.WIDTH, "", "  ")
     if left:

@@ -94,7 +94,7 @@ def run(options, operands):
                 out.append(text)
     if mode != "diff":
         out.append(_summary(mode, len(files), with_sites, found, to_review, fixed,
-                            _encodings(used, encoding), edited, left))
+                            encodings_text(used, encoding), edited, left))
         write("".join(out))
     elif left:
         _stderr(_left(left))
@@ -111,7 +111,7 @@ def _plural(number, word):
     return "%d %s%s" % (number, word, "" if number == 1 else "s")
 
 
-def _encodings(used, encoding):
+def encodings_text(used, encoding):
     """encoding="utf-8", or with --from the count of each: 2 encoding="utf-8", 1 ..."""
     if len(used) <= 1:
         return 'encoding="%s"' % (list(used)[0] if used else encoding)
