@@ -5,7 +5,7 @@ given to all three as one list), measured side by side in one run, the best of R
 for utf8env and ruff, one round of pylint (minutes). Every tool may use every core
 (pylint -j 0; ruff's threads; fix's worker processes), and each starts cold: ruff with
 --no-cache, utf8env with no cache at all (it parses only the files that can hold a call:
-fixer/_prefilter.py). Not a test: it prints the times, the ratios and what each found.
+_sources/prefilter.py, _sources/chunks.py). Not a test: it prints the times, the ratios and what each found.
 Goals (issue 31): within 3x of ruff, and at least 30x faster than pylint.
 
 pylint and ruff are installed into a throw-away venv in a temporary folder (their

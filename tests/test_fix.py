@@ -472,7 +472,7 @@ def test_an_unreadable_file_is_one_line_and_the_others_go_on(corpus, capsys, mon
     secret.write_text(u'open("x")\n')
     if os.geteuid() == 0:
         # root reads a file of mode 000: the refusal is the kernel's answer to another user.
-        from utf8env.fixer import _edit
+        from utf8env._sources import edit as _edit
         real_open = open
 
         def refusing(path, *args, **kwargs):

@@ -1,5 +1,5 @@
 """`utf8env fix --check` parses only the functions and classes that can hold a call
-(fixer/_chunks.py), and finds what a parse of the whole file finds: a chunk left out
+(_sources/chunks.py), and finds what a parse of the whole file finds: a chunk left out
 still binds its name, a chunk that ends inside brackets or a stub inside a string makes
 the whole file parsed, a name the parts left out may assign a path makes it parsed too,
 an alias is searched for like the name it stands for. What it does not see: a syntax
@@ -8,7 +8,7 @@ parse the whole file, and leave alone one that does not parse."""
 import pytest
 
 from utf8env._cli import main
-from utf8env.fixer import _chunks, _edit, _scan
+from utf8env._sources import chunks as _chunks, edit as _edit, scan as _scan
 
 pytestmark = pytest.mark.fast
 

@@ -1,4 +1,4 @@
-"""fixer/_chunks.py on real trees: for every file of a CPython's standard library (its
+"""_sources/chunks.py on real trees: for every file of a CPython's standard library (its
 tests too) that `fix` parses, the parse of its chunks finds exactly the sites, edits and
 messages of a parse of the whole file, with the library's own interpreter (3.6 and 3.7
 place the edit by tokenize, 3.12 reads nested f-string quotes). And it leaves out most of
@@ -15,7 +15,7 @@ SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
 
 CHECK = r"""
 import json, os, sys, sysconfig, warnings
-from utf8env.fixer import _chunks, _cli, _edit, _scan
+from utf8env._sources import chunks as _chunks, edit as _edit, files as _files, scan as _scan
 library = sysconfig.get_paths()["stdlib"]
 counts = {"parsed": 0, "bytes": 0, "left_out_bytes": 0}
 differ = []
@@ -28,7 +28,7 @@ def sites(text, data, whole):
     except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
         return type(error).__name__
 
-for path in _cli.walk(library):
+for path in _files.walk(library):
     try:
         data = _edit.read_bytes(path)
         text = _edit.decode(path, data).text

@@ -1,4 +1,4 @@
-"""`utf8env fix --from REPORT.json` (fixer/_measured.py, _reported.py, _cli.py): every
+"""`utf8env fix --from REPORT.json` (fixer/_measured.py, _cli.py, _sources/reported.py): every
 call site of the report applied, or listed with why and a non-zero status (Babel's
 `pot_file.open()`, which the scan alone does not take for a Path's, is fixed from the
 report and proven in a real CPython 3.11 with EncodingWarning made an error); a bad

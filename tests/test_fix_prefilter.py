@@ -1,10 +1,10 @@
-"""fixer/_prefilter.py: a file is parsed unless its bytes cannot hold a call _scan finds.
+"""_sources/prefilter.py: a file is parsed unless its bytes cannot hold a call the scan finds.
 Every source below that scan finds a site in passes the filter (however its call is
 spelt: through an alias, a BOM, parentheses, a comment between, a path assigned, an
 attribute looped over...); the sources the filter leaves out have no site."""
 import pytest
 
-from utf8env.fixer import _prefilter, _scan
+from utf8env._sources import prefilter as _prefilter, scan as _scan
 
 pytestmark = pytest.mark.fast
 

@@ -1,4 +1,4 @@
-"""fixer/_prefilter.py on real trees: a file the filter leaves out is one no scan finds a
+"""_sources/prefilter.py on real trees: a file the filter leaves out is one no scan finds a
 call in. Each CPython's whole standard library (its tests too: docstrings, f-strings,
 3.12's nested quotes, files in koi8-r and latin-1) with its own interpreter, so that each
 file parses as its version writes it; the filter must also leave out most of the files
@@ -6,7 +6,6 @@ that have no call, or `fix` parses them for nothing (benchmarks/bench_fix.py).""
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
@@ -18,13 +17,13 @@ SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 
 # that does not parse on it, or that its cookie does not decode, is counted apart).
 CHECK = r"""
 import json, os, sys, sysconfig, warnings
-from utf8env.fixer import _cli, _edit, _scan
+from utf8env._sources import edit as _edit, files as _files, scan as _scan
 library = sysconfig.get_paths()["stdlib"]
 counts = {"files": 0, "left_out": 0, "left_out_bytes": 0, "parsed_bytes": 0,
           "unparsed": 0}
 missed = []
 warnings.simplefilter("ignore")
-for path in _cli.walk(library):
+for path in _files.walk(library):
     counts["files"] += 1
     try:
         data = _edit.read_bytes(path)

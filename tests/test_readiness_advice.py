@@ -18,7 +18,7 @@ import pytest
 
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
-from utf8env.fixer import _apply
+from utf8env._sources import apply as _apply
 from utf8env import _discovery as discovery
 from utf8env.readiness import _cli as readiness_cli, _compare as compare, _formats as formats
 from utf8env.readiness import _suite as suite

@@ -181,10 +181,7 @@ def test_the_code_pages_have_one_table():
 # a new one fails, and one that has gone must leave this list.
 TOOLS = ("utf8env._explain", "utf8env.doctor", "utf8env.fixer", "utf8env.matrix",
          "utf8env.readiness")
-TOOL_TO_TOOL = {
-    ("readiness/_advice.py", "utf8env.fixer"):
-        "readiness tries the fixer's edits: scanning and editing sources are fix's",
-}
+TOOL_TO_TOOL = {}
 
 
 def _tool(name):

@@ -16,14 +16,10 @@ report that is not applied is PATH:LINE: not applied: WHY, with the sites (stder
 import os
 
 from .._errors import UsageError
+from .._sources.files import excluded, is_source, walk
 
 LEFT = "left"       # a row's verdict: a call site of --from's report not applied
 
-# Folders never walked into (a folder holding pyvenv.cfg, a virtual environment, neither).
-SKIPPED = frozenset((".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", "node_modules",
-                     "build", "dist", "_build", ".eggs", ".mypy_cache", ".pytest_cache",
-                     ".ruff_cache", "site-packages", ".venv", "venv"))
-SOURCE_SUFFIXES = (".py", ".pyw", ".pyi")
 PARALLEL_FROM = 64          # files: below, one process does it faster than a pool starts
 
 
@@ -155,17 +151,6 @@ def _error_line(name, error):
 
 # -- the paths ------------------------------------------------------------------------------
 
-def _is_source(path):
-    if path.endswith(SOURCE_SUFFIXES):
-        return True
-    try:        # a script: what pre-commit's `types: [python]` passes too
-        with open(path, "rb") as f:
-            first = f.readline(200)
-    except OSError:
-        return False
-    return first.startswith(b"#!") and b"python" in first
-
-
 def paths(operands, exclude=()):
     """The files to scan, in order, each once; UsageError for bad input. A folder's files
     are those git does not ignore (.gitignore, .git/info/exclude, the user's excludes:
@@ -183,7 +168,7 @@ def paths(operands, exclude=()):
             mode = os.stat(operand).st_mode
         except (OSError, ValueError):
             raise UsageError("fix: %s: no such file or directory" % named(operand))
-        if not stat.S_ISDIR(mode) and not (stat.S_ISREG(mode) and _is_source(operand)):
+        if not stat.S_ISDIR(mode) and not (stat.S_ISREG(mode) and is_source(operand)):
             raise UsageError("fix: %s: not a Python source file (*.py, *.pyw, *.pyi, or a "
                              "script starting with a python #! line)" % named(operand))
         kinds.append(stat.S_ISDIR(mode))
@@ -192,7 +177,7 @@ def paths(operands, exclude=()):
         if is_folder:
             found = walk(operand, exclude)
         else:
-            found = [] if _excluded(operand, exclude) else [operand]
+            found = [] if excluded(operand, exclude) else [operand]
         for path in found:
             # each file once, however named (a link, a folder given twice, a hard link):
             # by its identity, one stat where a real path would take one per folder
@@ -207,60 +192,6 @@ def paths(operands, exclude=()):
     return files
 
 
-def _excluded(path, patterns):
-    """Whether a pattern matches the name of `path` or the whole of it."""
-    import fnmatch
-    name = os.path.basename(os.path.normpath(path))
-    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(path, p) for p in patterns)
-
-
-def walk(top, exclude=()):
-    """The Python files `fix` takes in the folder `top`: _walk()'s, less those git ignores."""
-    found = _walk(top, exclude)
-    return _not_ignored(top, found) if found else found
-
-
-def _walk(top, exclude=()):
-    """The *.py files under `top`, sorted, symlinks not followed (nor listed: a link may
-    lead out of the tree, or to a file listed already), none that `exclude` matches."""
-    found = []
-    for folder, folders, names in os.walk(top):
-        folders[:] = sorted(name for name in folders if name not in SKIPPED
-                            and not name.endswith(".egg-info")
-                            and not os.path.islink(os.path.join(folder, name))
-                            and not os.path.exists(os.path.join(folder, name, "pyvenv.cfg"))
-                            and not _excluded(os.path.join(folder, name), exclude))
-        for name in sorted(names):
-            path = os.path.join(folder, name)
-            if name.endswith(".py") and not os.path.islink(path) and not _excluded(path, exclude):
-                found.append(path)
-    return found
-
-
-def _not_ignored(top, found):
-    """`found` (files walked under the folder `top`) less those git ignores there: one
-    `git check-ignore` (git's own rules, tracked files never ignored). Where git is
-    missing, `top` is in no work tree, or `top` itself is ignored (named on purpose: a
-    pyenv version's library in pyenv's own clone), all of them."""
-    import subprocess
-    parent, name = os.path.split(os.path.abspath(top))
-    try:
-        if name and subprocess.run(["git", "check-ignore", "-q", "--", name], cwd=parent,
-                                   stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL).returncode == 0:
-            return found
-        proc = subprocess.run(["git", "check-ignore", "--stdin", "-z"], cwd=top,
-                              input=b"".join(os.fsencode(os.path.relpath(p, top)) + b"\0"
-                                             for p in found),
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    except OSError:
-        return found
-    if proc.returncode != 0:        # 1: none ignored; 128: not a work tree (or no git)
-        return found
-    ignored = set(proc.stdout.split(b"\0"))
-    return [p for p in found if os.fsencode(os.path.relpath(p, top)) not in ignored]
-
-
 # -- the work, one file at a time --------------------------------------------------------------
 
 def process(path, encoding, mode, report=None, left=False):
@@ -270,15 +201,16 @@ def process(path, encoding, mode, report=None, left=False):
     rows include the report's sites not applied (verdict LEFT, col 0, call None)."""
     import gc
     import warnings
-    from . import _edit, _measured, _scan
-    from ._literals import Literals
+    from . import _measured
+    from .._sources import edit, scan
+    from .._sources.literals import Literals
     try:
-        data = _edit.read_bytes(path)
+        data = edit.read_bytes(path)
         entries = _measured.for_file(report, path) if report is not None else ()
         literals = Literals(data)
-        if not entries and not _scan.candidate(data, literals):
+        if not entries and not scan.candidate(data, literals):
             return None, [], None
-        source = _edit.decode(path, data)
+        source = edit.decode(path, data)
         # The cyclic garbage collector off while the tree is made and walked: it finds
         # nothing there (a tree holds no cycle) and costs a sixth of the time.
         collecting = gc.isenabled()
@@ -287,7 +219,7 @@ def process(path, encoding, mode, report=None, left=False):
             warnings.simplefilter("ignore")         # SyntaxWarning: invalid escapes
             try:
                 # (a file to edit parsed whole: one that does not parse is left alone)
-                sites = _scan.scan(source.text, encoding, data, literals=literals,
+                sites = scan.scan(source.text, encoding, data, literals=literals,
                                    whole=mode in ("diff", "write") or report is not None)
                 if report is not None:
                     sites = _from_report(source.text, sites, entries, encoding)
@@ -303,47 +235,48 @@ def process(path, encoding, mode, report=None, left=False):
                  getattr(s, "why", None)) for s in sites if left or s.verdict != LEFT]
         rows.sort(key=lambda row: row[:2])
         payload = None
-        if mode in ("diff", "write") and any(s.verdict == _scan.FIX for s in sites):
-            fixed = _scan.apply(source.text, sites)
+        if mode in ("diff", "write") and any(s.verdict == scan.FIX for s in sites):
+            fixed = scan.apply(source.text, sites)
             if mode == "diff":
-                payload = _edit.diff(source, fixed)
+                payload = edit.diff(source, fixed)
             else:
-                _edit.write(path, _edit.encoded(source, fixed))
+                edit.write(path, edit.encoded(source, fixed))
         return None, rows, payload
-    except _edit.Unreadable as error:
+    except edit.Unreadable as error:
         return str(error), [], None
 
 
 def _from_report(text, sites, entries, default):
     """The sites with --from's choice: each FIX site rescanned with its measured encoding
     (the same calls in the same order), or made REVIEW with why; then the report's sites
-    the scan does not find (_reported: `pot_file.open()`), each applied or LEFT with why."""
-    from . import _measured, _reported, _scan
+    the scan does not find (_sources/reported: `pot_file.open()`), each applied or LEFT with why."""
+    from . import _measured
+    from .._sources import reported, scan
     other = {}
     out = []
     unseen = [(line, encoding, why) for line, encoding, why in entries
               if not any(s.line <= line <= s.end for s in sites)]
     for index, site in enumerate(sites):
         encoding, why = _measured.pick(site, entries, default)
-        if site.verdict != _scan.FIX:
+        if site.verdict != scan.FIX:
             out.append(site)
             continue
         if encoding is None:
-            out.append(_scan.Site(site.line, site.col, site.call, _scan.REVIEW, why,
+            out.append(scan.Site(site.line, site.col, site.call, scan.REVIEW, why,
                                   end=site.end))
             continue
         if encoding != default:
             if encoding not in other:
-                other[encoding] = _scan.scan(text, encoding)
+                other[encoding] = scan.scan(text, encoding)
             site = other[encoding][index]
-        chosen = _scan.Site(site.line, site.col, site.call, site.verdict,
+        chosen = scan.Site(site.line, site.col, site.call, site.verdict,
                             "%s (%s)" % (site.message, why), site.edits, site.end)
         out.append(_Chosen(chosen, encoding, why))
     if unseen:
         choices = {}
         for line, encoding, why in unseen:
             choices.setdefault(line, ((default if encoding == "default" else encoding), why))
-        found = _reported.sites_at(text, [(line, choices[line][0]) for line in sorted(choices)])
+        found = reported.sites_at(text, [(line, choices[line][0]) for line in sorted(choices)])
         taken = set()
         for line in sorted(choices):
             encoding, why = choices[line]
@@ -351,18 +284,18 @@ def _from_report(text, sites, entries, default):
             if site is None:
                 continue            # applied already, or kept by a comment
             if isinstance(site, str):
-                out.append(_scan.Site(line, 0, None, LEFT, site))
+                out.append(scan.Site(line, 0, None, LEFT, site))
             elif id(site) in taken or any(s.line == site.line and s.col == site.col
                                           for s in out if s.verdict != LEFT):
                 continue            # two lines of the report in one call: edited once
-            elif site.verdict == _scan.FIX:
+            elif site.verdict == scan.FIX:
                 taken.add(id(site))
-                site = _scan.Site(site.line, site.col, site.call, site.verdict,
+                site = scan.Site(site.line, site.col, site.call, site.verdict,
                                   "%s (%s)" % (site.message, why), site.edits, site.end)
                 out.append(_Chosen(site, encoding, why))
             else:
                 taken.add(id(site))
-                out.append(_scan.Site(site.line, site.col, site.call, site.verdict,
+                out.append(scan.Site(site.line, site.col, site.call, site.verdict,
                                       site.message if encoding is not None else why,
                                       end=site.end))
     return out
@@ -388,7 +321,7 @@ def _results(files, encoding, mode, report=None):
     if len(jobs) < PARALLEL_FROM or workers < 2:
         return [process(*job) for job in jobs]
     import multiprocessing
-    from . import _prefilter  # noqa: F401 (its patterns compiled once, before the fork)
+    from .._sources import prefilter  # noqa: F401 (its patterns compiled once, before the fork)
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:

@@ -1,7 +1,7 @@
 """Measured advice: the two fixes TRIED, not predicted. For the tests that changed, the
 call sites their warnings came from (with the sites the same tests use: one group, fixed
 together) get encoding="utf-8" in fresh copies of the project, and encoding="locale" in
-others, by the fixer's own edit (utf8env.fixer._apply, by file:line); the changed tests
+others, by the fixer's own edit (utf8env._sources.apply, by file:line); the changed tests
 then run again (--utf8env-only) in both modes in each copy, every run at once through the
 world runner: 4 runs per Python with changed tests (2 fixes x 2 modes), whatever the
 number of groups (each group's sites are edited in the same copies; no test of one group
@@ -125,7 +125,7 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     chosen = [p for p in pythons if p.version in out.wanted]
     if not chosen or not sites or offset is None:
         return out
-    from ..fixer import _apply
+    from .._sources import apply
     try:
         if first is None:
             for encoding in ENCODINGS:
@@ -133,7 +133,7 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
                                               [])
                 out.folders += folders
                 for interp, mode, stage, _ in planned:
-                    out.edits[encoding] = _apply.at_sites(
+                    out.edits[encoding] = apply.at_sites(
                         os.path.join(stage.work, offset), sites, encoding)
                     job = _only(stage, out.wanted[interp.version])
                     out.planned.append((interp, mode, stage, job))
@@ -156,7 +156,7 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
                 else:
                     fresh = suite.Stage(next(copies), "")
                     entry = (interp, mode, fresh, _only(fresh, reruns[interp.version]))
-                out.edits[encoding] = _apply.at_sites(
+                out.edits[encoding] = apply.at_sites(
                     os.path.join(entry[2].work, offset), sites, encoding)
                 out.planned.append(entry)
                 out.encodings.append(encoding)
@@ -357,15 +357,15 @@ def _group_fixes(sites, tests, trials, states):
 def scan(root):
     """[(file relative to `root`, [the scan's Site])]: the calls the fixer's scan finds
     in the files under `root` it walks (those of `utf8env fix`)."""
-    from ..fixer import _apply, _cli as fixer_cli, _edit, _scan
+    from .._sources import apply, edit, files, scan as call_scan
     out = []
-    for path in fixer_cli.walk(root):
+    for path in files.walk(root):
         try:
-            if not _scan.candidate(_edit.read_bytes(path)):
+            if not call_scan.candidate(edit.read_bytes(path)):
                 continue
-        except _edit.Unreadable:
+        except edit.Unreadable:
             continue
-        sites, _ = _apply.scan_file(path, "utf-8")
+        sites, _ = apply.scan_file(path, "utf-8")
         if sites:
             out.append((os.path.relpath(path, root), sites))
     return out

@@ -1,10 +1,10 @@
-"""The functions and classes of a module that can hold none of _scan's calls, left out of
+"""The functions and classes of a module that can hold none of scan's calls, left out of
 its parse: parsing is most of `fix`'s time, and in a file that holds a call most of the
 text is elsewhere (in the standard library's, three quarters).
 
 A chunk is a `def` or `class` (with its decorators) at the module's level, or a method
 at a class's, up to the next line at its level or less that starts with code. It is left
-out where its bytes hold none of the names _scan's calls end with followed by "("
+out where its bytes hold none of the names scan's calls end with followed by "("
 (strings and comments included: more parsing, never a call missed), no `global` and no
 `:=` (which may bind names of the module), and where the file has no `NAME as` of those
 names outside strings and comments (an alias could be called by any name). Its lines
@@ -14,7 +14,7 @@ that holds a call is kept, and its methods are chunks.
 
 That text means what the file means only where each chunk starts and ends where a
 statement does. A line that starts with `def` or `class` outside a string is one (both
-are keywords, never inside brackets); strings are found by _literals' pass, which must
+are keywords, never inside brackets); strings are found by literals' pass, which must
 read to the file's end without being unsure; a chunk's line after one that ends with a
 backslash makes the whole file parsed. What is left:
     - a chunk that ends inside brackets: the text after it then closes a bracket it
@@ -24,30 +24,30 @@ backslash makes the whole file parsed. What is left:
       is a def or class of the module's or a class's at its line, and parses the whole
       file where one is not.
 So a syntax error in a chunk left out is not reported, as in a file that cannot hold a
-call at all (_prefilter): only the calls' parse is told."""
+call at all (prefilter): only the calls' parse is told."""
 import bisect
 import re
 
-from . import _prefilter, _scan
-from ._literals import Literals
+from . import prefilter, scan
+from .literals import Literals
 
 # {a word the file must hold: the last names of the calls that need it (a module's
 # import, ConfigParser's class)}, and the names every file's calls may end with.
 _NEEDED = {}
 _ALWAYS = set(["open"])
-for _qualified in _scan.FUNCTIONS:
+for _qualified in scan.FUNCTIONS:
     _module, _name = _qualified.rsplit(".", 1)
     if _name != "open":
         _NEEDED.setdefault(_module.encode(), set()).add(_name)
-for _method in _scan.METHODS:
+for _method in scan.METHODS:
     _name = _method[0].rsplit(".", 1)[1]
     if _name == "read":
-        _NEEDED.setdefault(_prefilter.CONFIG_CLASS, set()).add(_name)
+        _NEEDED.setdefault(prefilter.CONFIG_CLASS, set()).add(_name)
     else:
         _ALWAYS.add(_name)
-# {name: its pattern: the name called, or `NAME as` (group 1 None)} (_prefilter's)
+# {name: its pattern: the name called, or `NAME as` (group 1 None)} (prefilter's)
 _PATTERNS = dict((name.decode(), pattern) for name, pattern in
-                 _prefilter.call_patterns(_ALWAYS.union(*_NEEDED.values())))
+                 prefilter.call_patterns(_ALWAYS.union(*_NEEDED.values())))
 _NAME = br"[A-Za-z_\x80-\xff][\w\x80-\xff]*"
 # ... `NAME as ALIAS` (an import's, or text's: `run as root`): the alias may be called.
 _ALIAS = re.compile(br"(?:[\s\\]|#[^\r\n]*)+(%s)" % _NAME)
@@ -91,7 +91,7 @@ def skeleton(data, literals=None):
         if alias is None:
             return None                 # `as` then no name: unsure of what it binds
         calls.extend(match.start() for match in _matches(
-            data, _prefilter.call_patterns([alias.group(1)])))
+            data, prefilter.call_patterns([alias.group(1)])))
     calls.sort()
     cuts = []
     try:
@@ -208,8 +208,8 @@ _LINE_END = re.compile(br"[\r\n]")
 
 
 class LeftOut(object):
-    """The chunks a parse left out: whether they may give a name the value _scan's
-    _Module asks about (a path, a ConfigParser), by _prefilter's reading of the text."""
+    """The chunks a parse left out: whether they may give a name the value scan's
+    _Module asks about (a path, a ConfigParser), by prefilter's reading of the text."""
 
     def __init__(self, data, spans):
         self.data, self.spans = data, spans
@@ -226,7 +226,7 @@ class LeftOut(object):
 
     def _may_bind(self, name, path):
         data = self.data
-        if not path and _prefilter.CONFIG_CLASS not in data:
+        if not path and prefilter.CONFIG_CLASS not in data:
             return False                # no ConfigParser made in the module at all
         word = name.encode("utf-8", "surrogatepass")
         pattern = re.compile(_BINDING % re.escape(word))
@@ -244,9 +244,9 @@ class LeftOut(object):
                 if match.group(2) is not None:
                     if not path:
                         continue        # (an annotation makes no ConfigParser)
-                    if _prefilter.ANNOTATION.search(rest):
+                    if prefilter.ANNOTATION.search(rest):
                         return True
-                elif _prefilter.ASSIGNED.search(rest) or _prefilter.CONFIG_CLASS in rest or \
+                elif prefilter.ASSIGNED.search(rest) or prefilter.CONFIG_CLASS in rest or \
                         sum(rest.count(b) for b in b"([{") > sum(rest.count(b) for b in b")]}"):
                     return True
         return False

@@ -49,13 +49,13 @@ import re
 import sys
 import tokenize
 
-from ._scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
+from .scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
 
 _HAS_END = sys.version_info >= (3, 8)
 
 # qualified name -> (shown name, mode's position, text by default, encoding's position, kind)
 _MODE, _TEXT, _SUBPROCESS, _POPEN, _FILEINPUT = "mode", "text", "subprocess", "popen", "fileinput"
-MODE = _MODE                # (for _prefilter)
+MODE = _MODE                # (for prefilter)
 FUNCTIONS = {
     "builtins.open": ("open", 1, True, 3, _MODE),
     "io.open": ("io.open", 1, True, 3, _MODE),
@@ -77,7 +77,7 @@ _WRITE_TEXT = ("Path.write_text", None, True, 1, _TEXT)
 _PATH_OPEN = ("Path.open", 0, True, 2, _MODE)
 _CONFIG_READ = ("ConfigParser.read", None, True, 1, _TEXT)
 
-# (_prefilter reads these two too)
+# (prefilter reads these two too)
 PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")
 PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
                 "expanduser", "relative_to", "home", "cwd", "readlink")
@@ -85,7 +85,7 @@ _PATH_ITERATORS = ("glob", "rglob", "iterdir")
 CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
 
 # What makes a subprocess call's output text (_judge), and the method calls _spec knows by
-# their receiver: _prefilter derives from these and FUNCTIONS which files need parsing.
+# their receiver: prefilter derives from these and FUNCTIONS which files need parsing.
 TEXT_KEYWORDS = ("text", "universal_newlines", "errors")
 METHODS = (_READ_TEXT, _WRITE_TEXT, _PATH_OPEN, _CONFIG_READ)
 
@@ -118,8 +118,8 @@ class Site(object):
 
 def candidate(data, literals=None):
     """Whether the bytes (or text) of a file may hold one of the calls at all (a file
-    that cannot is not parsed): _prefilter's conditions."""
-    from ._prefilter import candidate
+    that cannot is not parsed): prefilter's conditions."""
+    from .prefilter import candidate
     return candidate(data, literals)
 
 
@@ -166,7 +166,7 @@ class _Module(object):
         self.config_names = set()
         self.imported_names = set()  # the names an import binds, in any scope
         self.settled = False
-        # What the parse left out (_chunks.LeftOut), if anything: a name the parse did not
+        # What the parse left out (chunks.LeftOut), if anything: a name the parse did not
         # see assigned a path or a ConfigParser may be one there.
         self.left_out = None
         self.unsure = set()         # ... names whose value may be one of those
@@ -768,8 +768,8 @@ def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
     byte on older Pythons) where it does not parse. `data`: the bytes `text` was decoded
     from (the BOM or cookie's encoding, as the compiler reads them), parsed instead: the
     same tree, a tenth faster than from text (no encoding back to UTF-8), without the
-    functions and classes that can hold no call (_chunks) unless `whole` (`literals`:
-    data's _literals.Literals, if made already)."""
+    functions and classes that can hold no call (chunks) unless `whole` (`literals`:
+    data's literals.Literals, if made already)."""
     tree, left_out = _parsed(text, data, whole, literals)
     module, calls, in_fstring = _collect(tree)
     module.left_out = left_out
@@ -824,11 +824,11 @@ def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
 
 
 def _parsed(text, data, whole=False, literals=None):
-    """(the tree, what was left out of it: _chunks.LeftOut, or None)."""
+    """(the tree, what was left out of it: chunks.LeftOut, or None)."""
     if data is None:
         return ast.parse(text), None
     if not whole:
-        from ._chunks import skeleton
+        from .chunks import skeleton
         cut = skeleton(data, literals)
         if cut is not None:
             try:
@@ -841,7 +841,7 @@ def _parsed(text, data, whole=False, literals=None):
 
 
 def _stubs_stand(tree, stubs):
-    """Whether each stub of _chunks is a def or class of the module's or of a class's (at
+    """Whether each stub of chunks is a def or class of the module's or of a class's (at
     any depth) at its line."""
     standing = set()
     bodies = [tree.body]

@@ -1,5 +1,5 @@
 """Where the string literals and comments of Python source bytes are, found by one pass of
-`re` and no parse: _prefilter leaves out the words there (a docstring's `open(`), since
+`re` and no parse: prefilter leaves out the words there (a docstring's `open(`), since
 no call is made inside them. Only triple-quoted strings and those comments and strings
 that hold a "(" are regions; the others are read as part of the code around them (see
 _TOKEN), so a word there counts as code: more parsing, never a call missed.
@@ -46,7 +46,7 @@ class Literals(object):
     def __init__(self, data):
         self.data = data
         self._starts, self._ends = [], []
-        self._code_starts, self._code_ends = [], []     # f- and t-strings (_chunks asks)
+        self._code_starts, self._code_ends = [], []     # f- and t-strings (chunks asks)
         self._tokens = _TOKEN.finditer(data) if _sure_of_encoding(data) else None
         self._read_to = 0               # the tokens before it are in the lists
         self._stopped_at = None if self._tokens is not None else 0

@@ -92,7 +92,7 @@ def write(path, data):
 def diff(source, text):
     """The unified diff (bytes) from the source to `text`: the file's own encoding and
     newlines, so that `patch -p0` applies it byte for byte."""
-    from ._scan import split_lines
+    from .scan import split_lines
     bom = u"\ufeff" if source.encoding == "utf-8-sig" else u""   # line 1's bytes hold it
     before, after = split_lines(bom + source.text), split_lines(bom + text)
     name = quoted(source.path)

@@ -13,10 +13,10 @@ calls, their scopes, the f-strings, the keyword's place are found exactly as for
 scan's sites."""
 import ast
 
-from . import _scan
+from . import scan
 
-_SPECS = {"open": _scan._PATH_OPEN, "read_text": _scan._READ_TEXT,
-          "write_text": _scan._WRITE_TEXT}
+_SPECS = {"open": scan._PATH_OPEN, "read_text": scan._READ_TEXT,
+          "write_text": scan._WRITE_TEXT}
 
 
 def _lines_of(call):
@@ -29,9 +29,9 @@ def sites_at(text, wanted):
     [(line, encoding)] the scan found nothing at (encoding: the measured one, or None
     for review, with why in the site's message by the caller)."""
     tree = ast.parse(text)
-    module, calls, in_fstring = _scan._collect(tree)
-    lines = _scan.split_lines(text)
-    kept = _scan._kept_lines(text)
+    module, calls, in_fstring = scan._collect(tree)
+    lines = scan.split_lines(text)
+    kept = scan._kept_lines(text)
     out = {}
     for line, encoding in wanted:
         if line > len(lines):
@@ -59,7 +59,7 @@ def sites_at(text, wanted):
         call, _ = here[0]
         last = _lines_of(call)[1]
         spec = _SPECS[call.func.attr] + (True,)
-        judged = _scan._judge(call, spec, module)
+        judged = scan._judge(call, spec, module)
         if judged is None and (_named_encoding(call) or len(call.args) > spec[3]):
             out[line] = None
             continue
@@ -68,24 +68,24 @@ def sites_at(text, wanted):
                          "report?)")
             continue
         verdict, message = judged
-        col = _scan._char_col(lines[call.lineno - 1], call.col_offset) + 1
+        col = scan._char_col(lines[call.lineno - 1], call.col_offset) + 1
         shown = "X." + call.func.attr
-        if verdict == _scan.FIX and id(call) in in_fstring:
-            verdict, message = _scan.REVIEW, "inside an f-string: add encoding= by hand"
+        if verdict == scan.FIX and id(call) in in_fstring:
+            verdict, message = scan.REVIEW, "inside an f-string: add encoding= by hand"
         edits = ()
-        if verdict == _scan.FIX and encoding is not None:
-            made = _scan._edits(lines, call, encoding)
+        if verdict == scan.FIX and encoding is not None:
+            made = scan._edits(lines, call, encoding)
             if made is None:
-                verdict, message = _scan.REVIEW, \
+                verdict, message = scan.REVIEW, \
                     "the call's parenthesis cannot be placed: add encoding= by hand"
             else:
                 edits, swallowed = made
-                col = _scan._outside(lines[call.lineno - 1], col, swallowed)
+                col = scan._outside(lines[call.lineno - 1], col, swallowed)
                 message = ("text in the locale's encoding (the report's warning, any "
                            "receiver); fix: encoding=\"%s\"" % encoding)
-        elif verdict == _scan.FIX:
-            verdict, message = _scan.REVIEW, "the report's warning"
-        out[line] = _scan.Site(call.lineno, col, shown, verdict, message, edits, last)
+        elif verdict == scan.FIX:
+            verdict, message = scan.REVIEW, "the report's warning"
+        out[line] = scan.Site(call.lineno, col, shown, verdict, message, edits, last)
     return out
 
 

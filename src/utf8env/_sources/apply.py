@@ -7,21 +7,21 @@ several lines) one of its lines; the scan's site whose lines hold it is the one 
 import os
 import warnings
 
-from . import _edit, _scan
+from . import edit, scan
 
 
 def scan_file(path, encoding):
     """(the scan's Sites of the file at `path` with encoding=ENCODING edits, its Source),
     or (None, the one line that says why not)."""
     try:
-        data = _edit.read_bytes(path)
-        source = _edit.decode(path, data)
-    except _edit.Unreadable as error:
+        data = edit.read_bytes(path)
+        source = edit.decode(path, data)
+    except edit.Unreadable as error:
         return None, str(error)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return _scan.scan(source.text, encoding), source
+            return scan.scan(source.text, encoding), source
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None, "it does not parse"
 
@@ -30,7 +30,7 @@ def site_at(sites, line):
     """The scan's site whose lines hold `line` (the one starting there first), or None."""
     starting = [s for s in sites if s.line == line]
     if starting:
-        fixable = [s for s in starting if s.verdict == _scan.FIX]
+        fixable = [s for s in starting if s.verdict == scan.FIX]
         return (fixable or starting)[0]
     holding = [s for s in sites if s.line <= line <= s.end]
     return holding[-1] if holding else None       # the innermost: it starts last
@@ -68,7 +68,7 @@ def at_sites(root, wanted, encoding):
             site = site_at(sites, line)
             if site is None:
                 refused[where] = "the fixer finds no call it knows on that line"
-            elif site.verdict != _scan.FIX:
+            elif site.verdict != scan.FIX:
                 refused[where] = "the fixer cannot edit it (review: %s)" % site.message
             else:
                 edited[where] = site.call
@@ -76,8 +76,8 @@ def at_sites(root, wanted, encoding):
                     chosen.append(site)
         if chosen:
             try:
-                _edit.write(path, _edit.encoded(source, _scan.apply(source.text, chosen)))
-            except _edit.Unreadable as error:
+                edit.write(path, edit.encoded(source, scan.apply(source.text, chosen)))
+            except edit.Unreadable as error:
                 for _, where in lines:
                     if where in edited:
                         del edited[where]

@@ -1,6 +1,6 @@
-"""Whether a file's bytes can hold one of _scan's calls at all: a file that cannot is not
+"""Whether a file's bytes can hold one of scan's calls at all: a file that cannot is not
 parsed (parsing is most of `fix`'s time). Every condition here is one the call needs in
-its source text, derived from _scan's own tables, so a file is left out only where no
+its source text, derived from scan's own tables, so a file is left out only where no
 scan of it could find a call; where a condition is unsure it lets the file through.
 
     mod.func of FUNCTIONS       the word mod (an import names the module), and func
@@ -11,32 +11,32 @@ scan of it could find a call; where a condition is unsure it lets the file throu
     X.read_text, X.write_text   the method called (`.read_text(`)
     X.read (ConfigParser)       `.read(` called and a ConfigParser class's name
 
-Words inside strings and comments (_literals) are no call. A call found so is left out
+Words inside strings and comments (literals) are no call. A call found so is left out
 where it cannot be a site: `def open(` or `class TextIOWrapper(`; on a line that starts
 with "#"; with an `encoding=` keyword of its own or an encoding at its position (_judge
 leaves those); with a literal binary mode (a keyword, at the mode's position, or
 tempfile's default with no mode given); `func as` imported from another module; `X.open(`
-where X can be neither a module of those (mode 2nd) nor a path (_scan's Path.open, mode
+where X can be neither a module of those (mode 2nd) nor a path (scan's Path.open, mode
 1st: a call's result, a name ending in "path", `Y.parent` of a path, a name assigned a
 value that may be a path, annotated a path, or looped over)."""
 import re
 
-from . import _scan
-from ._literals import Literals
+from . import scan
+from .literals import Literals
 
 
 def _tables():
     """(the modules whose `open` is an open-like, {module: its other functions}, the
-    methods' names), from _scan.FUNCTIONS and _scan.METHODS."""
+    methods' names), from scan.FUNCTIONS and scan.METHODS."""
     open_modules = set()
     others = {}
-    for qualified in _scan.FUNCTIONS:
+    for qualified in scan.FUNCTIONS:
         module, function = qualified.rsplit(".", 1)
         if function == "open":
             open_modules.add(module)
         else:
             others.setdefault(module, set()).add(function)
-    methods = set(spec[0].rsplit(".", 1)[1] for spec in _scan.METHODS)
+    methods = set(spec[0].rsplit(".", 1)[1] for spec in scan.METHODS)
     return sorted(open_modules), others, methods
 
 
@@ -65,23 +65,23 @@ _MODULE_CALLS = [(module.encode(), call_patterns(functions)) for module, functio
 # The functions whose mode is binary unless given (tempfile's): called with no argument,
 # no site.
 _BINARY_BY_DEFAULT = frozenset(qualified.rsplit(".", 1)[1].encode()
-                               for qualified, spec in _scan.FUNCTIONS.items()
-                               if spec[4] == _scan.MODE and not spec[2])
+                               for qualified, spec in scan.FUNCTIONS.items()
+                               if spec[4] == scan.MODE and not spec[2])
 _NO_ARGUMENT = re.compile(br"\(\s*\)")
 # {a function's name: (its mode's position or None, its encoding's or None)}, but open's
 # (whose X.open( may be a Path's, with other positions).
 _POSITIONS = dict((qualified.rsplit(".", 1)[1].encode(),
-                   (spec[1] if spec[4] == _scan.MODE else None, spec[3]))
-                  for qualified, spec in _scan.FUNCTIONS.items()
+                   (spec[1] if spec[4] == scan.MODE else None, spec[3]))
+                  for qualified, spec in scan.FUNCTIONS.items()
                   if qualified.rsplit(".", 1)[1] != "open")
-_OPEN_POSITIONS = _scan.FUNCTIONS["builtins.open"][1::2]
-assert _OPEN_POSITIONS == _scan.FUNCTIONS["io.open"][1::2]
-_PATH_OPEN_POSITIONS = [spec for spec in _scan.METHODS if spec[0] == "Path.open"][0][1::2]
-_TEXT_WORDS = [word.encode() for word in _scan.TEXT_KEYWORDS]
+_OPEN_POSITIONS = scan.FUNCTIONS["builtins.open"][1::2]
+assert _OPEN_POSITIONS == scan.FUNCTIONS["io.open"][1::2]
+_PATH_OPEN_POSITIONS = [spec for spec in scan.METHODS if spec[0] == "Path.open"][0][1::2]
+_TEXT_WORDS = [word.encode() for word in scan.TEXT_KEYWORDS]
 _TEXT_KEYWORD = re.compile(br"(?:%s)%s*=(?!=)" % (b"|".join(_TEXT_WORDS), _GAP))
 _METHOD_WORDS = [name.encode() for name in sorted(_METHODS) if name not in ("open", "read")]
-CONFIG_CLASS = b"ConfigParser"         # the end of every name in _scan.CONFIGPARSERS
-assert all(name.endswith(CONFIG_CLASS.decode()) for name in _scan.CONFIGPARSERS)
+CONFIG_CLASS = b"ConfigParser"         # the end of every name in scan.CONFIGPARSERS
+assert all(name.endswith(CONFIG_CLASS.decode()) for name in scan.CONFIGPARSERS)
 
 # A call's arguments up to an `encoding=` keyword of its own (then no site: _judge): plain
 # text, strings of one line with no escape and no f or t prefix, and brackets two levels
@@ -141,19 +141,19 @@ _COMMA, _OPENING = ord(","), ord("(")
 # name the module may assign a path), or one with "/" (a / b), a word with "path" (Path,
 # config_path), parent, or a path's method; or another "=" (`a = b = c`: unsure).
 ANNOTATION = re.compile(br"=(?!=)|\\|\b(?:%s)\b" % b"|".join(
-    name.encode() for name in _scan.PATH_CLASSES))
+    name.encode() for name in scan.PATH_CLASSES))
 ASSIGNED = re.compile(
     br"\A[ \t(]*(?!(?:None|True|False)\b)[A-Za-z_\x80-\xff][^\s()\[\]{}'\"#;,+\-*/%%@<>=!&|^~:`]*"
     br"[ \t)]*(?:[#;]|\Z)|[/\\=]|(?i:path)|\b(?:%s)\b" % b"|".join(
-        name.encode() for name in ("parent",) + _scan.PATH_METHODS))
+        name.encode() for name in ("parent",) + scan.PATH_METHODS))
 _BETWEEN = frozenset(bytearray(b" \t\x0c\r\n\\"))
 _DOT = ord(".")
 _MODULE, _PATH, _EITHER = "module", "path", "either"     # what X of `X.open(` may be
 
 
 def candidate(data, literals=None):
-    """Whether the bytes of a file may hold one of _scan's calls (`literals`: their
-    Literals, if made already: _chunks reads them on)."""
+    """Whether the bytes of a file may hold one of scan's calls (`literals`: their
+    Literals, if made already: chunks reads them on)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
         literals = None
@@ -354,7 +354,7 @@ def _kind(receiver, head, data, literals, receivers):
     if receiver == b"parent":
         before = _dot(head)
         if before is not None and before[0]:
-            # `Y.parent`: a path where Y may be one (_scan's is_path), never a module
+            # `Y.parent`: a path where Y may be one (scan's is_path), never a module
             kind = _kind(before[0], before[1], data, literals, receivers)
             return _PATH if kind in (_PATH, _EITHER) else None
     if receiver not in receivers:
@@ -364,7 +364,7 @@ def _kind(receiver, head, data, literals, receivers):
 
 def _receiver_kind(receiver, data, literals):
     """For `X.open(`, X the name before the dot (ending in ")" for a call or parentheses;
-    b"" for anything else: a subscript, a literal): _PATH where it may be a path (_scan's
+    b"" for anything else: a subscript, a literal): _PATH where it may be a path (scan's
     Path.open), _MODULE where it may be an open-like's module (or its alias), _EITHER
     where it may be both, None where it is neither."""
     if not receiver:
@@ -379,7 +379,7 @@ def _receiver_kind(receiver, data, literals):
         for other in _OPEN_MODULES)
     # a name ending in path, or one the file assigns (not a keyword argument's `f(X=a)`),
     # annotates (`X: Path`, `(X) = ...`, `a.X = ...`) or loops over (`for a.X in`): a
-    # path by _scan's heuristic
+    # path by scan's heuristic
     path = name.lower().endswith("path") or _word_starts(re.compile(
         br"for(?:%s|[\w.(])+?%s(?:%s|\))+in\b" % (_GAP, word, _GAP)), data, literals) or \
         _rest_may_be_path(re.compile(br"%s(?:%s|\))*=(?!=)" % (word, _GAP)), data,
@@ -393,7 +393,7 @@ def _receiver_kind(receiver, data, literals):
 
 def _rest_may_be_path(pattern, data, literals, path_like):
     """Whether a match of `pattern` (a name, then "=" or ":") may assign or annotate it
-    a path (_scan's _Module), by the rest of its line: `path_like` found there, or a
+    a path (scan's _Module), by the rest of its line: `path_like` found there, or a
     bracket that the line leaves open, or a backslash (unsure where it ends). Not a
     def's `self):`, a dict's `{a: 1}`, a slice's `[a:]`, `x = build_opener()`."""
     for match in pattern.finditer(data):
@@ -412,7 +412,7 @@ def _rest_may_be_path(pattern, data, literals, path_like):
 def _in_arguments(data, match):
     """Whether the `X =` of `match` follows a "," or "(" on its line (past an attribute's
     `a.`): a keyword argument, a parameter's default, or a tuple's name (`a, X = ...`),
-    which _scan's _Module takes for no assignment; not `(X) = ...`."""
+    which scan's _Module takes for no assignment; not `(X) = ...`."""
     position = match.start() - 1
     while position >= 0 and data[position] in _TARGET_BYTES:
         position -= 1

@@ -1,5 +1,5 @@
 """Python's scopes, as far as the fixer needs them: which binding a name has where it is
-used (_scan's walk records the bindings). Pure, no ast."""
+used (scan's walk records the bindings). Pure, no ast."""
 
 # What a name is bound to in a scope: an import's qualified name (a str), or LOCAL for any
 # other binding (assignment, parameter, for/with/except target, del, def, class, match).
