@@ -338,9 +338,15 @@ def _fix(args, paths):
         if windows_refusal("fix --prove"):
             raise UsageError(windows_refusal("fix --prove"))
         from ._prove import run as prove
-        return prove(args, paths)
+        return prove(args, paths, _fix_usage)
     from .fixer._cli import run as run_fix
-    return run_fix(args, paths)
+    return run_fix(args, paths, _fix_usage)
+
+
+def _fix_usage():
+    """fix's usage line, for the error of no PATH given (the fixer's and --prove's)."""
+    from ._options import usage
+    return usage(_fix_spec())
 
 
 # (name, its declaration, its handler).

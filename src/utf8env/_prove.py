@@ -36,14 +36,14 @@ def _split(operands):
     return paths, command
 
 
-def run(options, operands):
+def run(options, operands, usage=None):
     from .readiness import _guard as guarded, _suite as suite
     paths, command = _split(operands)
     if (options.mode or "list") != "list":
         raise UsageError("fix --prove changes copies only: --check, --diff and --write do "
                          "not go with it")
     from .fixer._cli import paths as source_files
-    source_files(paths)                      # the usage errors of a bad PATH
+    source_files(paths, usage=usage)         # the usage errors of a bad PATH
     project = os.path.realpath(os.getcwd())
     for path in paths:
         real = os.path.realpath(path)

@@ -23,13 +23,15 @@ LEFT = "left"       # a row's verdict: a call site of --from's report not applie
 PARALLEL_FROM = 64          # files: below, one process does it faster than a pool starts
 
 
-def run(options, operands):
+def run(options, operands, usage=None):
+    """`utf8env fix` but --prove: the exit status. `usage`: a function giving the
+    command's usage line, for the error of no PATH."""
     from .._output import write, write_bytes
     if "--" in operands:
         raise UsageError("fix: `-- pytest ARGS...` goes with --prove only")
     mode = options.mode or "list"
     encoding = options.encoding or "utf-8"
-    files = paths(operands, getattr(options, "exclude", None) or ())
+    files = paths(operands, getattr(options, "exclude", None) or (), usage)
     report = None
     from . import _measured
     if getattr(options, "report", None):
@@ -151,16 +153,14 @@ def _error_line(name, error):
 
 # -- the paths ------------------------------------------------------------------------------
 
-def paths(operands, exclude=()):
+def paths(operands, exclude=(), usage=None):
     """The files to scan, in order, each once; UsageError for bad input. A folder's files
     are those git does not ignore (.gitignore, .git/info/exclude, the user's excludes:
     `git check-ignore`, where the folder is in a git work tree); `exclude`: glob patterns
     (--exclude) that leave out a file or folder whose name, or whose path as walked or
-    given, matches."""
+    given, matches. `usage`: run()'s."""
     if not operands:
-        from .._commands import _fix_spec
-        from .._options import usage
-        raise UsageError("fix: no PATH given (usage: %s)" % usage(_fix_spec()))
+        raise UsageError("fix: no PATH given%s" % (" (usage: %s)" % usage() if usage else ""))
     import stat
     kinds = []
     for operand in operands:
