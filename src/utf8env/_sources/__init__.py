@@ -5,6 +5,7 @@ and makes the edits, readiness tries them in its copies of a project and lists t
 no test exercised. Private: nothing here is a documented API.
 
     files.py      which Python sources a folder holds (SKIPPED folders, git's ignores)
+    calls.py      which calls open text in the locale's encoding: the one table
     prefilter.py  a file's bytes -> whether it can hold a call at all (else not parsed)
     literals.py   where a file's strings and comments are, by one pass of `re`
     chunks.py     which functions and classes of a file can hold a call (the rest left

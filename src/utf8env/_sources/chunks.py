@@ -28,18 +28,18 @@ call at all (prefilter): only the calls' parse is told."""
 import bisect
 import re
 
-from . import prefilter, scan
+from . import calls, prefilter
 from .literals import Literals
 
 # {a word the file must hold: the last names of the calls that need it (a module's
 # import, ConfigParser's class)}, and the names every file's calls may end with.
 _NEEDED = {}
 _ALWAYS = set(["open"])
-for _qualified in scan.FUNCTIONS:
+for _qualified in calls.FUNCTIONS:
     _module, _name = _qualified.rsplit(".", 1)
     if _name != "open":
         _NEEDED.setdefault(_module.encode(), set()).add(_name)
-for _method in scan.METHODS:
+for _method in calls.METHODS:
     _name = _method[0].rsplit(".", 1)[1]
     if _name == "read":
         _NEEDED.setdefault(prefilter.CONFIG_CLASS, set()).add(_name)

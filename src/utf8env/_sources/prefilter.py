@@ -1,6 +1,6 @@
 """Whether a file's bytes can hold one of scan's calls at all: a file that cannot is not
 parsed (parsing is most of `fix`'s time). Every condition here is one the call needs in
-its source text, derived from scan's own tables, so a file is left out only where no
+its source text, derived from calls.py's table, so a file is left out only where no
 scan of it could find a call; where a condition is unsure it lets the file through.
 
     mod.func of FUNCTIONS       the word mod (an import names the module), and func
@@ -21,22 +21,22 @@ where X can be neither a module of those (mode 2nd) nor a path (scan's Path.open
 value that may be a path, annotated a path, or looped over)."""
 import re
 
-from . import scan
+from . import calls
 from .literals import Literals
 
 
 def _tables():
     """(the modules whose `open` is an open-like, {module: its other functions}, the
-    methods' names), from scan.FUNCTIONS and scan.METHODS."""
+    methods' names), from calls.FUNCTIONS and calls.METHODS."""
     open_modules = set()
     others = {}
-    for qualified in scan.FUNCTIONS:
+    for qualified in calls.FUNCTIONS:
         module, function = qualified.rsplit(".", 1)
         if function == "open":
             open_modules.add(module)
         else:
             others.setdefault(module, set()).add(function)
-    methods = set(spec[0].rsplit(".", 1)[1] for spec in scan.METHODS)
+    methods = set(spec[0].rsplit(".", 1)[1] for spec in calls.METHODS)
     return sorted(open_modules), others, methods
 
 
@@ -65,23 +65,23 @@ _MODULE_CALLS = [(module.encode(), call_patterns(functions)) for module, functio
 # The functions whose mode is binary unless given (tempfile's): called with no argument,
 # no site.
 _BINARY_BY_DEFAULT = frozenset(qualified.rsplit(".", 1)[1].encode()
-                               for qualified, spec in scan.FUNCTIONS.items()
-                               if spec[4] == scan.MODE and not spec[2])
+                               for qualified, spec in calls.FUNCTIONS.items()
+                               if spec[4] == calls.MODE and not spec[2])
 _NO_ARGUMENT = re.compile(br"\(\s*\)")
 # {a function's name: (its mode's position or None, its encoding's or None)}, but open's
 # (whose X.open( may be a Path's, with other positions).
 _POSITIONS = dict((qualified.rsplit(".", 1)[1].encode(),
-                   (spec[1] if spec[4] == scan.MODE else None, spec[3]))
-                  for qualified, spec in scan.FUNCTIONS.items()
+                   (spec[1] if spec[4] == calls.MODE else None, spec[3]))
+                  for qualified, spec in calls.FUNCTIONS.items()
                   if qualified.rsplit(".", 1)[1] != "open")
-_OPEN_POSITIONS = scan.FUNCTIONS["builtins.open"][1::2]
-assert _OPEN_POSITIONS == scan.FUNCTIONS["io.open"][1::2]
-_PATH_OPEN_POSITIONS = [spec for spec in scan.METHODS if spec[0] == "Path.open"][0][1::2]
-_TEXT_WORDS = [word.encode() for word in scan.TEXT_KEYWORDS]
+_OPEN_POSITIONS = calls.FUNCTIONS["builtins.open"][1::2]
+assert _OPEN_POSITIONS == calls.FUNCTIONS["io.open"][1::2]
+_PATH_OPEN_POSITIONS = [spec for spec in calls.METHODS if spec[0] == "Path.open"][0][1::2]
+_TEXT_WORDS = [word.encode() for word in calls.TEXT_KEYWORDS]
 _TEXT_KEYWORD = re.compile(br"(?:%s)%s*=(?!=)" % (b"|".join(_TEXT_WORDS), _GAP))
 _METHOD_WORDS = [name.encode() for name in sorted(_METHODS) if name not in ("open", "read")]
-CONFIG_CLASS = b"ConfigParser"         # the end of every name in scan.CONFIGPARSERS
-assert all(name.endswith(CONFIG_CLASS.decode()) for name in scan.CONFIGPARSERS)
+CONFIG_CLASS = b"ConfigParser"         # the end of every name in calls.CONFIGPARSERS
+assert all(name.endswith(CONFIG_CLASS.decode()) for name in calls.CONFIGPARSERS)
 
 # A call's arguments up to an `encoding=` keyword of its own (then no site: _judge): plain
 # text, strings of one line with no escape and no f or t prefix, and brackets two levels
@@ -141,11 +141,11 @@ _COMMA, _OPENING = ord(","), ord("(")
 # name the module may assign a path), or one with "/" (a / b), a word with "path" (Path,
 # config_path), parent, or a path's method; or another "=" (`a = b = c`: unsure).
 ANNOTATION = re.compile(br"=(?!=)|\\|\b(?:%s)\b" % b"|".join(
-    name.encode() for name in scan.PATH_CLASSES))
+    name.encode() for name in calls.PATH_CLASSES))
 ASSIGNED = re.compile(
     br"\A[ \t(]*(?!(?:None|True|False)\b)[A-Za-z_\x80-\xff][^\s()\[\]{}'\"#;,+\-*/%%@<>=!&|^~:`]*"
     br"[ \t)]*(?:[#;]|\Z)|[/\\=]|(?i:path)|\b(?:%s)\b" % b"|".join(
-        name.encode() for name in ("parent",) + scan.PATH_METHODS))
+        name.encode() for name in ("parent",) + calls.PATH_METHODS))
 _BETWEEN = frozenset(bytearray(b" \t\x0c\r\n\\"))
 _DOT = ord(".")
 _MODULE, _PATH, _EITHER = "module", "path", "either"     # what X of `X.open(` may be
@@ -161,8 +161,8 @@ def candidate(data, literals=None):
         literals = Literals(data)
     if b"open" in data and _open_may_be_called(data, literals):
         return True
-    for module, calls in _MODULE_CALLS:
-        if module in data and _called(data, calls, literals, (module.decode(),)):
+    for module, patterns in _MODULE_CALLS:
+        if module in data and _called(data, patterns, literals, (module.decode(),)):
             return True
     if b"subprocess" in data and any(word in data for word in _TEXT_WORDS) and \
             _TEXT_KEYWORD.search(data) is not None and \
@@ -191,9 +191,9 @@ def _in_code(data, word, literals):
     return False
 
 
-def _matches(data, calls):
+def _matches(data, patterns):
     """(name, match) for the matches of call_patterns()'s patterns that start a word."""
-    for name, pattern in calls:
+    for name, pattern in patterns:
         if name in data:
             for match in pattern.finditer(data):
                 start = match.start()
@@ -201,10 +201,10 @@ def _matches(data, calls):
                     yield name, match   # (else the end of another word: `reopen(`)
 
 
-def _called(data, calls, literals, modules, text_only=False):
-    """Whether one of the names of `calls` (functions of `modules`) may be called without
+def _called(data, patterns, literals, modules, text_only=False):
+    """Whether one of the names of `patterns` (functions of `modules`) may be called without
     an encoding= of its own (`text_only`: subprocess's, with a keyword that makes text)."""
-    for name, match in _matches(data, calls):
+    for name, match in _matches(data, patterns):
         before = _plain_call(data, match, modules)
         if before is False or before is not True and (
                 name in _BINARY_BY_DEFAULT and _no_mode(data, match.end() - 1,

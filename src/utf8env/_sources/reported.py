@@ -13,10 +13,10 @@ calls, their scopes, the f-strings, the keyword's place are found exactly as for
 scan's sites."""
 import ast
 
-from . import scan
+from . import calls, scan
 
-_SPECS = {"open": scan._PATH_OPEN, "read_text": scan._READ_TEXT,
-          "write_text": scan._WRITE_TEXT}
+_SPECS = {"open": calls.PATH_OPEN, "read_text": calls.READ_TEXT,
+          "write_text": calls.WRITE_TEXT}
 
 
 def _lines_of(call):

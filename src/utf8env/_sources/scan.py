@@ -49,46 +49,12 @@ import re
 import sys
 import tokenize
 
+from .calls import (CONFIG_READ, CONFIGPARSERS, FILEINPUT, FUNCTIONS, LAST_NAMES, MODE,
+                    PATH_CLASSES, PATH_ITERATORS, PATH_METHODS, PATH_OPEN, POPEN, READ_TEXT,
+                    SUBPROCESS, TEXT_KEYWORDS, WRITE_TEXT)
 from .scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
 
 _HAS_END = sys.version_info >= (3, 8)
-
-# qualified name -> (shown name, mode's position, text by default, encoding's position, kind)
-_MODE, _TEXT, _SUBPROCESS, _POPEN, _FILEINPUT = "mode", "text", "subprocess", "popen", "fileinput"
-MODE = _MODE                # (for prefilter)
-FUNCTIONS = {
-    "builtins.open": ("open", 1, True, 3, _MODE),
-    "io.open": ("io.open", 1, True, 3, _MODE),
-    "os.fdopen": ("os.fdopen", 1, True, 3, _MODE),
-    "io.TextIOWrapper": ("io.TextIOWrapper", None, True, 1, _TEXT),
-    "tempfile.TemporaryFile": ("tempfile.TemporaryFile", 0, False, 2, _MODE),
-    "tempfile.NamedTemporaryFile": ("tempfile.NamedTemporaryFile", 0, False, 2, _MODE),
-    "tempfile.SpooledTemporaryFile": ("tempfile.SpooledTemporaryFile", 1, False, 3, _MODE),
-    "os.popen": ("os.popen", None, True, None, _POPEN),
-    "fileinput.input": ("fileinput.input", None, True, None, _FILEINPUT),
-    "fileinput.FileInput": ("fileinput.FileInput", None, True, None, _FILEINPUT),
-}
-for _name in ("run", "Popen", "check_output", "call", "check_call"):
-    FUNCTIONS["subprocess." + _name] = ("subprocess." + _name, None, False, None, _SUBPROCESS)
-# The functions' own names: an attribute's call named otherwise is none of them.
-_LAST_NAMES = frozenset(name.rsplit(".", 1)[1] for name in FUNCTIONS)
-_READ_TEXT = ("Path.read_text", None, True, 0, _TEXT)
-_WRITE_TEXT = ("Path.write_text", None, True, 1, _TEXT)
-_PATH_OPEN = ("Path.open", 0, True, 2, _MODE)
-_CONFIG_READ = ("ConfigParser.read", None, True, 1, _TEXT)
-
-# (prefilter reads these two too)
-PATH_CLASSES = ("Path", "PosixPath", "WindowsPath")
-PATH_METHODS = ("with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute",
-                "expanduser", "relative_to", "home", "cwd", "readlink")
-_PATH_ITERATORS = ("glob", "rglob", "iterdir")
-CONFIGPARSERS = ("ConfigParser", "RawConfigParser", "SafeConfigParser")
-
-# What makes a subprocess call's output text (_judge), and the method calls _spec knows by
-# their receiver: prefilter derives from these and FUNCTIONS which files need parsing.
-TEXT_KEYWORDS = ("text", "universal_newlines", "errors")
-METHODS = (_READ_TEXT, _WRITE_TEXT, _PATH_OPEN, _CONFIG_READ)
-
 
 FIX, REVIEW = "fix", "review"
 
@@ -475,7 +441,7 @@ def _path_iterator(module, node, scope):
     """`for p in X.glob(...)`: p is a path where X is."""
     source = node.iter
     if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and \
-            source.func.attr in _PATH_ITERATORS:
+            source.func.attr in PATH_ITERATORS:
         for name in _target_names(node.target):
             module.assigned.append((name, source.func.value, scope))
 
@@ -492,15 +458,15 @@ def _spec(call, scope, module):
                 if not call.args:
                     return None
                 module.settle()
-                return _CONFIG_READ + (False,) if module.is_config(receiver, scope) else None
+                return CONFIG_READ + (False,) if module.is_config(receiver, scope) else None
             if attr == "open":
                 if not module.imported(receiver, scope):
                     module.settle()
                     if module.is_path(receiver, scope):
-                        return _PATH_OPEN + (True,)
+                        return PATH_OPEN + (True,)
             elif not module.imported(receiver, scope):
-                return (_READ_TEXT if attr == "read_text" else _WRITE_TEXT) + (True,)
-        if attr not in _LAST_NAMES:
+                return (READ_TEXT if attr == "read_text" else WRITE_TEXT) + (True,)
+        if attr not in LAST_NAMES:
             return None         # the name FUNCTIONS would need (most calls: methods)
     elif type(func) is ast.Name and func.id != "open" and func.id not in module.imported_names:
         return None             # neither open nor an import's: no name of FUNCTIONS
@@ -561,8 +527,8 @@ def _judge_text(call, spec, keywords, double_star, starred, first_star):
     """_judge's answer for a call that gives no encoding."""
     shown, mode_pos, text_default, enc_pos, kind, _ = spec
     text = text_default
-    if kind == _MODE or kind == _FILEINPUT:
-        if kind == _FILEINPUT:
+    if kind == MODE or kind == FILEINPUT:
+        if kind == FILEINPUT:
             if "openhook" in keywords:
                 return None
             if len(call.args) > 3 or starred:
@@ -583,7 +549,7 @@ def _judge_text(call, spec, keywords, double_star, starred, first_star):
             text = "b" not in value
         elif double_star:
             text = True             # the mode may be in **kwargs: review below
-    elif kind == _SUBPROCESS:
+    elif kind == SUBPROCESS:
         text = False
         for word in TEXT_KEYWORDS[:2]:
             if word in keywords:
@@ -603,7 +569,7 @@ def _judge_text(call, spec, keywords, double_star, starred, first_star):
     if starred and enc_pos is not None:
         return REVIEW, "*args may carry the encoding (%s's %s positional)" % (
             shown.rsplit(".", 1)[-1], _ordinal(enc_pos + 1))
-    if kind == _POPEN:
+    if kind == POPEN:
         return REVIEW, "os.popen has no encoding parameter: use subprocess.run(..., " \
                        "text=True, encoding=\"utf-8\")"
     if len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.GeneratorExp):
@@ -881,7 +847,7 @@ def _outside(line, col, parentheses):
 
 def _fix_message(spec, encoding):
     kind, likely = spec[4], spec[5]
-    if kind == _SUBPROCESS:
+    if kind == SUBPROCESS:
         what = "decodes its output with the locale's encoding"
     else:
         what = "text in the locale's encoding"
@@ -890,7 +856,7 @@ def _fix_message(spec, encoding):
     notes = []
     if encoding == "locale":
         notes.append('encoding="locale" is Python 3.10+')
-    if kind == _FILEINPUT:
+    if kind == FILEINPUT:
         notes.append("fileinput's encoding= is Python 3.10+")
     return "%s; fix: encoding=\"%s\"%s" % (what, encoding,
                                           " (%s)" % "; ".join(notes) if notes else "")
