@@ -4,8 +4,10 @@ folder: in both forms it finds its installation (this version's metadata in
 ../lib/pythonX.Y) and that installation's interpreter by itself, starts it without site
 and without the user's PYTHON* variables, passes bytes and status through, and says in
 one line what it looked for where it finds neither."""
+import datetime
 import json
 import os
+import pickle
 import re
 import shlex
 import shutil
@@ -640,17 +642,125 @@ def test_cc_cflags_and_ldflags_are_honoured_after_the_defaults(tmp_path, monkeyp
         "fortified": False}
 
 
-def test_the_backends_toml_reader_reads_pyproject_as_tomllib_does():
-    tomllib = pytest.importorskip("tomllib")
-    with open(os.path.join(install.ROOT, "pyproject.toml"), "rb") as f:
-        text = f.read().decode("utf-8")
-    assert build_backend.loads_toml(text) == tomllib.loads(text)
-    tricky = ('a = [ # c\n  "x\\u00e9\\"",\n  \'y\\z\', # d\n]\n[t."q.k".u]\nv = { w = 1, x = true }\n'
-              "z = -3\n")
-    assert build_backend.loads_toml(tricky) == tomllib.loads(tricky)
-    for bad in ('a = """x"""\n', "[[t]]\n", "a = 1.5\n", "a = 1\na = 2\n", "a = 1 b\n"):
-        with pytest.raises(ValueError):
-            build_backend.loads_toml(bad)
+# TOML 1.0 that the backend's own reader refused once (pip install then failed), in a
+# [tool.*] table as a maintainer adds one: numbers with underscores, in hex, octal and
+# binary, floats, dates and times, multi-line strings, arrays of tables.
+TOOL_TABLE = (
+    "\n[tool.example]\n"
+    "count = 1_000\n"
+    "mask = 0x10\n"
+    "mode = 0o755\n"
+    "bits = 0b11\n"
+    "ratio = 6.626e-34\n"
+    "limit = inf\n"
+    "released = 1979-05-27T07:32:00-08:00\n"
+    "local = 1979-05-27T07:32:00\n"
+    "day = 1979-05-27\n"
+    "at = 07:32:00.5\n"
+    "text = '''\nRoses are red,\nviolets are blue'''\n"
+    'joined = """\\\n    one \\\n    line"""\n'
+    "raw = 'C:\\path\\'\n"
+    "[[tool.example.step]]\n"
+    'name = "build"\n'
+    "[[tool.example.step]]\n"
+    'name = "test"\n')
+TOOL_VALUES = {
+    "count": 1000, "mask": 16, "mode": 0o755, "bits": 3, "ratio": 6.626e-34,
+    "limit": float("inf"),
+    "released": datetime.datetime(1979, 5, 27, 7, 32,
+                                  tzinfo=datetime.timezone(datetime.timedelta(hours=-8))),
+    "local": datetime.datetime(1979, 5, 27, 7, 32), "day": datetime.date(1979, 5, 27),
+    "at": datetime.time(7, 32, 0, 500000), "text": "Roses are red,\nviolets are blue",
+    "joined": "one line", "raw": "C:\\path\\",
+    "step": [{"name": "build"}, {"name": "test"}]}
+# The reader each interpreter's backend takes: the oldest and the newest without tomllib
+# (the vendored tomli, from the sdist's tools/_vendor), and the first with it.
+_VENDORED = "tomli tools/_vendor/tomli/__init__.py"
+TOML_READERS = {"3.6": _VENDORED, "3.10": _VENDORED, "3.11": "tomllib"}
+# Run by each of them in the unpacked sdist: its reader (and where it is, if in the tree),
+# the wheel it builds, and what it read of [tool.example] (pickled: dates and floats).
+_BUILD_AND_READ = """import os, pickle, sys
+tree, folder, values = sys.argv[1:]
+sys.path.insert(0, os.path.join(tree, "tools"))
+import build_backend
+reader = build_backend.toml_reader()
+inside = os.path.relpath(reader.__file__, tree)
+print(reader.__name__ + ("" if inside.startswith("..") else " " + inside))
+print(build_backend.build_wheel(folder))
+with open(values, "wb") as f:
+    pickle.dump(build_backend.read_pyproject()["tool"]["example"], f, 2)
+"""
+
+
+def _wheel_contents(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        return {name: z.read(name) for name in z.namelist()}
+
+
+@pytest.fixture(scope="module")
+def toml_tree(sdist, tmp_path_factory):
+    """The sdist unpacked, its pyproject.toml written with TOML 1.0 the old reader refused:
+    the description as a multi-line string, requires-python as a literal one, and
+    TOOL_TABLE. The sdist holds the vendored tomli as the checkout has it."""
+    folder = str(tmp_path_factory.mktemp("toml-tree"))
+    with tarfile.open(sdist) as tar:
+        vendored = sorted(n.split("/", 1)[1] for n in tar.getnames() if "/tools/_vendor/" in n)
+        tar.extractall(folder)
+    assert vendored == sorted(
+        os.path.relpath(os.path.join(top, name), install.ROOT)
+        for top, dirs, names in os.walk(os.path.join(install.TOOLS, "_vendor"))
+        for name in names if "__pycache__" not in top)
+    (tree,) = [os.path.join(folder, name) for name in os.listdir(folder)]
+    path = os.path.join(tree, "pyproject.toml")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    description = re.search(r'^description = "([^"\\]*)"$', text, re.M)
+    first, rest = description.group(1).split(" ", 1)
+    text = text.replace(description.group(0),
+                        'description = """\\\n    %s \\\n    %s"""' % (first, rest))
+    assert 'requires-python = ">=3.6"' in text
+    text = text.replace('requires-python = ">=3.6"', "requires-python = '>=3.6'") + TOOL_TABLE
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return tree
+
+
+@pytest.mark.parametrize("version", sorted(TOML_READERS))
+def test_any_toml_1_0_in_pyproject_builds_the_same_wheel(version, toml_tree, stub_wheel,
+                                                           tmp_path):
+    """The backend run by `version` from the sdist: pyproject.toml read by the standard
+    reader (tomllib, else the vendored tomli), the wheel the same as the checkout's."""
+    python = machine.python(version)
+    values = str(tmp_path / "values.pickle")
+    os.mkdir(str(tmp_path / "wheel"))
+    env = dict(BASE, UTF8ENV_LAUNCHER="sh", HOME=str(tmp_path), TMPDIR=str(tmp_path))
+    built = subprocess.run([python, "-I", "-W", "error", "-c", _BUILD_AND_READ, toml_tree,
+                            str(tmp_path / "wheel"), values], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+    assert (built.returncode, built.stdout, built.stderr) == (
+        0, "%s\n%s\n" % (TOML_READERS[version], os.path.basename(stub_wheel)), "")
+    with open(values, "rb") as f:
+        assert pickle.load(f) == TOOL_VALUES
+    assert _wheel_contents(str(tmp_path / "wheel" / os.path.basename(stub_wheel))) == \
+        _wheel_contents(stub_wheel)
+
+
+@pytest.mark.fast
+def test_a_pyproject_not_toml_or_not_supported_is_one_line_naming_it(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x" y\n')
+    with pytest.raises(ValueError) as error:
+        build_backend.read_project(str(tmp_path))
+    assert str(error.value) == ("pyproject.toml: Expected newline or end of document after "
+                                "a statement (at line 2, column 12)")
+    assert error.value.__suppress_context__
+    # Valid TOML whose [project] keys the backend does not write: named, never dropped.
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "1"\n[[project.authors]]\nname = "A"\n'
+        '[tool.x]\nn = 0x10\n')
+    with pytest.raises(ValueError) as error:
+        build_backend.read_project(str(tmp_path))
+    assert str(error.value) == ("pyproject.toml: [project] authors: not supported by "
+                                "tools/build_backend.py")
 
 
 def test_stale_files_in_the_tree_never_reach_the_wheel_and_the_sdist_rebuilds_it(tmp_path):

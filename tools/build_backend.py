@@ -1,4 +1,5 @@
-"""utf8env's build backend (PEP 517 and PEP 660): standard library only, Python 3.6 syntax.
+"""utf8env's build backend (PEP 517 and PEP 660): standard library only, Python 3.6 syntax
+(its TOML reader before 3.11's tomllib, tomli, is vendored in tools/_vendor).
 
 Why not setuptools: the setuptools that reads pyproject.toml's [project] table (61+) never
 ran on 3.6, and an older one ignores that table, so one of the two would need a second
@@ -400,8 +401,7 @@ _KNOWN = {"name", "version", "dynamic", "description", "readme", "requires-pytho
 def read_project(root=ROOT):
     """pyproject.toml's [project], its dynamic version read from the package. ValueError
     for a key this backend does not write (rather than a wheel silently without it)."""
-    with open(os.path.join(root, "pyproject.toml"), encoding="utf-8") as f:
-        project = dict(loads_toml(f.read()).get("project", {}))
+    project = dict(read_pyproject(root).get("project", {}))
     unknown = sorted(set(project) - _KNOWN)
     if unknown or set(project.get("dynamic", ())) - {"version"}:
         raise ValueError("pyproject.toml: [project] %s: not supported by tools/build_backend.py"
@@ -588,159 +588,35 @@ def setuptools_arguments(folder, root=ROOT):
         scripts=scripts, zip_safe=False)
 
 
-# -- a reader for the TOML that pyproject.toml uses ---------------------------------------
+# -- pyproject.toml, read by the standard TOML reader ---------------------------------------
 
-def loads_toml(text):
-    """The TOML subset of a pyproject.toml: [tables] and [dotted.tables], bare or quoted
-    keys, basic and literal strings, integers, booleans, arrays (over several lines,
-    with comments) and inline tables. ValueError, with the line, for anything else:
-    tomllib arrives only in 3.11, and this backend installs on 3.6."""
-    document = {}
-    table = document
-    tokens = _Tokens(text)
-    while not tokens.done():
-        if tokens.take_newline():
-            continue
-        if tokens.peek() == "[":
-            tokens.expect("[")
-            if tokens.peek() == "[":
-                raise tokens.error("arrays of tables are not supported")
-            table = document
-            for key in _dotted_key(tokens):
-                table = table.setdefault(key, {})
-                if not isinstance(table, dict):
-                    raise tokens.error("%r is not a table" % key)
-            tokens.expect("]")
-        else:
-            keys = _dotted_key(tokens)
-            tokens.expect("=")
-            target = table
-            for key in keys[:-1]:
-                target = target.setdefault(key, {})
-            if keys[-1] in target:
-                raise tokens.error("%r is defined twice" % keys[-1])
-            target[keys[-1]] = _value(tokens)
-        if not tokens.done() and not tokens.take_newline():
-            raise tokens.error("expected the end of the line")
-    return document
+# Before 3.11's tomllib, tomli: its 1.x line, the last to run on 3.6, vendored unchanged with
+# its LICENSE (the sdist holds tools/, the wheels only the package). Its own imports are
+# absolute (`from tomli._parser import`), so its folder is on sys.path while it is imported.
+VENDOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_vendor")
 
 
-def _dotted_key(tokens):
-    keys = [tokens.key()]
-    while tokens.peek() == ".":
-        tokens.expect(".")
-        keys.append(tokens.key())
-    return keys
+def toml_reader():
+    """tomllib where the interpreter has it, else the vendored tomli: the same module
+    (load, loads, TOMLDecodeError, a ValueError)."""
+    try:
+        import tomllib
+        return tomllib
+    except ImportError:
+        pass
+    sys.path.insert(0, VENDOR)
+    try:
+        import tomli
+    finally:
+        sys.path.remove(VENDOR)
+    return tomli
 
 
-def _value(tokens):
-    start = tokens.peek()
-    if start == "[":
-        tokens.expect("[")
-        items = []
-        while True:
-            while tokens.take_newline():
-                pass
-            if tokens.peek() == "]":
-                break
-            items.append(_value(tokens))
-            while tokens.take_newline():
-                pass
-            if tokens.peek() != ",":
-                break
-            tokens.expect(",")
-        tokens.expect("]")
-        return items
-    if start == "{":
-        tokens.expect("{")
-        table = {}
-        while tokens.peek() != "}":
-            keys = _dotted_key(tokens)
-            tokens.expect("=")
-            target = table
-            for key in keys[:-1]:
-                target = target.setdefault(key, {})
-            target[keys[-1]] = _value(tokens)
-            if tokens.peek() != ",":
-                break
-            tokens.expect(",")
-        tokens.expect("}")
-        return table
-    return tokens.scalar()
-
-
-class _Tokens(object):
-    _SPACE = re.compile(r"[ \t]*(#[^\n]*)?")
-    _BARE = re.compile(r"[A-Za-z0-9_-]+")
-    _BASIC = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-    _LITERAL = re.compile(r"'([^'\n]*)'")
-    _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
-
-    def __init__(self, text):
-        self.text, self.pos = text.replace("\r\n", "\n"), 0
-
-    def error(self, message):
-        line = self.text.count("\n", 0, self.pos) + 1
-        return ValueError("pyproject.toml, line %d: %s" % (line, message))
-
-    def _skip(self):
-        self.pos = self._SPACE.match(self.text, self.pos).end()
-
-    def done(self):
-        self._skip()
-        return self.pos >= len(self.text)
-
-    def peek(self):
-        self._skip()
-        return self.text[self.pos:self.pos + 1]
-
-    def take_newline(self):
-        if self.peek() == "\n":
-            self.pos += 1
-            return True
-        return False
-
-    def expect(self, char):
-        if self.peek() != char:
-            raise self.error("expected %r" % char)
-        self.pos += 1
-
-    def key(self):
-        self._skip()
-        for pattern in (self._BARE, self._BASIC, self._LITERAL):
-            match = pattern.match(self.text, self.pos)
-            if match:
-                self.pos = match.end()
-                return self._string(match) if pattern is not self._BARE else match.group(0)
-        raise self.error("expected a key")
-
-    def _string(self, match):
-        if match.re is self._LITERAL:
-            return match.group(1)
-
-        def escape(m):
-            code = m.group(1)
-            if code[0] in "uU":
-                return chr(int(code[1:], 16))
-            if code in self._ESCAPES:
-                return self._ESCAPES[code]
-            raise self.error("unknown escape \\%s" % code)
-        return re.sub(r"\\(u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)", escape, match.group(1))
-
-    def scalar(self):
-        self._skip()
-        if self.text.startswith(('"""', "'''"), self.pos):
-            raise self.error("multi-line strings are not supported")
-        for pattern in (self._BASIC, self._LITERAL):
-            match = pattern.match(self.text, self.pos)
-            if match:
-                self.pos = match.end()
-                return self._string(match)
-        match = re.compile(r"(true|false|[+-]?[0-9]+)(?=[ \t,\]}\n#]|$)").match(self.text, self.pos)
-        if match is None:
-            raise self.error("unsupported value")
-        self.pos = match.end()
-        word = match.group(1)
-        if word in ("true", "false"):
-            return word == "true"
-        return int(word)
+def read_pyproject(root=ROOT):
+    """pyproject.toml as TOML 1.0 reads it. ValueError in one line where it is not TOML."""
+    toml = toml_reader()
+    with open(os.path.join(root, "pyproject.toml"), "rb") as f:
+        try:
+            return toml.load(f)
+        except toml.TOMLDecodeError as error:
+            raise ValueError("pyproject.toml: %s" % error) from None
