@@ -133,8 +133,7 @@ def start():
     if not plan_fd:
         _stdout_as_utf8_mode_writes()
         sys.exit(main())
-    from . import _run as launch
-    launch.plan_fd = int(plan_fd)
+    environment.plan_fd = int(plan_fd)
     try:
         status = main()
     except SystemExit:

@@ -38,6 +38,13 @@ KEPT_ASIDE = ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONCOERCECLOCALE", "PYTHONMALLOC
               "PYTHONMALLOCSTATS", "PYTHONHASHSEED")
 
 
+# The descriptor of the pipe the compiled launcher reads the plan from (scripts/launcher.c
+# runs `run` in a child and execs the command itself); None: this process execs it (set
+# by _cli.start, read by _run.execute and by _interpreter, whose child stays in the
+# launcher's process group then).
+plan_fd = None
+
+
 # The options of the interpreter that started utf8env first and printed its own locale
 # warnings (`python -m utf8env run`, started again by launch.restart_safely); None: none.
 first_start_options = None
@@ -78,16 +85,16 @@ def candidate_names(environ):
     return names
 
 
-def codesets(environ, names=None, here=False):
+def codesets(environ, names, here, ask):
     """_locales.probe()'s answer as plain values, for `run` of a program that is not
     Python (it needs no engine): ({name setlocale accepts: its codeset}, the C locale's codeset or
-    None)."""
+    None). `ask`: _locales.ask, or a function that calls it, for where the launcher has
+    not asked (the caller's: this module is below _locales)."""
     names = candidate_names(environ) if names is None else list(names)
     if sys.platform == "win32":
         return {}, None
     answer = locale_answers(environ, names)     # the compiled launcher asked already
     if answer is None:
-        from ._locales import ask
         answer = ask(environ, names, here)
     c_codeset = answer.pop("C", None)
     return answer, c_codeset

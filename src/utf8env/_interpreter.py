@@ -183,8 +183,8 @@ def _ask(argv, environ):
     # Under the compiled launcher, `run` decides in a process group of its own, which the
     # launcher kills whole when a signal ends the start-up (scripts/launcher.c): the
     # interpreter asked stays in it, to go with it.
-    from . import _run as launch
-    in_launchers_group = launch.plan_fd is not None
+    from . import _environment as environment
+    in_launchers_group = environment.plan_fd is not None
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=environ,
                                start_new_session=not in_launchers_group)

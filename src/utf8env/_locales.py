@@ -32,7 +32,7 @@ def probe(environ, names=None, here=False):
     to find, for the rest of the process's life, so a long-running process would see a
     stale answer. A fork costs a tenth of explain's start-up."""
     from ._engine.policy import LocaleFacts
-    return LocaleFacts(*codesets(environ, names, here))
+    return LocaleFacts(*codesets(environ, names, here, ask))
 
 
 def ask(environ, names, here):

@@ -25,7 +25,7 @@ def _what_to_exec(command, asked):
     native = python not in (None, "3.6") and asked is None
     if native and not _may_name_a_locale(environ):
         return path, tuple(command), environ, (), None
-    codesets, c_codeset = locale_codesets(environ, here=True)
+    codesets, c_codeset = locale_codesets(environ, None, True, _ask_libc)
     if native and not _names_a_missing_locale(environ, codesets):
         return path, tuple(command), environ, (), None
     if asked is not None:
@@ -55,6 +55,12 @@ def _what_to_exec(command, asked):
     # only when the plan prints something: it is one more decide().)
     printed = set(_own_startup_messages(environ, codesets, c_codeset))
     return launch[:3] + (tuple(m for m in launch[3] if m not in printed),) + launch[4:]
+
+
+def _ask_libc(environ, names, here):
+    """_locales.ask: imported only where the compiled launcher has not asked already."""
+    from ._locales import ask
+    return ask(environ, names, here)
 
 
 def _locale_values(environ):
@@ -208,11 +214,6 @@ def _join(folder, name):
     return folder + name if folder.endswith("/") else folder + "/" + name
 
 
-# The descriptor of the pipe the compiled launcher reads the plan from (scripts/launcher.c
-# runs `run` in a child and execs the command itself); None: this process execs it.
-plan_fd = None
-
-
 def execute(path, argv, environ, messages=(), refusal=None):
     """Replace this process by the command (the file `path`, `argv`, `environ`), after
     printing `messages`: same pid, same file descriptors; or, under the compiled launcher,
@@ -225,8 +226,9 @@ def execute(path, argv, environ, messages=(), refusal=None):
             pass        # no stderr (closed): the command runs all the same
     if refusal is not None:
         return refusal
-    if plan_fd is not None:
-        _hand_over(path, argv, environ, plan_fd)
+    from . import _environment as environment
+    if environment.plan_fd is not None:
+        _hand_over(path, argv, environ, environment.plan_fd)
     _restore_signals()
     try:
         _exec(path, list(argv), environ)
