@@ -16,6 +16,7 @@ from .._engine.preconfig import C_LOCALE_NAMES
 from .._engine.records import Record, field
 from . import _fixes as fixing
 from . import _locale_state as locale_state
+from ._programs import Tool
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -38,12 +39,6 @@ class Predicted(Record):
     outcome = field()           # pythons.Outcome, or None
     inputs = field(None)        # the Inputs of the decision (explain's command line, policy...)
     host = field(None)          # servers.Embedding: the Python a uWSGI or mod_wsgi ancestor started
-
-
-class Tool(Record):
-    name = field()              # "perl", "bash"
-    message = field()           # what it prints
-    when = field()              # when it prints it
 
 
 class Diagnosis(Record):
