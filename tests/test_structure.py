@@ -7,7 +7,9 @@
   listed in OWN_ENVIRONMENT with its reason.
 - Layers: _engine imports nothing of the rest (at module and at function level); _cli
   imports the other modules inside functions alone, and nothing imports it but __main__;
-  a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons.
+  a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons; no
+  import cycle among the modules, imports inside functions counted, but the debts
+  CYCLES_LEFT lists.
 - Constants once: the code pages' one table (profiles.CODE_PAGES); the launcher's and the
   shell stub's tables (the variables kept aside, the locale names asked) equal to the
   Python definitions they copy; one way to kill a process group (_processes.kill_group,
@@ -203,6 +205,87 @@ def _tool_imports():
 def test_tools_import_no_other_tool_but_the_listed_debts():
     assert sorted(_tool_imports() - set(TOOL_TO_TOOL)) == []
     assert sorted(set(TOOL_TO_TOOL) - _tool_imports()) == []
+
+
+# -- no import cycle ------------------------------------------------------------------------
+
+# The cycles left among the package's modules, counting the imports inside functions too
+# (which hide a cycle from `python -c "import ..."`), until they are broken: a new one
+# fails, and one that has gone must leave this list.
+CYCLES_LEFT = [
+    ["utf8env.doctor._contexts", "utf8env.doctor._fixes", "utf8env.doctor._servers",
+     "utf8env.doctor._sessions"],
+    ["utf8env.readiness._cli", "utf8env.readiness._native", "utf8env.readiness._windows"],
+]
+
+
+def _import_graph():
+    """{module: the package's modules it imports, at any level} (a name imported from a
+    module counts as that module; a package, as its __init__)."""
+    names = {}
+    for module, tree in _modules():
+        name = "utf8env." + module[:-3].replace("/", ".")
+        names[name[:-len(".__init__")] if name.endswith(".__init__") else name] = tree, module
+    graph = {}
+    for name, (tree, module) in names.items():
+        targets = set()
+        for _, target in _imports(module, tree):
+            while target and target not in names:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                targets.add(target)
+        graph[name] = targets
+    return graph
+
+
+def _cycles(graph):
+    """The strongly connected components of more than one module, each sorted (Tarjan's,
+    by an explicit stack)."""
+    index, low, on_stack, stack, found = {}, {}, set(), [], []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def test_the_cycles_among_modules_are_the_listed_debts():
+    assert _cycles(_import_graph()) == sorted(CYCLES_LEFT)
+
+
+def test_a_cycle_is_found_where_imports_inside_functions_make_one():
+    # the test's own check, on a graph with a cycle of three and a module beside it
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    assert _cycles(dict(graph, c={"d"})) == []
 
 
 # -- one way to kill a process group ------------------------------------------------------
