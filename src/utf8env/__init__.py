@@ -31,9 +31,9 @@ else:       # 3.6 has no module __getattr__
 # locale, warnings and the stdio machinery) are too much for the start-up of
 # `utf8env run` and `utf8env explain`, which import this package.
 def probe_locales(environ, names=None):
-    """The real libc's LocaleFacts under `environ` (see utf8env._locales.probe)."""
+    """The real libc's LocaleFacts under `environ` (see utf8env._locales.facts)."""
     from . import _locales as locales
-    return locales.probe(environ, names)
+    return locales.facts(environ, names)
 
 
 def enable(mode=1, open_errors="strict"):

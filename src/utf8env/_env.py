@@ -706,7 +706,7 @@ def run(args, command):
         facts = locale_model.modelled(args.locales)
     else:
         from . import _locales as locales
-        facts = locales.probe(environ, here=args.own_process)
+        facts = locales.facts(environ, here=args.own_process)
     target = _target(command, args.version, environ)
     from ._run import switches
     advice = advise(environ, facts, target, switches(args))

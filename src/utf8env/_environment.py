@@ -86,7 +86,7 @@ def candidate_names(environ):
 
 
 def codesets(environ, names, here, ask):
-    """_locales.probe()'s answer as plain values, for `run` of a program that is not
+    """_locales.facts()' answer as plain values, for `run` of a program that is not
     Python (it needs no engine): ({name setlocale accepts: its codeset}, the C locale's codeset or
     None). `ask`: _locales.ask, or a function that calls it, for where the launcher has
     not asked (the caller's: this module is below _locales)."""

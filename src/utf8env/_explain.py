@@ -176,7 +176,7 @@ def run(args, command, verdict):
         facts = locale_model.modelled(args.locales)
     elif target.platform == _this_platform():
         from . import _locales as locales
-        facts = locales.probe(environ, here=args.own_process)
+        facts = locales.facts(environ, here=args.own_process)
     else:
         raise UsageError("--platform %s is not this machine: give --locales NAME,... to model "
                          "its locales" % target.platform)

@@ -25,7 +25,7 @@ def child_program():
         return f.read()
 
 
-def probe(environ, names=None, here=False):
+def facts(environ, names=None, here=False):
     """LocaleFacts of the real libc under `environ`. here=True: ask in this process, only
     for a process that asks libc nothing more of locales, about to exec (run) or to end
     (explain and env as the process's own command): glibc keeps what it loaded, or failed
@@ -37,7 +37,7 @@ def probe(environ, names=None, here=False):
 
 def ask(environ, names, here):
     """{name: codeset} of `names` that setlocale accepts under `environ`, asked of libc
-    here (here=True, where safe: see probe()) or in a child."""
+    here (here=True, where safe: see facts()) or in a child."""
     return _ask(environ, names, here)
 
 

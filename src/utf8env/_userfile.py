@@ -1,7 +1,7 @@
 """A file a user names for a command to read (doctor --compare FILE, fix --from FILE):
 its bytes, bounded, and only if it is a regular file; and how a JSON value's type is
 named in the one-line refusals of what it holds. Shared by tools, so it lives below
-them (DESIGN.md, Layout)."""
+them (CONTRIBUTING, "How the code is organised")."""
 import os
 import stat
 

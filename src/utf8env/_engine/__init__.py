@@ -1,5 +1,5 @@
 """The pure rules: decide(Inputs) -> Decision, the version profiles, the
-interpreter's command line. Nothing here reads the process (DESIGN.md), and nothing here
+interpreter's command line. Nothing here reads the process (CONTRIBUTING), and nothing here
 imports the rest of utf8env: the root of the one error tree, which the engine raises on
 input it cannot model, is defined here; _errors.py builds the rest of the tree on it."""
 

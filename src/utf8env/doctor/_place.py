@@ -170,7 +170,7 @@ def libc(reader, own=True):
 
 
 def _probe(environ, names):
-    """The libc's answer for `names`, asked in a child (utf8env._locales.probe). Only
+    """The libc's answer for `names`, asked in a child (utf8env._locales.facts). Only
     LOCPATH of the environment matters: the question names each locale explicitly. So the
     child gets this process's own environment with the diagnosed LOCPATH: the fork then
     changes one variable at most, where turning 100k variables into one would unsetenv()
@@ -182,7 +182,7 @@ def _probe(environ, names):
     if "LOCPATH" in environ:
         target["LOCPATH"] = environ["LOCPATH"]
     try:
-        return locales.probe(target, names)
+        return locales.facts(target, names)
     except (OSError, ValueError):
         return LocaleFacts({})
 
