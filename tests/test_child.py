@@ -124,7 +124,7 @@ def test_the_locale_question_is_the_same_in_a_child_and_in_a_fork():
                             env={"PATH": "/usr/bin:/bin"})
     assert (result.returncode, result.stderr) == (0, b"")
     answer = json.loads(result.stdout.decode("ascii"))
-    facts = locales.probe({"PATH": "/usr/bin:/bin"}, names)
+    facts = locales.facts({"PATH": "/usr/bin:/bin"}, names)
     assert answer.pop("C") == facts.c_codeset
     assert answer == facts.codesets
     assert "no_SUCH.locale" not in answer

@@ -271,7 +271,7 @@ def test_glibc_spellings_as_the_comments_say(locpath):
     names = ["en_US.UTF-8", "en_US.utf-8", "en_US.UTF8", "en_US.utf8", "en_US.UTF-8@euro",
              "en_us.UTF-8", "EN_US.UTF-8", "en_US", "en_US.Utf_8", "UTF-8", "C.UTF-8", "C.utf-8",
              "C.UTF8", "C.utf8", "c.utf8"]
-    facts = locales.probe({"LOCPATH": locpath}, names)
+    facts = locales.facts({"LOCPATH": locpath}, names)
     assert sorted(facts.codesets) == sorted(["en_US.UTF-8", "en_US.utf-8", "en_US.UTF8", "en_US.utf8",
                                              "en_US.UTF-8@euro", "C.UTF-8", "C.utf-8", "C.UTF8", "C.utf8"])
     assert set(facts.codesets.values()) == {"UTF-8"}

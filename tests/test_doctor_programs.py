@@ -216,7 +216,7 @@ def facts(venvs):
     names = set()
     for name in ENVIRONMENTS:
         names.update(locale_state.names_to_ask(environ_of(name)))
-    answer = locales.probe(dict(os.environ), sorted(names))
+    answer = locales.facts(dict(os.environ), sorted(names))
     if not answer.accepts("C.UTF-8") or answer.accepts("en_US.UTF-8"):
         pytest.skip("the table is this machine kind's: C.UTF-8 installed and en_US.UTF-8 not "
                     "(here: %s)" % ", ".join(sorted(answer.codesets)))

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from utf8env import _env as envformat
+from utf8env import _env_formats as envformat
 from utf8env._env import Advice, entry_words, render
 from utf8env._plan import Switches
 from utf8env._own_command import own_command

@@ -38,7 +38,7 @@ def _imports(python, words, env):
     the locale question as arguments, and for `run` the plan written on a pipe."""
     kept = ["%s=%s" % (name, env[name]) for name in KEPT_ASIDE if name in env]
     names = locales.candidate_names(env)
-    facts = locales.probe(env, names)
+    facts = locales.facts(env, names)
     answers = []
     for name in names:
         answers += [name, facts.c_codeset if name == "C" else facts.codesets.get(name, "")]

@@ -348,12 +348,12 @@ def _wrap(python, main, info):
         return []       # a server's own program line: no test has applied one yet
     words = list(info.get("utf8env") or ("utf8env",)) + ["run", "--", python]
     line = " ".join(_quote(w) for w in words)
-    # Each place's own quoting, written once in _env.py (a path's %, $ or blank means
+    # Each place's own quoting, written once in _env_formats.py (a path's %, $ or blank means
     # something else to systemd and to cron than to a shell).
-    from .. import _env
+    from .. import _env_formats
     if main is not None and main.name == "systemd":
         try:
-            start = _env.systemd_exec_start(words)
+            start = _env_formats.systemd_exec_start(words)
         except UsageError:          # a $ in utf8env's path: no ExecStart= runs it as it is
             return []
         return [Fix("the unit's ExecStart=, the program's arguments after it (no variable gives "
@@ -366,7 +366,7 @@ def _wrap(python, main, info):
     if main is not None and main.name == "cron":
         import os
         try:
-            job = os.fsdecode(_env.cron_command(words))
+            job = os.fsdecode(_env_formats.cron_command(words))
         except UsageError:          # a newline in a path: no crontab line can hold it
             return []
         return [Fix("the crontab's job line, between its schedule and the program's arguments",
