@@ -5,8 +5,9 @@
   under the installed command lacks what the launcher kept aside (PYTHONHASHSEED,
   PYTHONMALLOC, LC_ALL, ...). A read of a process's own environment on purpose is
   listed in OWN_ENVIRONMENT with its reason.
-- Layers: _engine imports nothing of the rest (at module and at function level); _cli
-  imports the other modules inside functions alone, and nothing imports it but __main__;
+- Layers (LAYERS): an import goes to its module's layer or below, at module and at
+  function level; _engine imports nothing of the rest; _cli imports the other modules
+  inside functions alone, and nothing imports it but __main__;
   a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons; no
   import cycle among the modules, imports inside functions counted, but the debts
   CYCLES_LEFT lists.
@@ -205,6 +206,50 @@ def _tool_imports():
 def test_tools_import_no_other_tool_but_the_listed_debts():
     assert sorted(_tool_imports() - set(TOOL_TO_TOOL)) == []
     assert sorted(set(TOOL_TO_TOOL) - _tool_imports()) == []
+
+
+# -- layers -------------------------------------------------------------------------------
+
+# Each top-level module or package of utf8env in its layer (CONTRIBUTING, "How the code is
+# organised"): an import, at module or at function level, goes to its own layer or one
+# below, never above; a new module is placed here.
+LAYERS = {
+    # 0: the pure engine
+    "_engine": 0,
+    # 1: the platform's facts and what the layers above share: this process's environment,
+    # the libc's locales, interpreters, processes, output, locale worlds, Windows under
+    # Wine, Python sources, the option parser
+    "_environment": 1, "_locales": 1, "_interpreter": 1, "_discovery": 1, "_processes": 1,
+    "_errors": 1, "_output": 1, "_own_command": 1, "_pages": 1, "_probe": 1,
+    "_python_child": 1, "_child": 1, "_runtime": 1, "_shellquote": 1, "_userfile": 1,
+    "_windows": 1, "_worlds": 1, "_sources": 1, "_options": 1,
+    # 2: applying: run and its plan, env and its formats, the public API in this process
+    "_run": 2, "_plan": 2, "_env": 2, "_env_formats": 2, "__init__": 2,
+    # 3: the tools, each a leaf (TOOL_TO_TOOL)
+    "_explain": 3, "doctor": 3, "fixer": 3, "matrix": 3, "readiness": 3,
+    # 4: the CLI, and what joins two tools
+    "_cli": 4, "_commands": 4, "_prove": 4, "__main__": 4,
+}
+
+
+def _layer(name):
+    """The layer of a module's dotted name (utf8env.x.y)."""
+    parts = name.split(".")
+    return LAYERS[parts[1] if len(parts) > 1 else "__init__"]
+
+
+def test_every_module_has_its_layer():
+    tops = sorted(set(path.name[:-3] if path.suffix == ".py" else path.name
+                      for path in SRC.iterdir()
+                      if path.suffix == ".py" or (path / "__init__.py").exists()))
+    assert tops == sorted(LAYERS)
+
+
+def test_imports_go_to_the_same_layer_or_below():
+    upward = ["%s (%d) imports %s (%d)" % (name, _layer(name), target, _layer(target))
+              for name, targets in sorted(_import_graph().items())
+              for target in sorted(targets) if _layer(target) > _layer(name)]
+    assert upward == []
 
 
 # -- no import cycle ------------------------------------------------------------------------
