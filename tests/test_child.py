@@ -13,7 +13,7 @@ import pytest
 
 from support import machine
 from utf8env import _locales as locales
-from utf8env import _probe as probe, _python_child as python_child
+from utf8env import _probe as probe, _plan_python as python_child
 
 CHILD = os.path.join(os.path.dirname(os.path.abspath(locales.__file__)), "_child")
 # The engine's codec names, which the child code imports from their folder.

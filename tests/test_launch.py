@@ -16,7 +16,7 @@ import corpus
 from support import groundtruth, machine
 from utf8env import _discovery as interpreters
 from utf8env import _worlds as worlds
-from utf8env import _plan as launch, _probe as probe, _python_child as python_child, _run
+from utf8env import _plan as launch, _probe as probe, _plan_python as python_child, _run
 from utf8env._own_command import own_command
 
 # As the installed command starts it (-I -S: the launcher's own interpreter must not read

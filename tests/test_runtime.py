@@ -14,7 +14,7 @@ from typing import NamedTuple
 import pytest
 
 from utf8env._engine import policy
-from utf8env import _probe as probe, _python_child as python_child
+from utf8env import _probe as probe, _plan_python as python_child
 from utf8env._engine.profiles import SHIPPED_LEGACY_WARNING
 from support import groundtruth, machine
 from utf8env import _worlds as worlds

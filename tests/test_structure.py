@@ -221,10 +221,10 @@ LAYERS = {
     # Wine, Python sources, the option parser
     "_environment": 1, "_locales": 1, "_interpreter": 1, "_discovery": 1, "_processes": 1,
     "_errors": 1, "_output": 1, "_own_command": 1, "_pages": 1, "_probe": 1,
-    "_python_child": 1, "_child": 1, "_runtime": 1, "_shellquote": 1, "_userfile": 1,
+    "_child": 1, "_runtime": 1, "_shellquote": 1, "_userfile": 1,
     "_windows": 1, "_worlds": 1, "_sources": 1, "_options": 1,
     # 2: applying: run and its plan, env and its formats, the public API in this process
-    "_run": 2, "_plan": 2, "_env": 2, "_env_formats": 2, "__init__": 2,
+    "_run": 2, "_plan": 2, "_plan_python": 2, "_env": 2, "_env_formats": 2, "__init__": 2,
     # 3: the tools, each a leaf (TOOL_TO_TOOL)
     "_explain": 3, "doctor": 3, "fixer": 3, "matrix": 3, "readiness": 3,
     # 4: the CLI, and what joins two tools

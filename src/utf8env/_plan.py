@@ -75,7 +75,7 @@ def plan(environ, path, argv, locales, python=None, policy=None, utf8=None,
     messages, notes, changes = [], [], {}
     # The command line the interpreter itself receives after its own name.
     args = (tuple(script.options) + (path,) + tuple(argv[1:])) if script else tuple(argv[1:])
-    from . import _python_child as python_child      # a CPython's part: no other program needs it
+    from . import _plan_python as python_child      # a CPython's part: no other program needs it
     child = python_child.child(environ, args, python, locales, utf8)
     if child.refusal:
         # 3.6 would start regardless; 3.7 refuses, with its own words and status.
@@ -125,7 +125,7 @@ def _for_missing_locales(environ, args, python, locales, coercion_switch, warnin
     (preconfig.for_any_program): the coercion it would make, and whole_locale() for the
     variables that name a missing locale, with the warning it would have printed. The
     UTF-8 mode that the legacy C locale gave it is given back as -X utf8=1
-    (_python_child._native_controls), so that it starts as it would have."""
+    (_plan_python._native_controls), so that it starts as it would have."""
     from ._engine.policy import Inputs, decide
     from ._engine.preconfig import whole_locale
     own = decide(Inputs(environ=dict(environ), args=args, version=python, locales=locales,

@@ -114,7 +114,7 @@ def _native_controls(env, args, python, locales, child, coercion_switch, warning
     locale: _plan._for_missing_locales)."""
     if coercion_switch is not False and warning_switch is not False and not launcher_set:
         # Nothing asked and nothing set: the child starts from the very inputs
-        # _python_child decided on, so each decide() below would give its decision
+        # _plan_python decided on, so each decide() below would give its decision
         # again (no variable to set, the same UTF-8 mode): not asked, two fewer.
         return {}, ()
     line = cmdline.parse(list(args), tuple(int(part) for part in python.split(".")))
