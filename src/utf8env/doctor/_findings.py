@@ -17,6 +17,7 @@ from .._engine.records import Record, field
 from . import _fixes as fixing
 from . import _locale_state as locale_state
 from ._programs import Tool
+from ._records import parse_assignments
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -26,7 +27,7 @@ class Finding(Record):
     severity = field()          # one of SEVERITIES
     title = field()             # one line
     evidence = field()          # lines: the variable, its value, where it most likely came from
-    fixes = field()             # fixes.Fix, option 1 first (see _fixes.py)
+    fixes = field()             # _records.Fix, option 1 first (see _fixes.py)
     remedies = field(())        # the alternative fixes.Remedy the fixes write (not in JSON)
     shared = field(None)        # the code of the finding whose first fix removes this one too
 
@@ -172,8 +173,8 @@ def _envvars_line(place):
     path, text = place.apache_envvars
     found = None
     for number, line in enumerate(text.splitlines(), 1):
-        if fixing.parse_assignments(line).get("LANG") is not None:
-            found = (path, number, line.strip(), fixing.parse_assignments(line)["LANG"])
+        if parse_assignments(line).get("LANG") is not None:
+            found = (path, number, line.strip(), parse_assignments(line)["LANG"])
     if found is None or found[3] != place.environ["LANG"]:
         return None
     return found[:3]
@@ -372,7 +373,7 @@ def _context_evidence(found_contexts, info):
     for context in found_contexts:
         if context.name == "systemd":
             for path, text in context.details.get("locale_files", ()):
-                values = fixing.parse_assignments(text)
+                values = parse_assignments(text)
                 if values:
                     # systemd.exec(5): the manager passes on the locale it read when it
                     # started ($LANG, from locale.conf(5)); the unit's Environment= wins.
@@ -423,7 +424,7 @@ def _origin(variable, value, found_contexts, info):
             return ("(most likely sent by the ssh client: Debian's and macOS's ssh_config have "
                     "SendEnv LANG LC_*; the server's sshd_config could not be read to confirm)")
     for path in ("/etc/default/locale", "/etc/locale.conf"):
-        if fixing.parse_assignments(files.get(path)).get(variable) == value and value:
+        if parse_assignments(files.get(path)).get(variable) == value and value:
             return "(as %s sets it)" % path
     for name, words in (("systemd", "the unit's Environment= or systemd's own locale"),
                         ("cron", "the crontab, or /etc/default/locale through pam_env"),
@@ -455,7 +456,7 @@ def _set_by(variable, value, files):
     from ._place import RC_FILES
     for path in RC_FILES:
         for number, line in enumerate((files.get(path) or "").splitlines(), 1):
-            found = fixing.parse_assignments(line)
+            found = parse_assignments(line)
             if found.get(variable) == value:
                 return "%s line %d" % (path, number)
     return None
