@@ -10,8 +10,9 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
   (every prediction comes from utf8env._engine.policy.decide: no rule is re-derived here) and
   what is wrong; _fixes.py writes the fix for the context found; _sessions.py and
   _servers.py detect their kinds of place and write their fixes, for _contexts.py and
-  _fixes.py, which import them (never the reverse); _records.py, below all four, holds
-  what they share (the Context and Fix records, NAME=VALUE files, a shell's start-up file);
+  _fixes.py, which import them (never the reverse); _records.py, below them all, holds
+  what they share (the Context, Fix and Tool records, NAME=VALUE files, a shell's
+  start-up file);
 - _verdict.py writes the verdict and the findings; _render.py and _snapshot.py the rest of
   the text, the JSON ("schema": 1) and the snapshots that `--save` and `--compare`
   exchange.

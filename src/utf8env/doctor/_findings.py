@@ -16,8 +16,7 @@ from .._engine.preconfig import C_LOCALE_NAMES
 from .._engine.records import Record, field
 from . import _fixes as fixing
 from . import _locale_state as locale_state
-from ._programs import Tool
-from ._records import parse_assignments
+from ._records import Tool, parse_assignments
 
 SEVERITIES = ("error", "warning", "note")
 

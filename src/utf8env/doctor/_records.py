@@ -1,8 +1,9 @@
-"""What the modules of each kind of place (_sessions.py, _servers.py) share with the
-modules that detect contexts (_contexts.py) and write fixes (_fixes.py), below all four,
-so that those two import the places' modules and never the reverse: the Context and Fix
-records, the NAME=VALUE files they read, and the lines a shell's start-up file takes.
-Pure.
+"""What doctor's modules hand one another, below them all (pure): the Context and Fix
+records, which the modules of each kind of place (_sessions.py, _servers.py) make for the
+ones that detect contexts (_contexts.py) and write fixes (_fixes.py), so that those two
+import the places' modules and never the reverse; the Tool record, which _programs.py
+makes for _findings.py (explain's verdict imports this module, not _programs.py); the
+NAME=VALUE files they read, and the lines a shell's start-up file takes.
 """
 from .._engine.records import Record, field
 
@@ -22,6 +23,13 @@ class Fix(Record):
     target = field(None)        # what `doctor --fix` may change for it: ("top"|"end", "~/FILE")
                                 # for a start-up file, ("crontab", None); None: not the user's
     changes = field(())         # the variables its option gives a new process (Remedy.changes)
+
+
+class Tool(Record):
+    """A program other than Python that warns in this place."""
+    name = field()              # "perl", "bash"
+    message = field()           # what it prints
+    when = field()              # when it prints it
 
 
 def parse_assignments(text):
