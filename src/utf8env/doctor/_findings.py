@@ -12,13 +12,17 @@ Fixes are counterfactuals checked with the engine, not rules of thumb: a Python'
 failure gets the locale fix when decide() says the locale fix makes it go away, else
 the next remedy that does (unsetting PYTHONIOENCODING, PYTHONUTF8=1, `utf8env run`).
 """
-from .._engine.preconfig import C_LOCALE_NAMES
+from .._engine.preconfig import C_LOCALE_NAMES, COERCION_TARGET_NAMES
 from .._engine.records import Record, field
 from . import _fixes as fixing
 from . import _locale_state as locale_state
 from ._records import Tool, parse_assignments
 
 SEVERITIES = ("error", "warning", "note")
+
+# The locale installed (and named) where this system has no UTF-8 locale: the first that
+# 3.7+ coerces to, which changes only the character set (no language of its own).
+_UTF8_TO_INSTALL = COERCION_TARGET_NAMES[0]
 
 
 class Finding(Record):
@@ -364,7 +368,8 @@ def _locale_remedies(variable, good, install=None, changes=None):
         return tuple(out)
     if install:
         return (fixing.Remedy(install=install),)
-    return (fixing.Remedy(install="C.UTF-8", changes=changes or ((variable, "C.UTF-8"),)),)
+    return (fixing.Remedy(install=_UTF8_TO_INSTALL,
+                          changes=changes or ((variable, _UTF8_TO_INSTALL),)),)
 
 
 def _context_evidence(found_contexts, info):
@@ -645,4 +650,4 @@ def _wrapped(item, environ, facts, good, key):
             result, "print_text" if key == "stdout" else "open_text") != "ok":
         return ()
     python = item.found.path if item.found is not None else "python3.6"
-    return (fixing.Remedy(wrap=python, install=None if good else "C.UTF-8"),)
+    return (fixing.Remedy(wrap=python, install=None if good else _UTF8_TO_INSTALL),)
