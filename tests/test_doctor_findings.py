@@ -5,8 +5,8 @@ titles and evidence fold to a terminal's width while fix lines stay whole."""
 import pytest
 
 from utf8env.doctor import _findings as findings
-from utf8env.doctor._contexts import Context
-from utf8env.doctor._fixes import Fix, Remedy, for_remedies, unsafe
+from utf8env.doctor._fixes import Remedy, for_remedies, unsafe
+from utf8env.doctor._records import Context, Fix
 from utf8env.doctor._verdict import verdict_lines
 
 pytestmark = pytest.mark.fast

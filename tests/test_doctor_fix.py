@@ -12,7 +12,7 @@ import pytest
 from utf8env._errors import UsageError
 from utf8env.doctor import _repair as repair
 from utf8env.doctor._findings import Finding
-from utf8env.doctor._fixes import Fix
+from utf8env.doctor._records import Fix
 
 pytestmark = pytest.mark.fast
 
@@ -191,7 +191,7 @@ def test_no_shell_fix_for_a_shell_no_test_started(shell):
     """Only bash, sh, dash, zsh and fish were started by a test with their fix applied
     (tests/test_doctor_places.py): another SHELL gets no start-up file line (csh and tcsh
     read no ~/.profile and have no `export`), here and in an ssh session."""
-    from utf8env.doctor._contexts import Context
+    from utf8env.doctor._records import Context
     from utf8env.doctor._fixes import Remedy, for_remedies
     remedy = Remedy(changes=(("LANG", "C.UTF-8"),))
     assert for_remedies([remedy], (), {"shell": shell}) == ()
@@ -206,7 +206,7 @@ def test_no_shell_fix_for_a_shell_no_test_started(shell):
 # -- what --fix says after writing (doctor/_session.py, doctor/_cli.py) --------------------
 
 def _context(name, **details):
-    from utf8env.doctor._contexts import Context
+    from utf8env.doctor._records import Context
     return Context(name, name, (), details)
 
 

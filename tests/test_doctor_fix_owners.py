@@ -20,7 +20,7 @@ import pytest
 from utf8env._errors import UsageError
 from utf8env.doctor import _owned as owned, _repair as repair
 from utf8env.doctor._findings import Finding
-from utf8env.doctor._fixes import Fix
+from utf8env.doctor._records import Fix
 
 from support import machine
 from support.fixtures import no_container  # noqa: F401 (a fixture)
@@ -388,7 +388,7 @@ def test_the_new_sessions_are_started_and_asked(tmp_path, rc, said):
     locale variable is a problem and LANG=C.UTF-8 from ~/.bashrc is none); a session that
     ends without a verdict is 'not checked', with its status."""
     from utf8env.doctor import _session as session
-    from utf8env.doctor._contexts import Context
+    from utf8env.doctor._records import Context
     (tmp_path / ".bashrc").write_bytes(rc)
     (tmp_path / ".profile").write_bytes(b". ~/.bashrc\n")
     env = {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / ".cache"),

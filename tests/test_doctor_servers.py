@@ -545,7 +545,7 @@ def test_detect():
 def test_fixes_only_what_was_applied():
     """Only locale variables are written (PYTHONUTF8 does nothing to an embedded Python);
     mod_wsgi's one line needs one value."""
-    from utf8env.doctor._contexts import Context
+    from utf8env.doctor._records import Context
     from utf8env.doctor._servers import DaemonGroup, fixes
 
     def lines(kind, changes, **details):

@@ -14,7 +14,8 @@ from test_startup_imports import _INTERPRETER, _imports, _pythons
 
 # What the verdict of one Decision needs of doctor (doctor/__init__.py says why).
 _VERDICT = {"utf8env.doctor", "utf8env.doctor._findings", "utf8env.doctor._fixes",
-            "utf8env.doctor._locale_state", "utf8env.doctor._outcome", "utf8env.doctor._verdict"}
+            "utf8env.doctor._records", "utf8env.doctor._locale_state", "utf8env.doctor._outcome",
+            "utf8env.doctor._verdict"}
 # Outside utf8env: the C module of the locale question (asked anew for --empty-env), and
 # the codec of the C locale, which the locale state's decision looks up.
 _OTHERS = {"_locale", "encodings.ascii"}

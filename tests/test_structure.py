@@ -258,8 +258,6 @@ def test_imports_go_to_the_same_layer_or_below():
 # (which hide a cycle from `python -c "import ..."`), until they are broken: a new one
 # fails, and one that has gone must leave this list.
 CYCLES_LEFT = [
-    ["utf8env.doctor._contexts", "utf8env.doctor._fixes", "utf8env.doctor._servers",
-     "utf8env.doctor._sessions"],
     ["utf8env.readiness._cli", "utf8env.readiness._native", "utf8env.readiness._windows"],
 ]
 

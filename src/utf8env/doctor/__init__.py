@@ -8,7 +8,11 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
 - _contexts.py, _locale_state.py, _pythons.py (its predict half) and _findings.py decide,
   from those facts alone, where this is, what LC_CTYPE becomes, what each Python does
   (every prediction comes from utf8env._engine.policy.decide: no rule is re-derived here) and
-  what is wrong; _fixes.py writes the fix for the context found;
+  what is wrong; _fixes.py writes the fix for the context found; _sessions.py and
+  _servers.py detect their kinds of place and write their fixes, for _contexts.py and
+  _fixes.py, which import them (never the reverse); _records.py, below them all, holds
+  what they share (the Context, Fix and Tool records, NAME=VALUE files, a shell's
+  start-up file);
 - _verdict.py writes the verdict and the findings; _render.py and _snapshot.py the rest of
   the text, the JSON ("schema": 1) and the snapshots that `--save` and `--compare`
   exchange.
@@ -16,6 +20,6 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
 `utf8env explain` ends with the verdict of findings.for_decision(): the same findings
 module, without a place and without a context (explain describes an environment), asked
 by explain's command (utf8env/_commands.py: explain imports nothing of doctor). That
-imports findings, fixes, locale_state, outcome and verdict, nothing else of doctor
+imports findings, fixes, records, locale_state, outcome and verdict, nothing else of doctor
 (tests/test_explain_imports.py): every module is paid for at its start-up.
 """

@@ -4,7 +4,7 @@ A context is reported only with the variables, files or processes that show it; 
 fix doctor prints is the one for the first context of CONTEXTS found (a service's
 unit file beats the shell rc of the user who started it, and so on).
 """
-from .._engine.records import Record, field
+from ._records import Context, parse_assignments
 
 # In the order their fixes are preferred: the most specific place first. The sessions
 # (_sessions.py: sudo, su, at, tmux, screen) come between cron and ssh, nearest ancestor
@@ -33,13 +33,6 @@ _CI = (("GITHUB_ACTIONS", "GitHub Actions"), ("GITLAB_CI", "GitLab CI"),
 # cgroup paths of container runtimes (/proc/1/cgroup, cgroups(7)).
 _RUNTIMES = (("docker", "Docker"), ("kubepods", "Kubernetes"), ("libpod", "Podman"),
              ("containerd", "containerd"), ("lxc", "LXC"), ("machine.slice", "systemd-nspawn"))
-
-
-class Context(Record):
-    name = field()              # one of CONTEXTS
-    summary = field()           # "ssh session from 10.0.0.2"
-    evidence = field()          # ("SSH_CONNECTION=...", ...)
-    details = field()           # {str: value} the fixes need (unit, accepted variables...)
 
 
 def detect(place):
@@ -102,7 +95,6 @@ def _from_pam(place, use_pam):
     is applied after the client's variables, so it, not the client, decides them."""
     if not use_pam:
         return ()
-    from ._fixes import parse_assignments
     values = parse_assignments(place.files.get("/etc/default/locale"))
     return tuple(sorted(n for n, v in values.items() if v and place.environ.get(n) == v))
 

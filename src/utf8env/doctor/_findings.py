@@ -12,13 +12,17 @@ Fixes are counterfactuals checked with the engine, not rules of thumb: a Python'
 failure gets the locale fix when decide() says the locale fix makes it go away, else
 the next remedy that does (unsetting PYTHONIOENCODING, PYTHONUTF8=1, `utf8env run`).
 """
-from .._engine.preconfig import C_LOCALE_NAMES
+from .._engine.preconfig import C_LOCALE_NAMES, COERCION_TARGET_NAMES
 from .._engine.records import Record, field
 from . import _fixes as fixing
 from . import _locale_state as locale_state
-from ._programs import Tool
+from ._records import Tool, parse_assignments
 
 SEVERITIES = ("error", "warning", "note")
+
+# The locale installed (and named) where this system has no UTF-8 locale: the first that
+# 3.7+ coerces to, which changes only the character set (no language of its own).
+_UTF8_TO_INSTALL = COERCION_TARGET_NAMES[0]
 
 
 class Finding(Record):
@@ -26,7 +30,7 @@ class Finding(Record):
     severity = field()          # one of SEVERITIES
     title = field()             # one line
     evidence = field()          # lines: the variable, its value, where it most likely came from
-    fixes = field()             # fixes.Fix, option 1 first (see _fixes.py)
+    fixes = field()             # _records.Fix, option 1 first (see _fixes.py)
     remedies = field(())        # the alternative fixes.Remedy the fixes write (not in JSON)
     shared = field(None)        # the code of the finding whose first fix removes this one too
 
@@ -172,8 +176,8 @@ def _envvars_line(place):
     path, text = place.apache_envvars
     found = None
     for number, line in enumerate(text.splitlines(), 1):
-        if fixing.parse_assignments(line).get("LANG") is not None:
-            found = (path, number, line.strip(), fixing.parse_assignments(line)["LANG"])
+        if parse_assignments(line).get("LANG") is not None:
+            found = (path, number, line.strip(), parse_assignments(line)["LANG"])
     if found is None or found[3] != place.environ["LANG"]:
         return None
     return found[:3]
@@ -364,7 +368,8 @@ def _locale_remedies(variable, good, install=None, changes=None):
         return tuple(out)
     if install:
         return (fixing.Remedy(install=install),)
-    return (fixing.Remedy(install="C.UTF-8", changes=changes or ((variable, "C.UTF-8"),)),)
+    return (fixing.Remedy(install=_UTF8_TO_INSTALL,
+                          changes=changes or ((variable, _UTF8_TO_INSTALL),)),)
 
 
 def _context_evidence(found_contexts, info):
@@ -372,7 +377,7 @@ def _context_evidence(found_contexts, info):
     for context in found_contexts:
         if context.name == "systemd":
             for path, text in context.details.get("locale_files", ()):
-                values = fixing.parse_assignments(text)
+                values = parse_assignments(text)
                 if values:
                     # systemd.exec(5): the manager passes on the locale it read when it
                     # started ($LANG, from locale.conf(5)); the unit's Environment= wins.
@@ -423,7 +428,7 @@ def _origin(variable, value, found_contexts, info):
             return ("(most likely sent by the ssh client: Debian's and macOS's ssh_config have "
                     "SendEnv LANG LC_*; the server's sshd_config could not be read to confirm)")
     for path in ("/etc/default/locale", "/etc/locale.conf"):
-        if fixing.parse_assignments(files.get(path)).get(variable) == value and value:
+        if parse_assignments(files.get(path)).get(variable) == value and value:
             return "(as %s sets it)" % path
     for name, words in (("systemd", "the unit's Environment= or systemd's own locale"),
                         ("cron", "the crontab, or /etc/default/locale through pam_env"),
@@ -455,7 +460,7 @@ def _set_by(variable, value, files):
     from ._place import RC_FILES
     for path in RC_FILES:
         for number, line in enumerate((files.get(path) or "").splitlines(), 1):
-            found = fixing.parse_assignments(line)
+            found = parse_assignments(line)
             if found.get(variable) == value:
                 return "%s line %d" % (path, number)
     return None
@@ -645,4 +650,4 @@ def _wrapped(item, environ, facts, good, key):
             result, "print_text" if key == "stdout" else "open_text") != "ok":
         return ()
     python = item.found.path if item.found is not None else "python3.6"
-    return (fixing.Remedy(wrap=python, install=None if good else "C.UTF-8"),)
+    return (fixing.Remedy(wrap=python, install=None if good else _UTF8_TO_INSTALL),)

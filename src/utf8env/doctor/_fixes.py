@@ -7,9 +7,12 @@ in their order ("all of"); any one option is enough ("any one of"). Every line w
 here is one that a test has applied, as printed, in a real place of its kind and seen
 the problem go (tests/test_places_*.py); a value that cannot be written safely into a
 line (a newline, a quote, bytes that are not ASCII) is refused, never written approximately.
+A session's lines are written by _sessions.py, a server's by _servers.py (both asked
+here), a shell start-up file's by _records.py (below them all, with the Fix record).
 """
 from .._engine.records import Record, field
 from .._errors import UsageError
+from ._records import Fix, for_shell, parse_assignments, shell_lines
 
 
 class Remedy(Record):
@@ -32,16 +35,6 @@ def applied(environ, changes):
     return env
 
 
-class Fix(Record):
-    where = field()             # "~/.ssh/config on the ssh client", ...
-    lines = field()             # exactly what to write or run
-    context = field()           # the context name it is for ("shell", "ssh", ...)
-    option = field(1)           # fixes of one option are all needed; options are alternatives
-    target = field(None)        # what `doctor --fix` may change for it: ("top"|"end", "~/FILE")
-                                # for a start-up file, ("crontab", None); None: not the user's
-    changes = field(())         # the variables its option gives a new process (Remedy.changes)
-
-
 # A locale name as glibc spells them (language_territory.codeset@modifier), and the value
 # of a variable a fix may write: nothing a shell, a unit file, a crontab, YAML or
 # /etc/locale.gen would read as anything but the word itself.
@@ -57,19 +50,6 @@ def unsafe(remedy):
         if not value or not all(letter in _SAFE for letter in value):
             return value
     return None
-
-
-def parse_assignments(text):
-    """{name: value} of a NAME=VALUE file (/etc/default/locale, /etc/locale.conf)."""
-    out = {}
-    for line in (text or "").splitlines():
-        line = line.strip()
-        if line.startswith("export "):
-            line = line[7:].strip()
-        name, sep, value = line.partition("=")
-        if sep and name and not name.startswith("#") and name.replace("_", "").isalnum():
-            out[name] = value.strip().strip("\"'")
-    return out
 
 
 def distribution(os_release):
@@ -129,7 +109,7 @@ def _for_context(context, changes, info):
     if name == "shell":
         shell = (context.details.get("shell") if context is not None else None) \
             or info.get("shell") or "/bin/sh"
-        fix = _for_shell(shell, changes)
+        fix = for_shell(shell, changes)
         return [[fix]] if fix is not None else []
     if name == "server":
         from ._servers import fixes
@@ -174,7 +154,7 @@ def _for_context(context, changes, info):
             return [[Fix("the variables mapping of .gitlab-ci.yml (or of the job), GitLab CI",
                          ("variables:",) + tuple("  %s: %s" % (n, _yaml(v)) for n, v in changes),
                          "ci")]]
-        return [[Fix("the CI job's environment (%s)" % service, _shell_lines(changes, "sh"),
+        return [[Fix("the CI job's environment (%s)" % service, shell_lines(changes, "sh"),
                      "ci")]]
     if name == "container":
         # Dockerfile reference, ENV: `ENV LC_ALL=` sets the empty value, which glibc and
@@ -183,59 +163,6 @@ def _for_context(context, changes, info):
                      tuple("ENV %s=%s" % (n, v if v is not None else "") for n, v in changes),
                      "container")]]
     return []
-
-
-def _quote(value):
-    from .._shellquote import quote
-    return quote(value)
-
-
-def _shell_lines(changes, shell):
-    if shell.endswith("fish"):
-        lines = tuple("set -gx %s %s" % (n, _quote(v)) if v is not None else "set -e %s" % n
-                      for n, v in changes)
-        names = [n for n, _ in changes]
-        if "LANG" in names and "LC_CTYPE" not in names:
-            # fish (3.6, __fish_set_locale) started with no locale variable exports
-            # LC_CTYPE=en_US.UTF-8 of its own before config.fish runs: it would beat LANG
-            # (measured: tests/test_doctor_places.py).
-            lines = ("set -e LC_CTYPE",) + lines
-        return lines
-    return tuple("export %s=%s" % (n, _quote(v)) if v is not None else "unset %s" % n
-                 for n, v in changes)
-
-
-# Where each shell's every start reads the user's settings. Debian's stock ~/.bashrc
-# returns at once when the shell is not interactive ("If not running interactively,
-# don't do anything"): a line below that guard never reaches `ssh host command`, which
-# bash runs non-interactively after reading ~/.bashrc; at its top it does, and login
-# shells get it too (Debian's ~/.profile reads ~/.bashrc). zsh reads ~/.zshenv at every
-# start (zsh -c too), but $ZDOTDIR/.zshenv instead where ZDOTDIR is set when it starts,
-# and not that one where ~/.zshenv sets ZDOTDIR: both, where it is set (measured,
-# tests/test_doctor_places.py; --fix writes both, _repair.py). sh and dash read only
-# ~/.profile, and only as login shells. Only the shells a test started get a line: not
-# ksh, mksh, tcsh, csh (which reads no ~/.profile and has no `export`) or any other.
-_RC_FILES = {"bash": ("the top of ~/.bashrc (above its \"If not running interactively\" "
-                      "line)", ("top", "~/.bashrc")),
-             "zsh": ("~/.zshenv (and, where ZDOTDIR is set, $ZDOTDIR/.zshenv too: zsh started "
-                     "with ZDOTDIR reads that one instead)", ("end", "~/.zshenv")),
-             "fish": ("~/.config/fish/config.fish", ("end", "~/.config/fish/config.fish")),
-             "sh": ("~/.profile (login shells)", ("end", "~/.profile")),
-             "dash": ("~/.profile (login shells)", ("end", "~/.profile"))}
-
-
-def rc_file(shell):
-    """(where, target) of the start-up file of `shell` (a path or a name), or None for a
-    shell no test has started."""
-    return _RC_FILES.get(shell.rpartition("/")[2])
-
-
-def _for_shell(shell, changes):
-    """The Fix for `shell`'s start-up file, or None (rc_file)."""
-    found = rc_file(shell)
-    if found is None:
-        return None
-    return Fix(found[0], _shell_lines(changes, shell), "shell", target=found[1])
 
 
 def _yaml(value):
@@ -282,7 +209,7 @@ def _ssh(context, changes, info):
                             "to every ssh session, over what the client sends)",
                             tuple("%s=%s" % nv for nv in values), "ssh")])
     shell = context.details.get("shell") or "/bin/bash"
-    fix = _for_shell(shell, changes)
+    fix = for_shell(shell, changes)
     if fix is not None:
         options.append([fix._replace(where="on this server, " + fix.where, context="ssh")])
     return options
@@ -347,7 +274,8 @@ def _wrap(python, main, info):
     if main is not None and main.name == "server":
         return []       # a server's own program line: no test has applied one yet
     words = list(info.get("utf8env") or ("utf8env",)) + ["run", "--", python]
-    line = " ".join(_quote(w) for w in words)
+    from .._shellquote import quote
+    line = " ".join(quote(w) for w in words)
     # Each place's own quoting, written once in _env_formats.py (a path's %, $ or blank means
     # something else to systemd and to cron than to a shell).
     from .. import _env_formats

@@ -25,13 +25,7 @@ from .._engine.preconfig import C_LOCALE_NAMES
 from .._engine.records import Record, field
 from ._fixes import applied
 from ._locale_state import CATEGORIES, is_utf8
-
-
-class Tool(Record):
-    """A program other than Python that warns in this place."""
-    name = field()              # "perl", "bash"
-    message = field()           # what it prints
-    when = field()              # when it prints it
+from ._records import Tool
 
 
 CLICK_PYTHONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")

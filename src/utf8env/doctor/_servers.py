@@ -67,7 +67,7 @@ Measured (tests/test_doctor_servers.py compares each field with what the app rep
 import shlex
 
 from .._engine.records import Record, field
-from ._contexts import Context
+from ._records import Context, Fix
 
 _UWSGI_VARIABLES = ("UWSGI_RELOADS", "UWSGI_ORIGINAL_PROC_NAME")
 _SUPERVISOR_VARIABLES = ("SUPERVISOR_ENABLED", "SUPERVISOR_PROCESS_NAME",
@@ -169,7 +169,6 @@ def _locale_only(changes):
 def fixes(context, changes):
     """[[Fix, ...] per option]: the lines of the server's own config that give the app
     the variables `changes`; [] where no tested line can."""
-    from ._fixes import Fix
     if not changes or not _locale_only(changes):
         return []
     kind = context.details.get("kind")
@@ -224,7 +223,6 @@ def _mod_wsgi_fix(details, value):
     appended after a VirtualHost changes nothing; one inside it moves the app out of its
     group). The line itself where the process title names the group, else the options and
     where the line is."""
-    from ._fixes import Fix
     options = "lang=%s locale=%s" % (value, value)
     group = details.get("group")
     after = ("mod_wsgi sets lang= and locale= in the group's processes before Python starts; "

@@ -85,7 +85,7 @@ class After(Record):
 
 
 def check(context, environ, doctor_args, user=None, dry_run=False):
-    """After: the new sessions of `context` (a _contexts.Context, the primary one),
+    """After: the new sessions of `context` (a _records.Context, the primary one),
     each running utf8env doctor --json `doctor_args`; `user` (uid, gid) to start them as
     (root fixing another user's HOME), else None."""
     if dry_run:

@@ -26,6 +26,8 @@ Each is proven in a real place of its kind by tests/test_doctor_sessions.py (sto
 and sudoers, su with Debian's PAM, a real atd, real tmux and screen servers). Where the
 evidence fits none, nothing is named: no guess is presented as the cause.
 """
+from ._records import Context, Fix, for_shell, parse_assignments
+
 # The session contexts: which one's fix comes first is decided by the nearest ancestor
 # (the last session that started this process gave it its environment).
 NAMES = ("sudo", "su", "at", "tmux", "screen", "command")
@@ -40,7 +42,6 @@ _SU_LOGIN = ("-", "-l", "--login")
 def detect(place):
     """[(depth, Context)] of the session contexts found: depth is the index of the
     ancestor that shows it (0: the parent), None where only variables show it."""
-    from ._contexts import Context
     found = []
     for detector in (_sudo, _su, _at, _tmux, _screen, _command):
         result = detector(place)
@@ -229,12 +230,10 @@ def env_words(changes):
 
 def fixes(context, changes):
     """[[Fix, ...] per option] that reach a new session of `context` (a session context)."""
-    from ._fixes import Fix
     name = context.name
     line = env_words(changes)
     if name == "sudo" and context.details.get("shell"):
-        from ._fixes import _for_shell
-        fix = _for_shell(context.details["shell"], changes)
+        fix = for_shell(context.details["shell"], changes)
         if fix is None:
             return []
         return [[fix._replace(where="in the HOME of the user sudo runs the shell as, "
@@ -288,7 +287,6 @@ def fixes(context, changes):
 
 def origin(context, variable, value, files):
     """Where `variable`=`value` came from in this session, in words (one parenthesis)."""
-    from ._fixes import parse_assignments
     name = context.name
     if name == "sudo":
         user = context.details.get("user")
