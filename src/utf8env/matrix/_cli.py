@@ -6,6 +6,11 @@ import signal
 
 from .._errors import UsageError
 from .. import _output as output
+from .. import _discovery as discovery
+from .._options import seconds
+from .._worlds import env_sets as environments
+from . import _pep as pep, _program as program, _report as report, _windows
+from ._pep import DEFAULT_TIMEOUT
 
 INTERRUPTED = 130
 
@@ -52,8 +57,6 @@ def _progress():
 
 
 def _timeout(word):
-    from .._options import seconds
-    from ._pep import DEFAULT_TIMEOUT
     return seconds(word, DEFAULT_TIMEOUT)
 
 
@@ -62,7 +65,6 @@ def run(options, command):
     status (1: a cell of the user's command has a problem, or an environment set asked
     for could not be made here). A locale world that cannot be made here leaves out its
     environments, each said in one line of the report; the others still run."""
-    from .. import _discovery as discovery
     command = tuple(command or ())
     timeout = _timeout(options.timeout)
     pythons = discovery.named(options.python)
@@ -83,9 +85,6 @@ def run(options, command):
 
 
 def _pep(options, pythons, timeout):
-    from .. import _discovery as discovery
-    from .._worlds import env_sets as environments
-    from . import _pep as pep, _report as report
     if options.env_set:
         raise UsageError("matrix: --env-set applies to a COMMAND (the PEP reproduction has "
                          "its own environments)")
@@ -110,9 +109,6 @@ def _pep(options, pythons, timeout):
 
 
 def _program(options, command, pythons, timeout):
-    from .. import _discovery as discovery
-    from .._worlds import env_sets as environments
-    from . import _program as program, _report as report
     stdin = b""
     if options.stdin is not None:
         try:
@@ -133,7 +129,6 @@ def _program(options, command, pythons, timeout):
         result = program.run_program(list(command), pythons, sets, stdin, options.hostile_files,
                                      timeout=timeout, progress=_progress())
     else:
-        from . import _windows
         program.check_command(list(command))        # refused before Wine is started
         rows = _windows.Windows(windows, [_windows.code_page(es)
                                           for es in _windows.code_page_sets(
@@ -158,8 +153,6 @@ def _program(options, command, pythons, timeout):
 def _windows_sets(names):
     """The environment sets of --windows: those named, of which one at least stands for a
     Windows code page; without --env-set, the five that do."""
-    from .._worlds import env_sets as environments
-    from . import _program as program, _windows
     if not names:
         return tuple(es.name for es in _windows.code_page_sets(environments.ENV_SETS))
     if not _windows.code_page_sets(program.chosen_sets(names)):

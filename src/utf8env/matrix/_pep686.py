@@ -3,6 +3,9 @@ asked of the engine (utf8env._engine.policy.decide) once, when the result is bui
 re-derived, so that every format (text, Markdown, HTML, JSON) says the same and the
 reports only show it."""
 from .._engine.records import Record, field
+from .._engine.locale_model import modelled
+from .._engine import policy
+from .._worlds import WORLD
 
 
 class On315(Record):
@@ -15,18 +18,15 @@ class On315(Record):
 def _world_locales(world):
     """What a world's libc has, for the engine's prediction (utf8env._worlds builds them):
     as installed, C.UTF-8 (both spellings), as on Debian and this project's machines."""
-    from .._worlds import WORLD
     names = WORLD[world].locale_names()
     return "C.UTF-8=UTF-8,C.utf8=UTF-8" if names is None else names
 
 
 def _decided(world, variables, args, source=None):
-    from .._engine.locale_model import modelled
-    from .._engine.policy import Inputs, LocaleFacts, decide
     names = _world_locales(world)
-    facts = modelled(names) if names else LocaleFacts({})
-    d = decide(Inputs(environ=dict(variables), args=tuple(args), version="3.15",
-                      platform="linux", locales=facts))
+    facts = modelled(names) if names else policy.LocaleFacts({})
+    d = policy.decide(policy.Inputs(environ=dict(variables), args=tuple(args),
+                                    version="3.15", platform="linux", locales=facts))
     reason = d.reasons["utf8_mode"]
     return On315(utf8_mode=d.utf8_mode, source=source or reason.source, detail=reason.detail)
 

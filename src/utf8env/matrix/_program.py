@@ -15,6 +15,7 @@ from ._results import SCHEMA, Evidence, NotRun, ProgramCell, ProgramResult, Warn
 from .._worlds.jobs import Timing
 from .._worlds import Job, problems as world_problems
 from .._errors import UsageError
+from . import _windows
 
 _HOSTILE_STDIN = b"hostile input caf\xe9 \xff\n"
 # The encoding a reader of the cell's output decodes with (its terminal, a file's reader,
@@ -131,7 +132,6 @@ def run_program(command, pythons, env_sets=DEFAULT_ENV_SETS, stdin=b"", hostile=
 def _windows_plan(windows, command, sets, stdin, hostile, timeout, dirs, jobs):
     """[(env set, utf8, cell)] of the Windows runs, their jobs added to `jobs`: two per
     set that stands for a code page (UTF-8 mode off, on), each in its own cell."""
-    from . import _windows
     if windows is None or windows.problem:
         return []
     planned = []
@@ -151,7 +151,6 @@ def _windows_plan(windows, command, sets, stdin, hostile, timeout, dirs, jobs):
 
 def _windows_runs(windows, script, planned, runs):
     """{env set name: {utf8: (interp, es, run, files)}}, the paths on stderr Linux's."""
-    from . import _windows
     out = {}
     for (es, utf8, cell), run in zip(planned, runs):
         run = windows.as_host(run, script, cell, _windows.code_page(es))
@@ -162,7 +161,6 @@ def _windows_runs(windows, script, planned, runs):
 def _windows_cells(windows, sets, runs):
     """The Windows row's cells: the run with UTF-8 mode off is the cell's (Windows' default
     before 3.15), the one with it on what 3.15 changes."""
-    from . import _windows
     cells = []
     for es in sets:
         if es.name not in runs:
@@ -175,7 +173,6 @@ def _windows_cells(windows, sets, runs):
 
 
 def _windows_python(windows):
-    from . import _windows
     interp = windows.interpreter()
     return {"version": interp.version, "argv": list(interp.argv), "platform": _windows.PLATFORM,
             "cpython": windows.cpython, "wine": windows.wine.version}

@@ -14,6 +14,10 @@ from ._pep import COLUMNS, agreement_counts
 from . import FORMATS  # noqa: F401 (the formats render() knows)
 from .._engine.records import as_json
 from .. import _output as output, _pages as pages
+from .._discovery import NAMED
+from .._engine.profiles import VERSIONS
+from ._windows import row as windows_row
+from .._worlds.cells import where as cell_where
 
 _e = pages.e
 
@@ -159,7 +163,6 @@ def python_lines(pythons, left_out):
     """Each interpreter run, "3.9: PATH (where it was found)", then each found that runs
     nowhere, with why; [] when --python named them all and nothing was left out. Paths
     with their control characters as \\xNN (a folder name must not drive the terminal)."""
-    from .._discovery import NAMED
     shown = [p for p in pythons if p.get("origin")]
     if all(p["origin"] == NAMED for p in shown) and not left_out:
         return []
@@ -197,7 +200,6 @@ def _pep_pythons(result):
 def _row_envs(result):
     """[(row, [environment names])], in the rows' order; the environments that differ only
     by their Python's version as one name with the versions (3.7-3.15 LANG=C -X utf8)."""
-    from .._engine.profiles import VERSIONS
     out = []
     for row in result.rows:
         groups = []
@@ -478,8 +480,7 @@ class _ProgramView(object):
             return self.path(cell.where)
         if cell.status == "ok":
             return None
-        from .._worlds.cells import where
-        found = where((cell.stderr or "").encode("utf-8", "surrogateescape"))
+        found = cell_where((cell.stderr or "").encode("utf-8", "surrogateescape"))
         return self.path(found) if found else None
 
     def grid_cell(self, cell):
@@ -648,8 +649,7 @@ _WINDOWS_HEAD = "Windows (matrix --windows):"
 def _row(cell):
     """The grid's row of a cell: its Python's version, "3.13 win" for a Windows row's."""
     if cell.platform == "win32":
-        from ._windows import row
-        return row(cell.python)
+        return windows_row(cell.python)
     return cell.python
 
 

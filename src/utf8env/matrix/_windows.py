@@ -27,6 +27,7 @@ from .._windows import builds, runs, wine
 from .. import _discovery as discovery
 from .._engine.profiles import warns_default_encoding
 from .._worlds.env_sets import PATH
+from .._worlds import Job
 
 PLATFORM = "win32"
 # Wine's code page is each run's own LC_ALL: no locale world to enter.
@@ -184,7 +185,6 @@ class Windows(object):
         `wine64 python.exe -X utf8=0|1 [-X warn_default_encoding] Z:SCRIPT ARGS` behind
         the pipe shim, in the environment set's code page, nothing of this environment
         passed but what every Linux cell gets (PATH) and HOME (the cell)."""
-        from .._worlds import Job
         cp = code_page(es)
         argv = [self.wine.loader, self.exe, "-X", "utf8=" + utf8]
         if warns_default_encoding(self.minor):
