@@ -14,6 +14,15 @@ from ._env_formats import FORMATS, entry_words, render  # noqa: F401 (FORMATS: t
 from ._environment import described
 from ._errors import UsageError
 from ._engine.records import Record, field
+from . import _locales as libc_locales, _plan as plan_rules, _run as launch
+from ._engine import locale_model
+from ._engine.policy import Inputs, decide
+from ._engine.profiles import VERSIONS
+from ._errors import CommandNotFound
+from ._output import write_bytes
+from ._own_command import installed_command
+from ._plan import without_c_lc_all
+from ._run import switches as run_switches
 
 
 
@@ -52,7 +61,6 @@ class _Outcome(Record):
 def advise(environ, locales, target, switches):
     """The Advice for `target` (a Target) in the environment `environ` with the libc
     `locales` (policy.LocaleFacts), under launch.Switches `switches`. Pure."""
-    from ._plan import without_c_lc_all
     environ, unset = without_c_lc_all(environ, switches, locales.accepts)
     if target.command:
         advice = _for_command(environ, locales, target, switches)
@@ -96,7 +104,6 @@ def _for_any_program(environ, locales, switches):
     """No COMMAND: any program started in the target, CPython 3.6 to 3.15 included. The
     variables are those every target needs (the coercion for all; for the Pythons what
     run gives them), checked for each CPython together, since each inherits them all."""
-    from ._engine.profiles import VERSIONS
     plain = _settle(environ, locales, Target(), switches)
     pythons = [(version, _settle(environ, locales, Target(("python" + version,), "python" + version,
                                                           version), switches))
@@ -115,7 +122,6 @@ def _for_any_program(environ, locales, switches):
         elif out.missing:
             failing.append((version, "; ".join(out.missing)))
         else:
-            from ._engine.policy import Inputs, decide
             given = decide(Inputs(environ=dict(environ, **variables), args=out.args,
                                   version=version, locales=locales))
             differences = _differences(given, out.want)
@@ -140,12 +146,10 @@ def _for_any_program(environ, locales, switches):
 def _settle(environ, locales, target, switches):
     """What the launch plan of `run` does for `target`, as variables where they give the
     same start, and what they cannot give otherwise."""
-    from . import _plan as launch
-    from ._engine.policy import Inputs, decide
     command = list(target.command) or [""]
     path = target.path or command[0]
     extra = {"script": target.script} if target.script is not None else {}
-    plan = launch.plan(environ, path, command, locales, python=target.python,
+    plan = plan_rules.plan(environ, path, command, locales, python=target.python,
                        policy=switches.policy, utf8=switches.utf8,
                        coercion_switch=switches.coercion, warning_switch=switches.warning, **extra)
     notes = list(plan.notes)
@@ -222,7 +226,6 @@ _INHERITED = ("PYTHONUTF8 also reaches the Pythons it starts: `utf8env run` pass
 def _checked(environ, locales, version, variables, want, missing, notes, done, said=()):
     """The outcome once the engine has compared the start the variables give with `want`;
     `said`: the notes the variables need, kept only if they pass."""
-    from ._engine.policy import Inputs, decide
     given = decide(Inputs(environ=dict(environ, **variables), args=done["args"],
                           version=version, locales=locales))
     missing = missing + _differences(given, want, mode=version != "3.6")
@@ -302,7 +305,6 @@ def _codec(name):
 
 
 def _native_why(environ, locales, target, out):
-    from ._engine.policy import Inputs, decide
     d = decide(Inputs(environ=dict(environ), args=out.args, version=target.python, locales=locales))
     done = []
     if d.coercion is not None:
@@ -316,15 +318,14 @@ def _native_why(environ, locales, target, out):
 
 def _lc_all_advice(environ, locales, switches):
     """For an LC_ALL that keeps the legacy C locale: what to do instead of nothing."""
-    from . import _plan as launch
     value = environ.get("LC_ALL")
-    if not launch.keeps_c(environ, locales.accepts):
+    if not plan_rules.keeps_c(environ, locales.accepts):
         return []
     without = dict(environ)
     del without["LC_ALL"]
-    before = launch.plan(environ, "", [""], locales, policy=switches.policy,
+    before = plan_rules.plan(environ, "", [""], locales, policy=switches.policy,
                          coercion_switch=switches.coercion, warning_switch=switches.warning)
-    after = launch.plan(without, "", [""], locales, policy=switches.policy,
+    after = plan_rules.plan(without, "", [""], locales, policy=switches.policy,
                         coercion_switch=switches.coercion, warning_switch=switches.warning)
     if before.set_environ or not after.set_environ:
         return []
@@ -349,16 +350,13 @@ def _grouped(failing):
 
 def run(args, command):
     """`utf8env env`'s handler: the advice for the target, in the asked format."""
-    from ._engine import locale_model
     environ = described(args)
     if args.locales is not None:
         facts = locale_model.modelled(args.locales)
     else:
-        from . import _locales as locales
-        facts = locales.facts(environ, here=args.own_process)
+        facts = libc_locales.facts(environ, here=args.own_process)
     target = _target(command, args.version, environ)
-    from ._run import switches
-    advice = advise(environ, facts, target, switches(args))
+    advice = advise(environ, facts, target, run_switches(args))
     if advice.entry and args.locales is None and (not args.empty_env or args.format == "systemd"):
         # The target is this machine: the utf8env that runs now, by its absolute path (a
         # crontab's PATH is /usr/bin:/bin; a venv's utf8env is on no PATH but the venv's).
@@ -367,9 +365,7 @@ def run(args, command):
         # ExecStart= name only on its own search path, which `systemd-analyze verify`
         # checks. Described by --locales, the target's path of utf8env is not known: the
         # bare name, and the one line render() writes about it.
-        from ._own_command import installed_command
         advice = advice._replace(entry=list(installed_command()) + list(advice.entry[1:]))
-    from ._output import write_bytes
     write_bytes(render(args.format, advice))
     return advice.status
 
@@ -383,8 +379,6 @@ def _target(command, version, environ):
         return Target()
     if version is not None:
         return Target(tuple(command), command[0], version)
-    from . import _run as launch
-    from ._errors import CommandNotFound
     try:
         path = launch.find_command(command[0], environ)
     except CommandNotFound as error:

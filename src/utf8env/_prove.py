@@ -22,6 +22,14 @@ from ._environment import user_environ
 from ._errors import UsageError
 from .readiness._guard import INCOMPLETE, INTERRUPTED
 from .readiness._results import PEP686, TODAY
+from . import _pages as pages
+from ._output import to_stderr, write
+from .fixer import _measured
+from .fixer._cli import LEFT, encodings_text, named, paths as source_files, process
+from .readiness import _compare as compare, _formats as formats, _guard as guarded
+from .readiness import _suite as suite
+from .readiness._guard import checked_pythons
+from .readiness._unittest_runner import Args
 
 UNFIXED, FIXED = "unfixed", "fixed"
 
@@ -37,12 +45,10 @@ def _split(operands):
 
 
 def run(options, operands, usage=None):
-    from .readiness import _guard as guarded, _suite as suite
     paths, command = _split(operands)
     if (options.mode or "list") != "list":
         raise UsageError("fix --prove changes copies only: --check, --diff and --write do "
                          "not go with it")
-    from .fixer._cli import paths as source_files
     source_files(paths, usage=usage)         # the usage errors of a bad PATH
     project = os.path.realpath(os.getcwd())
     for path in paths:
@@ -58,15 +64,11 @@ def run(options, operands, usage=None):
         with guarded.Guard("fix --prove") as guard:
             return _prove(options, paths, args, world, timeout, project, guard)
     except (guarded.Interrupted, KeyboardInterrupt):
-        from ._output import to_stderr
         to_stderr("utf8env: fix --prove: interrupted; the runs were stopped\n")
         return INTERRUPTED
 
 
 def _prove(options, paths, args, world, timeout, project, guard):
-    from .readiness import _suite as suite
-    from .readiness._guard import checked_pythons
-    from .readiness._unittest_runner import Args
     pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
@@ -74,7 +76,6 @@ def _prove(options, paths, args, world, timeout, project, guard):
     encoding = options.encoding or "utf-8"
     report = None
     if options.report:
-        from .fixer import _measured
         report = _measured.load(options.report)
     started = time.monotonic()
     environ = user_environ()
@@ -94,7 +95,6 @@ def _prove(options, paths, args, world, timeout, project, guard):
         # The tests that differ run again in all three runs, in the same copies: one whose
         # rerun differs from its own first run is unstable, as readiness calls it, and
         # not a change the fix makes (a timestamp in its output, a race).
-        from .readiness import _compare as compare
         wanted = _differing(_compared(compare.read_runs(planned, runs), kinds))
         reruns = []
         if wanted:
@@ -105,7 +105,6 @@ def _prove(options, paths, args, world, timeout, project, guard):
     finally:
         for folder in folders:
             folder.remove()
-    from ._output import write
     write(page)
     return status
 
@@ -114,8 +113,6 @@ def _fix_copy(work, project, paths, encoding, report, exclude=()):
     """Fix the PATHs in the copy `work` (as --write would); (sites fixed, to review,
     files edited, {encoding: sites fixed}, [(name, line, why)] of --from's report not
     applied), as `fix --write` counts and lists them."""
-    from .fixer import _measured
-    from .fixer._cli import LEFT, named, paths as source_files, process
     copies = [os.path.join(work, os.path.relpath(os.path.realpath(p), project)) for p in paths]
     fixed = review = edited = 0
     used, left = {}, []
@@ -174,7 +171,6 @@ def _compared(read, kinds):
 def _differing(compared):
     """{python: [node id]} of the tests whose outcome or output in a fixed run is not the
     reference's."""
-    from .readiness import _compare as compare
     out = {}
     for python, (got, outcomes) in compared.items():
         ids = [compare.node_id(k, got[1], got[2]) for k in sorted(set().union(*outcomes))
@@ -189,9 +185,6 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
             reruns=()):
     """(the page, the exit status). `reruns`: [(planned, Ran)] of the differing tests run
     again, in the order of `planned`."""
-    from . import _pages as pages
-    from .fixer._cli import encodings_text
-    from .readiness import _compare as compare, _formats as formats, _suite as suite
     read = compare.read_runs(planned, runs)
     again = compare.read_runs([p for p, _ in reruns], [r for _, r in reruns])
     kind_of = {id(p[2].folder): kind for p, kind in zip(planned, kinds)}

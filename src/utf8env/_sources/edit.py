@@ -8,6 +8,7 @@ import io
 import os
 import stat
 import tokenize
+from .scan import split_lines
 
 
 class Unreadable(Exception):
@@ -92,7 +93,6 @@ def write(path, data):
 def diff(source, text):
     """The unified diff (bytes) from the source to `text`: the file's own encoding and
     newlines, so that `patch -p0` applies it byte for byte."""
-    from .scan import split_lines
     bom = u"\ufeff" if source.encoding == "utf-8-sig" else u""   # line 1's bytes hold it
     before, after = split_lines(bom + source.text), split_lines(bom + text)
     name = quoted(source.path)

@@ -53,6 +53,8 @@ from .calls import (CONFIG_READ, CONFIGPARSERS, FILEINPUT, FUNCTIONS, LAST_NAMES
                     PATH_CLASSES, PATH_ITERATORS, PATH_METHODS, PATH_OPEN, POPEN, READ_TEXT,
                     SUBPROCESS, TEXT_KEYWORDS, WRITE_TEXT)
 from .scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
+from .chunks import skeleton
+from .prefilter import candidate as _candidate
 
 _HAS_END = sys.version_info >= (3, 8)
 
@@ -85,8 +87,7 @@ class Site(object):
 def candidate(data, literals=None):
     """Whether the bytes (or text) of a file may hold one of the calls at all (a file
     that cannot is not parsed): prefilter's conditions."""
-    from .prefilter import candidate
-    return candidate(data, literals)
+    return _candidate(data, literals)
 
 
 def split_lines(text):
@@ -794,7 +795,6 @@ def _parsed(text, data, whole=False, literals=None):
     if data is None:
         return ast.parse(text), None
     if not whole:
-        from .chunks import skeleton
         cut = skeleton(data, literals)
         if cut is not None:
             try:

@@ -17,6 +17,11 @@ import os
 
 from .._errors import UsageError
 from .._sources.files import excluded, is_source, walk
+from .._output import for_terminal, shown, to_stderr, write, write_bytes
+from . import _measured
+from ._syntax import said
+from .._sources import edit, reported, scan
+from .._sources.literals import Literals
 
 LEFT = "left"       # a row's verdict: a call site of --from's report not applied
 
@@ -26,14 +31,12 @@ PARALLEL_FROM = 64          # files: below, one process does it faster than a po
 def run(options, operands, usage=None):
     """`utf8env fix` but --prove: the exit status. `usage`: a function giving the
     command's usage line, for the error of no PATH."""
-    from .._output import write, write_bytes
     if "--" in operands:
         raise UsageError("fix: `-- pytest ARGS...` goes with --prove only")
     mode = options.mode or "list"
     encoding = options.encoding or "utf-8"
     files = paths(operands, getattr(options, "exclude", None) or (), usage)
     report = None
-    from . import _measured
     if getattr(options, "report", None):
         report = _measured.load(options.report)
     results = _results(files, encoding, mode, report)
@@ -138,12 +141,10 @@ def named(path):
     """A file name as the rest of the CLI shows it (doctor's _snapshot._named): undecodable
     bytes as \\xNN, control characters too, and the newline and tab that would split or
     shift a PATH:LINE line."""
-    from .._output import for_terminal, shown
     return for_terminal(shown(path)).replace("\n", "\\x0a").replace("\t", "\\x09")
 
 
 def _stderr(text):
-    from .._output import to_stderr
     to_stderr(text)
 
 
@@ -201,9 +202,6 @@ def process(path, encoding, mode, report=None, left=False):
     rows include the report's sites not applied (verdict LEFT, col 0, call None)."""
     import gc
     import warnings
-    from . import _measured
-    from .._sources import edit, scan
-    from .._sources.literals import Literals
     try:
         data = edit.read_bytes(path)
         entries = _measured.for_file(report, path) if report is not None else ()
@@ -224,7 +222,6 @@ def process(path, encoding, mode, report=None, left=False):
                 if report is not None:
                     sites = _from_report(source.text, sites, entries, encoding)
             except (SyntaxError, ValueError) as error:
-                from ._syntax import said
                 return said(error, path), [], None
             except (RecursionError, MemoryError):
                 return "too deeply nested to parse: left alone", [], None
@@ -250,8 +247,6 @@ def _from_report(text, sites, entries, default):
     """The sites with --from's choice: each FIX site rescanned with its measured encoding
     (the same calls in the same order), or made REVIEW with why; then the report's sites
     the scan does not find (_sources/reported: `pot_file.open()`), each applied or LEFT with why."""
-    from . import _measured
-    from .._sources import reported, scan
     other = {}
     out = []
     unseen = [(line, encoding, why) for line, encoding, why in entries
@@ -321,7 +316,6 @@ def _results(files, encoding, mode, report=None):
     if len(jobs) < PARALLEL_FROM or workers < 2:
         return [process(*job) for job in jobs]
     import multiprocessing
-    from .._sources import prefilter  # noqa: F401 (its patterns compiled once, before the fork)
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:

@@ -31,7 +31,6 @@ def load(path):
     """{file (as the report names it): [(line, encoding or None, why)]}, the sites of the
     project's own files (origin "user"); UsageError, one line, for a file that is not a
     readiness JSON report: every key used is checked for its type (a bool is no line)."""
-    from .._output import for_terminal, shown
     named = for_terminal(shown(path))
 
     def refuse(what):
@@ -52,7 +51,6 @@ def load(path):
 
 def _read(path, named, refuse):
     """The report's bytes: a regular file's, at most MAX_BYTES (_userfile.read_bounded)."""
-    from .._userfile import Unreadable, read_bounded
     try:
         return read_bounded(path, MAX_BYTES)
     except Unreadable as error:
@@ -64,6 +62,8 @@ def _read(path, named, refuse):
 
 
 from .._userfile import json_kind as _kind
+from .._output import for_terminal, shown
+from .._userfile import Unreadable, read_bounded
 
 
 def _sites(data, refuse):
