@@ -10,7 +10,8 @@
   inside functions alone, and nothing imports it but __main__;
   a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons; no
   import cycle among the modules, imports inside functions counted, but the debts
-  CYCLES_LEFT lists.
+  CYCLES_LEFT lists; utf8env's modules imported inside functions only where LAZY says
+  why (the measured start paths, code run in other processes, debts).
 - Constants once: the code pages' one table (profiles.CODE_PAGES); the launcher's and the
   shell stub's tables (the variables kept aside, the locale names asked) equal to the
   Python definitions they copy; one way to kill a process group (_processes.kill_group,
@@ -250,6 +251,55 @@ def test_imports_go_to_the_same_layer_or_below():
               for name, targets in sorted(_import_graph().items())
               for target in sorted(targets) if _layer(target) > _layer(name)]
     assert upward == []
+
+
+# -- imports inside functions ---------------------------------------------------------------
+
+# The modules that import utf8env's own modules inside functions, each with why: the start
+# paths that tests measure (each command pays for its own modules alone), code that runs
+# in another process, and the debts left (a new one fails; one that has gone must leave).
+LAZY = {
+    "_cli.py": "the start path: each command loads its own modules (test_startup_imports)",
+    "_commands.py": "the start path: each handler loads its command's modules",
+    "_run.py": "the start path of `run` (test_startup_imports, benchmarks/bench_launch.py)",
+    "_environment.py": "the start path of `run`",
+    "_interpreter.py": "the start path of `run` of a Python",
+    "_plan.py": "the start path of `run` of a Python",
+    "_locales.py": "the start path of `run` where the launcher did not ask the libc",
+    "_engine/codecs_by_version.py": "the start path of `run`: the engine's tables on demand",
+    "__init__.py": "`import utf8env` (the public API) loads the rest on first use",
+    "_explain.py": "the start path of explain (tests/test_explain_imports.py)",
+    "readiness/plugin.py": "runs inside the user's pytest: loads only what a run records",
+    "readiness/_unittest_runner.py": "runs as the suite's own process (python -m unittest)",
+    # debts: doctor's modules that explain loads keep its start small; the rest to move
+    "doctor/_findings.py": "explain's start loads it: the rest of doctor on demand (debt)",
+    "doctor/_records.py": "debt", "doctor/_cli.py": "debt", "doctor/_pythons.py": "debt",
+    "doctor/_locale_state.py": "debt", "doctor/_place.py": "debt", "doctor/_fixes.py": "debt",
+    "doctor/_snapshot.py": "debt", "doctor/_repair.py": "debt", "doctor/_servers.py": "debt",
+    "doctor/_contexts.py": "debt", "doctor/_render.py": "debt", "doctor/_session.py": "debt",
+    "doctor/_programs.py": "debt", "doctor/_sessions.py": "debt",
+    "readiness/_cli.py": "debt", "readiness/_guard.py": "debt", "readiness/_native.py": "debt",
+    "readiness/_windows.py": "debt", "readiness/_advice.py": "debt",
+}
+
+
+def _lazy_importers():
+    found = set()
+    for module, tree in _modules():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                    isinstance(inner, ast.ImportFrom) and (
+                        inner.level or (inner.module or "").startswith("utf8env"))
+                    for inner in ast.walk(node)):
+                found.add(module)
+                break
+    return found
+
+
+def test_imports_inside_functions_only_where_listed():
+    found = _lazy_importers()
+    assert sorted(found - set(LAZY)) == []
+    assert sorted(set(LAZY) - found) == []
 
 
 # -- no import cycle ------------------------------------------------------------------------

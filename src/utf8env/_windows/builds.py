@@ -33,6 +33,7 @@ import zipfile
 
 from .._errors import Utf8envError
 from .._engine.records import Record, field
+from .wine import locked
 
 
 class Build(Record):
@@ -201,7 +202,6 @@ def ensure(cache, minor, python=None, say=None):
     to fetch. `say(line)` is told of each step that does work."""
     if ready(cache, minor):
         return python_exe(cache, minor)
-    from .wine import locked
     b = build(minor)
     downloads = os.path.join(cache, "downloads")
     os.makedirs(downloads, exist_ok=True)

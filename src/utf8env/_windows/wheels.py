@@ -28,6 +28,7 @@ from email.parser import HeaderParser
 
 from .._errors import Utf8envError
 from . import builds
+from .wine import cache_folder, locked
 
 
 class WheelsError(Utf8envError):
@@ -294,7 +295,6 @@ def site(cache, minor, requirements=None, python=None, environ=None, say=None, p
     packages = os.path.join(base, "site-packages")
     if os.path.isfile(os.path.join(base, ".ready")):
         return packages
-    from .wine import locked
     os.makedirs(os.path.dirname(base), exist_ok=True)
     with locked(cache):
         if os.path.isfile(os.path.join(base, ".ready")):
@@ -361,7 +361,6 @@ def main(argv=None):
         sys.stderr.write("usage: python3 -m utf8env._windows.wheels X.Y [REQUIREMENTS]  "
                          "(X.Y: %s)\n" % ", ".join(builds.VERSIONS))
         return 2
-    from .wine import cache_folder
     try:
         print(site(cache_folder(), argv[0], argv[1] if len(argv) > 1 else None))
     except Utf8envError as error:
