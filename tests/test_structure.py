@@ -271,13 +271,11 @@ LAZY = {
     "_explain.py": "the start path of explain (tests/test_explain_imports.py)",
     "readiness/plugin.py": "runs inside the user's pytest: loads only what a run records",
     "readiness/_unittest_runner.py": "runs as the suite's own process (python -m unittest)",
-    # debts: doctor's modules that explain loads keep its start small; the rest to move
-    "doctor/_findings.py": "explain's start loads it: the rest of doctor on demand (debt)",
-    "doctor/_records.py": "debt", "doctor/_cli.py": "debt", "doctor/_pythons.py": "debt",
-    "doctor/_locale_state.py": "debt", "doctor/_place.py": "debt", "doctor/_fixes.py": "debt",
-    "doctor/_snapshot.py": "debt", "doctor/_repair.py": "debt", "doctor/_servers.py": "debt",
-    "doctor/_contexts.py": "debt", "doctor/_render.py": "debt", "doctor/_session.py": "debt",
-    "doctor/_programs.py": "debt", "doctor/_sessions.py": "debt",
+    # doctor's modules that explain loads (tests/test_explain_imports.py): the rest of
+    # doctor on demand, so that explain's start stays small
+    "doctor/_findings.py": "explain's start", "doctor/_records.py": "explain's start",
+    "doctor/_locale_state.py": "explain's start", "doctor/_fixes.py": "explain's start",
+    # debts
     "readiness/_cli.py": "debt", "readiness/_guard.py": "debt", "readiness/_native.py": "debt",
     "readiness/_windows.py": "debt", "readiness/_advice.py": "debt",
 }

@@ -2,13 +2,17 @@
 [--no-pythons]`: the glue
 between the options and the parts; cli.py's handler calls run()."""
 from .. import _output as output
+from . import _findings as findings, _place as places, _render as render, _repair as repair, _session as session, _snapshot as snapshot
+from ._contexts import primary
+from ._render import SCHEMA
+from ._verdict import finding_object, fix_lines
+from .._errors import UsageError
+from .._output import shown
 
 
 def run(args):
     """Exit status: 0 no problems here, 1 problems found (usage errors are raised)."""
-    from . import _findings as findings, _place as places, _render as render, _snapshot as snapshot
     if args.dry_run and not args.fix:
-        from .._errors import UsageError
         raise UsageError("--dry-run goes with --fix (doctor --fix --dry-run: what --fix "
                          "would write, written nowhere)")
     there = snapshot.load(args.compare) if args.compare else None    # bad input first
@@ -41,8 +45,6 @@ def _fix(here, diagnosis, args):
     the kind doctor runs in started and asked (_session.py). Exit status 0 when those
     sessions say "ok", 1 when they have problems; unchecked, 1 when problems are left
     that are not the user's to change, else 3."""
-    from . import _findings as findings, _repair as repair, _session as session
-    from ._contexts import primary
     planned = repair.plan(diagnosis.findings)
     done = repair.apply(planned, here.environ, args.dry_run)
     # What is still wrong in a new session, as predicted (a finding without a fix of its
@@ -69,9 +71,6 @@ def _fix(here, diagnosis, args):
 
 
 def fix_text(diagnosis, done, left, after, dry_run):
-    from . import _findings as findings
-    from ._verdict import fix_lines
-    from .._output import shown
     lines = ["before: %s" % findings.verdict(diagnosis.findings), ""]
     lines.append("would change:" if dry_run else "changed:")
     for applied in done:
@@ -99,9 +98,6 @@ def fix_text(diagnosis, done, left, after, dry_run):
 
 def fix_object(diagnosis, done, left, after, dry_run):
     """--fix --json (keys in docs/json.md)."""
-    from . import _findings as findings, _session as session
-    from ._render import SCHEMA
-    from ._verdict import finding_object
     return {"schema": SCHEMA, "dry_run": bool(dry_run),
             "before": {"verdict": findings.verdict(diagnosis.findings),
                        "problems": findings.problems(diagnosis.findings)},

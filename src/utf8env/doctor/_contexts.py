@@ -5,6 +5,7 @@ fix doctor prints is the one for the first context of CONTEXTS found (a service'
 unit file beats the shell rc of the user who started it, and so on).
 """
 from ._records import Context, parse_assignments
+from . import _servers as servers, _sessions as sessions, _sshd as sshd
 
 # In the order their fixes are preferred: the most specific place first. The sessions
 # (_sessions.py: sudo, su, at, tmux, screen) come between cron and ssh, nearest ancestor
@@ -37,7 +38,6 @@ _RUNTIMES = (("docker", "Docker"), ("kubepods", "Kubernetes"), ("libpod", "Podma
 
 def detect(place):
     """The Contexts found in `place`, in CONTEXTS order."""
-    from . import _sessions as sessions
     found = []
     for detector in (_server, _systemd, _cron):
         context = detector(place)
@@ -58,7 +58,6 @@ def detect(place):
 
 
 def _server(place):
-    from . import _servers as servers     # uWSGI, mod_wsgi, supervisor: their own config
     return servers.detect(place)
 
 
@@ -72,7 +71,6 @@ def _ssh(place):
                                                                or server[0].name))
     if not evidence:
         return None
-    from . import _sshd as sshd          # only for an ssh session: explain imports this module too
     directives = sshd.accept_env(place.sshd_configs)
     forwarded = {}
     for name, value in sorted(env.items()):

@@ -10,6 +10,12 @@ import os
 import sys
 
 from .._engine.records import Record, field
+from . import _locale_state as locale_state, _pythons as python_search, _servers as servers, _sshd as sshd
+from .. import _locales as locales
+from .._engine.policy import LocaleFacts
+from .._engine.preconfig import SHIPPED_TARGETS
+from .._engine.profiles import platform_name
+from .._environment import inherited
 
 # The files whose contents say where this is and what the system would give a locale.
 _FILES = (
@@ -65,8 +71,6 @@ def gather(environ=None, root="/", pythons=True):
     """The Place this process is in. `environ`: the environment to diagnose (default:
     the one this process was started with); `root`: where /etc and /proc are (tests);
     `pythons`: look for interpreters (False: skip the search)."""
-    from .._environment import inherited
-    from . import _locale_state as locale_state, _pythons as python_search
     if environ is None:
         environ = inherited()
     reader = Reader(root)
@@ -83,12 +87,10 @@ def gather(environ=None, root="/", pythons=True):
             if text is not None:
                 files[path] = text
     ancestors = reader.ancestors()
-    from . import _servers as servers, _sshd as sshd
     configs = sshd.read_configs(sshd.config_path(ancestors) or _SSHD_CONFIG, reader)
     parent_locale = _parent_locale(ancestors, reader)
     # The names of the parent's start and the coercion targets too: a parent Python's
     # coercion is recognised and undone (_coercion.py).
-    from .._engine.preconfig import SHIPPED_TARGETS
     names = locale_state.names_to_ask(environ)
     names += [n for n in locale_state.names_to_ask(parent_locale or {}) +
               [t for t, _, _ in SHIPPED_TARGETS] if n not in names]
@@ -175,8 +177,6 @@ def _probe(environ, names):
     child gets this process's own environment with the diagnosed LOCPATH: the fork then
     changes one variable at most, where turning 100k variables into one would unsetenv()
     them one by one (each a scan of the whole environment: measured, half a minute)."""
-    from .. import _locales as locales
-    from .._engine.policy import LocaleFacts
     target = dict(os.environ)      # this process's own, on purpose (see above)
     target.pop("LOCPATH", None)
     if "LOCPATH" in environ:
@@ -273,5 +273,4 @@ class Reader(object):
 
 
 def this_platform():
-    from .._engine.profiles import platform_name
     return platform_name(sys.platform)

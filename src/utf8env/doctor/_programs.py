@@ -26,6 +26,7 @@ from .._engine.records import Record, field
 from ._fixes import applied
 from ._locale_state import CATEGORIES, is_utf8
 from ._records import Tool
+from .._engine.policy import Inputs, decide
 
 
 CLICK_PYTHONS = ("3.6", "3.7", "3.8", "3.9", "3.10", "3.11", "3.12", "3.13")
@@ -164,7 +165,6 @@ def checks(decision, environ, facts):
 
 
 def _decide(item, decision, environ, facts):
-    from .._engine.policy import Inputs, decide
     if item is not None and item.inputs is not None:
         return decide(item.inputs._replace(environ=environ))
     return decide(Inputs(environ=environ, args=(), version=decision.python,

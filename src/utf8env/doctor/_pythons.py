@@ -22,6 +22,12 @@ Identification, cheapest truthful way first:
 """
 from .._engine.records import Record, field
 from ._outcome import SAMPLE_NAME, Outcome, outcome  # noqa: F401 (what a Python does here)
+from .. import _interpreter as interpreter
+from .._discovery import uv_pythons
+from .._engine.policy import Inputs, decide
+from .._engine.profiles import VERSIONS
+from .._errors import InterpreterError
+from .._interpreter import identify_cached, python_command
 
 
 def _os():
@@ -70,7 +76,6 @@ def find(environ, reader=None):
     if root:
         for version in _listdir(root + "/versions"):
             folders.append((root + "/versions/" + version + "/bin", "pyenv"))
-    from .._discovery import uv_pythons
     folders += [(_os().path.dirname(path), "uv") for path in uv_pythons(environ)]
     folders += [(f, f) for f in _SYSTEM_DIRS]
     # The interpreter doctor itself runs on, wherever it is (a venv on no PATH, pipx).
@@ -121,8 +126,6 @@ def _identify_all(paths, environ):
     """identify() of every path: the remembered answers first; the others asked at the
     same time (an interpreter that hangs costs one timeout, _interpreter.TIMEOUT, however
     many there are, never one each), then remembered in one write."""
-    from .. import _interpreter as interpreter
-    from .._errors import InterpreterError
     known = [_classify(path) for path in paths]
     answers = {}
     for path, answer in zip(paths, known):
@@ -193,7 +196,6 @@ def identify(path, environ):
 
 def _classify(path):
     """(version, how, error) for a file known without running it, or None: ask it."""
-    from .._interpreter import python_command
     real = _os().path.realpath(path)
     for name in (_os().path.basename(real), _os().path.basename(path)):
         if name.startswith("python2"):
@@ -212,9 +214,6 @@ def _classify(path):
 def _identified(known, path, environ, identity=None):
     """(version, how, error) from _classify()'s answer, else from the interpreter's
     Identity (asked now when not given), or the error of asking it."""
-    from .._errors import InterpreterError
-    from .._interpreter import identify_cached
-    from .._engine.profiles import VERSIONS
     if known is not None:
         return known
     if identity is None:
@@ -272,6 +271,5 @@ def _first_word(path):
 
 def decision(found, environ, facts, platform, version=None):
     """The engine's Decision for `found` started plainly (`PYTHON script.py`) here."""
-    from .._engine.policy import Inputs, decide
     return decide(Inputs(environ=environ, args=(), version=version or found.version,
                          platform=platform, locales=facts, argv0=found.path))

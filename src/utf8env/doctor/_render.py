@@ -1,6 +1,8 @@
 """doctor's text and its JSON object ("schema": 1, keys in docs/json.md); decides nothing.
 The verdict and the findings, which explain prints too, are verdict.py's."""
 from ._verdict import text, verdict_lines, verdict_object
+from ._findings import without_advice
+from ._servers import call_name, host_name
 
 SCHEMA = 1
 # The variables a snapshot keeps besides the locale ones: what decides a Python's text
@@ -52,12 +54,10 @@ def _python_line(item):
     if found.commands:
         head += " (%s on PATH)" % ", ".join(found.commands)
     if item.host is not None:
-        from ._servers import call_name, host_name
         head += ", %sin %s process %d" % (
             "%s " % call_name(item.inputs.embedded) if item.inputs is not None else "",
             host_name(item.host), item.host.pid)
     if dec is None:
-        from ._findings import without_advice
         return "%s: %s" % (head, text(without_advice(found.error) or found.how))
     if dec.startup_error is not None:
         return "%s: refuses to start (exit %d)" % (head, dec.startup_error.exit_code)
@@ -97,7 +97,6 @@ def _python_object(item):
             "commands": list(found.commands), "identified": found.how, "error": found.error,
             "prediction": None, "embedded": None}
     if item.host is not None:
-        from ._servers import host_name
         data["embedded"] = {"host": host_name(item.host), "process": item.host.pid,
                             "kind": item.inputs.embedded if item.inputs is not None else None,
                             "binary": item.host.binary, "library": item.host.library}

@@ -16,6 +16,9 @@ import os
 
 from .._errors import UsageError
 from .._output import shown
+from . import _owned as owned
+from ._fixes import applied
+from ._owned import as_user, exists
 
 MARK = "# utf8env doctor --fix:"
 
@@ -55,7 +58,6 @@ def plan(findings):
 
 def changed_environ(environ, findings_plan):
     """The environment a new session gets once the planned fixes are in place."""
-    from ._fixes import applied
     env = dict(environ)
     for _, steps in findings_plan:
         env = applied(env, steps[0].changes if steps else ())
@@ -91,7 +93,6 @@ def apply(findings_plan, environ, dry_run):
         return [None if d is None else [d.file, d.position, d.lines, d.backup] for d in done]
 
     if os.geteuid() == 0 and uid != 0:
-        from ._owned import as_user
         answers = as_user(uid, gid, work)
     else:
         answers = work()
@@ -148,7 +149,6 @@ def _home(environ):
 def _start_up_file(target, lines, environ, dry_run, uid):
     where, name = target
     path = name if name.startswith("/") else os.path.join(_home(environ), name[2:])
-    from . import _owned as owned
     place = owned.find(path, uid)
     try:
         old = owned.read(place, uid, path)
@@ -184,7 +184,6 @@ def _start_up_file(target, lines, environ, dry_run, uid):
 
 def _backup_name(place):
     """The first free name of NAME.utf8env-backup, NAME.utf8env-backup.2, ... beside it."""
-    from ._owned import exists
     candidate = place.name + ".utf8env-backup"
     number = 1
     while exists(place, candidate):
@@ -218,7 +217,6 @@ def _crontab(lines, environ, dry_run, uid):
                           "utf8env")
     backup = None
     if old:
-        from . import _owned as owned
         place = owned.find(os.path.join(folder, "crontab"), uid)
         try:
             name = _backup_name(place)

@@ -68,6 +68,9 @@ import shlex
 
 from .._engine.records import Record, field
 from ._records import Context, Fix
+from ._pythons import Found
+from .._engine.policy import Inputs, Reason, Stream, decide
+from .._engine.profiles import VERSIONS, embedded_kinds
 
 _UWSGI_VARIABLES = ("UWSGI_RELOADS", "UWSGI_ORIGINAL_PROC_NAME")
 _SUPERVISOR_VARIABLES = ("SUPERVISOR_ENABLED", "SUPERVISOR_PROCESS_NAME",
@@ -616,8 +619,6 @@ def call_name(kind):
 def embedded_python(embedding, environ, facts, platform):
     """(pythons.Found, Decision or None, Inputs or None) of the app's Python: decide()
     for the kind and version read, with the host's own sys.stdout and sys.stderr."""
-    from ._pythons import Found
-    from .._engine.profiles import VERSIONS, embedded_kinds
     kind, version = embedded_kind(embedding), embedded_version(embedding)
     host = host_name(embedding)
     path = embedding.library or embedding.binary or "(%s process %d)" % (host, embedding.pid)
@@ -640,7 +641,6 @@ def embedded_python(embedding, environ, facts, platform):
                   version=version, how=how, error=error)
     if error is not None:
         return found, None, None
-    from .._engine.policy import Inputs, decide
     inputs = Inputs(environ=environ, args=(), version=version, platform=platform,
                     locales=facts, argv0=embedding.binary, embedded=kind)
     return found, host_stdio(decide(inputs), embedding), inputs
@@ -649,7 +649,6 @@ def embedded_python(embedding, environ, facts, platform):
 def host_stdio(decision, embedding):
     """`decision` with the sys.stdout and sys.stderr the host puts in place after it
     started Python (see the module docstring), each with its reason."""
-    from .._engine.policy import Reason, Stream
     if decision.startup_error is not None:
         return decision
     if embedding.kind == "mod_wsgi":

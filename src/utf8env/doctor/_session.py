@@ -16,6 +16,8 @@ import os
 
 from .._engine.records import Record, field
 from .._processes import kill_group
+from .._own_command import own_command
+from .._shellquote import quote
 
 # SHELL's name -> the invocations that read the file its fix goes to.
 SHELL_SESSIONS = {"bash": (("-i", "-c"), ("-l", "-c")),      # ~/.bashrc; ~/.profile reads it
@@ -114,8 +116,6 @@ def _started(shell, arguments, environ, doctor_args, user):
     """Seen, or the line saying why it gives no verdict."""
     import json
     import subprocess
-    from .._own_command import own_command
-    from .._shellquote import quote
     invocation = " ".join([shell.rpartition("/")[2]] + list(arguments))
     command = " ".join(quote(word) for word in own_command() + ["doctor", "--json"]
                        + list(doctor_args))

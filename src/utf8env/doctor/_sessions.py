@@ -27,6 +27,7 @@ and sudoers, su with Debian's PAM, a real atd, real tmux and screen servers). Wh
 evidence fits none, nothing is named: no guess is presented as the cause.
 """
 from ._records import Context, Fix, for_shell, parse_assignments
+from .._shellquote import quote
 
 # The session contexts: which one's fix comes first is decided by the nearest ancestor
 # (the last session that started this process gave it its environment).
@@ -218,7 +219,6 @@ def _sighup_ignored(status):
 # -- the fixes ---------------------------------------------------------------------------
 
 def _quote(value):
-    from .._shellquote import quote
     return quote(value)
 
 

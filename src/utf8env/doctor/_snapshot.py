@@ -17,6 +17,10 @@ from .._errors import UsageError
 from .._output import for_terminal, shown
 from . import _render as render
 from ._verdict import text
+from . import _findings as findings, _locale_state as locale_state
+from ._place import _probe
+from .._engine.textnames import codec_name
+from .._userfile import Unreadable, json_kind, read_bounded
 
 _COMPARED = ("verdict", "problems")
 # A snapshot is a few kB (the kept variables, the findings, one entry per Python); a file
@@ -93,7 +97,6 @@ def _wrong_environ(environ):
 def _read(path):
     """At most MAX_BYTES of the regular file `path` (_userfile.read_bounded), or the
     one line that says why not."""
-    from .._userfile import Unreadable, read_bounded
     try:
         return read_bounded(path, MAX_BYTES)
     except Unreadable as error:
@@ -211,7 +214,6 @@ def _expected(types):
 
 
 def _kind(value):
-    from .._userfile import json_kind
     return json_kind(value)
 
 
@@ -232,7 +234,6 @@ def _path(where):
 
 def compare(there, place, diagnosis):
     """{"differences": [...], "explains": [...]} between the snapshot `there` and here."""
-    from . import _findings as findings
     here = render.to_object(place, diagnosis)
     differences = []
     names = sorted(set(there["environ"]) | set(here["environ"]))
@@ -290,7 +291,6 @@ def _short(value):
     if isinstance(value, dict):
         encoding = value.get("encoding")
         if isinstance(encoding, str):
-            from .._engine.textnames import codec_name
             encoding = codec_name(encoding)
         return "%s/%s" % (encoding, value.get("errors"))
     return value
@@ -298,8 +298,6 @@ def _short(value):
 
 def _moved(place, environ):
     """`place` with another environment: the libc asked about its names."""
-    from ._place import _probe
-    from . import _locale_state as locale_state
     return place._replace(environ=environ,
                           facts=_probe(environ, locale_state.names_to_ask(environ)))
 
