@@ -50,7 +50,7 @@ def child(environ, args, python, locales, utf8):
 
 
 def _refused_utf8_value(decision):
-    """Whether `decision` stops at preconfig's UTF-8 mode value (policy._utf8_mode, whose
+    """Whether `decision` stops at preconfig's UTF-8 mode value (locale_rules.utf8_mode, whose
     failure names the option or variable it refused as its source)."""
     source = decision.reasons["startup_error"].source
     return source.startswith(("PYTHONUTF8=", "-X utf8"))

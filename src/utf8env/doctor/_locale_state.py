@@ -153,8 +153,8 @@ def _startups(environ, facts, codeset):
                  for version in VERSIONS)
 
 
-# The failures that come of the locale's codeset (policy._locale_codec_failure; 3.11 and
-# 3.12 reading .pth files with it, policy._site_import), by their Reason's source.
+# The failures that come of the locale's codeset (encoding_rules._locale_codec_failure; 3.11 and
+# 3.12 reading .pth files with it, encoding_rules.site_import), by their Reason's source.
 _CODEC_FAILURES = ("locale", "site")
 
 
