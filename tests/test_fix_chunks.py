@@ -7,6 +7,7 @@ error in a chunk left out (as in a file that cannot hold a call); --write and --
 parse the whole file, and leave alone one that does not parse."""
 import pytest
 
+from support.fix_listing import check_one, listing
 from utf8env._cli import main
 from utf8env._sources import chunks as _chunks, edit as _edit, scan as _scan
 
@@ -134,17 +135,7 @@ def test_the_parse_of_the_chunks_finds_what_the_whole_file_has(name, tmp_path, c
         assert (cut[1] if cut is not None else []) == stubs
     path = tmp_path / "case.py"
     path.write_bytes(data)
-    status = main(["fix", "--check", str(path)])
-    out, err = capsys.readouterr()
-    listing = "".join("%s:%d:%d: %s\n" % (path, line, col, message)
-                      for line, col, message in sites)
-    if sites:
-        listing += "%d call site%s in 1 file open text in the locale's encoding: %d to fix " \
-                   "(--write), 0 to review\n" % (len(sites), "" if len(sites) == 1 else "s",
-                                                 len(sites))
-    else:
-        listing = "no call site opens text in the locale's encoding (1 file)\n"
-    assert (status, out, err) == (1 if sites else 0, listing, "")
+    assert check_one(path, capsys) == listing(path, sites)
     assert wanted == sites
 
 

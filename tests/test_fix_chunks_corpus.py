@@ -3,15 +3,10 @@ tests too) that `fix` parses, the parse of its chunks finds exactly the sites, e
 messages of a parse of the whole file, with the library's own interpreter (3.6 and 3.7
 place the edit by tokenize, 3.12 reads nested f-string quotes). And it leaves out most of
 the text: else `fix` parses it for nothing (benchmarks/bench_fix.py)."""
-import json
-import os
-import subprocess
 
 import pytest
 
 from support import machine
-
-SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 
 CHECK = r"""
 import json, os, sys, sysconfig, warnings
@@ -49,11 +44,7 @@ print(json.dumps({"counts": counts, "differ": differ}))
 
 @pytest.mark.parametrize("version", ["3.6", "3.8", "3.12", "3.13"])
 def test_the_chunks_of_a_standard_library_give_the_whole_files_sites(version):
-    python = machine.python(version)
-    env = dict(os.environ, PYTHONPATH=SRC, PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([python, "-c", CHECK], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, check=True)
-    found = json.loads(done.stdout.decode())
+    found = machine.json_of(version, CHECK)
     assert found["differ"] == []
     counts = found["counts"]
     # of the bytes of the files parsed, more than half are left out of the parse

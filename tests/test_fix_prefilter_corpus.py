@@ -3,15 +3,10 @@ call in. Each CPython's whole standard library (its tests too: docstrings, f-str
 3.12's nested quotes, files in koi8-r and latin-1) with its own interpreter, so that each
 file parses as its version writes it; the filter must also leave out most of the files
 that have no call, or `fix` parses them for nothing (benchmarks/bench_fix.py)."""
-import json
-import os
-import subprocess
 
 import pytest
 
 from support import machine
-
-SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 
 # Run by the library's own interpreter: every file the filter leaves out, scanned (a file
 # that does not parse on it, or that its cookie does not decode, is counted apart).
@@ -50,11 +45,7 @@ print(json.dumps({"counts": counts, "missed": missed}))
 
 @pytest.mark.parametrize("version", ["3.6", "3.11", "3.13"])
 def test_a_file_left_out_of_a_standard_library_has_no_call_site(version):
-    python = machine.python(version)
-    env = dict(os.environ, PYTHONPATH=SRC, PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run([python, "-c", CHECK], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, check=True)
-    found = json.loads(done.stdout.decode())
+    found = machine.json_of(version, CHECK)
     assert found["missed"] == []
     counts = found["counts"]
     # most of the library is left out: of its bytes, less than a third is parsed

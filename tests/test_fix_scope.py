@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from utf8env._cli import main
+from support.fix_listing import check_one, listing
 
 _OPEN = "open: text in the locale's encoding; fix: encoding=\"utf-8\""
 _IO_OPEN = "io.open: text in the locale's encoding; fix: encoding=\"utf-8\""
@@ -258,14 +258,4 @@ def test_a_rebinding_hides_the_name_only_in_its_scope(name, tmp_path, capsys):
     source, sites = CASES[name]
     path = tmp_path / "case.py"
     path.write_text(source)
-    status = main(["fix", "--check", str(path)])
-    out, err = capsys.readouterr()
-    listing = "".join("%s:%d:%d: %s\n" % (path, line, col, message)
-                      for line, col, message in sites)
-    if sites:
-        listing += "%d call site%s in 1 file open text in the locale's encoding: %d to fix " \
-                   "(--write), 0 to review\n" % (len(sites), "" if len(sites) == 1 else "s",
-                                                 len(sites))
-    else:
-        listing = "no call site opens text in the locale's encoding (1 file)\n"
-    assert (status, out, err) == (1 if sites else 0, listing, "")
+    assert check_one(path, capsys) == listing(path, sites)

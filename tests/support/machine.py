@@ -200,3 +200,17 @@ def become_nobody(what):
     root(what)
     setpriv = command("setpriv", "util-linux", what)
     return [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+
+
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "src")
+
+
+def json_of(version, program):
+    """The JSON that `python -c PROGRAM` prints, run by this machine's Python `version`
+    with this checkout's src/ on its path (its own standard library, its own parser)."""
+    import json
+    env = dict(os.environ, PYTHONPATH=SRC, PYTHONDONTWRITEBYTECODE="1")
+    done = subprocess.run([python(version), "-c", program], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, check=True)
+    return json.loads(done.stdout.decode())
