@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
 from utf8env._worlds.jobs import Timing
-from utf8env.readiness import _cli as cli, _formats as formats
+from utf8env.readiness import _formats as formats, _report as written
 from utf8env.readiness import _results as results
 from utf8env.readiness._results import (CallSite, Fix, Outcome, ReadinessResult, SuiteRun,
                                         Trial, UnstableTest, UntestedSite)
@@ -321,7 +321,7 @@ def test_a_summary_line_of_any_length_is_cut():
 
 @pytest.mark.fast
 def test_a_cut_summary_puts_the_whole_report_in_the_log(tmp_path, monkeypatch, capfd):
-    """`--format github` (_cli.report()): the bounded summary appended to the file, and
+    """`--format github` (_report.report()): the bounded summary appended to the file, and
     when it was cut, the whole Markdown report in the log after the annotations, where
     the summary's last line says it is."""
     tests = ["tests/test_many.py::test_%04d[%s]" % (i, "x" * 200) for i in range(5000)]
@@ -331,7 +331,7 @@ def test_a_cut_summary_puts_the_whole_report_in_the_log(tmp_path, monkeypatch, c
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    assert cli.report(result, types.SimpleNamespace(format="github")) == 1
+    assert written.report(result, types.SimpleNamespace(format="github")) == 1
     out, err = capfd.readouterr()
     page, cut = formats.step_summary(result)
     assert cut is True

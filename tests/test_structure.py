@@ -9,8 +9,7 @@
   function level; _engine imports nothing of the rest; _cli imports the other modules
   inside functions alone, and nothing imports it but __main__;
   a tool imports no other tool but the debts TOOL_TO_TOOL lists with their reasons; no
-  import cycle among the modules, imports inside functions counted, but the debts
-  CYCLES_LEFT lists; utf8env's modules imported inside functions only where LAZY says
+  import cycle among the modules, imports inside functions counted (CYCLES_LEFT: none); utf8env's modules imported inside functions only where LAZY says
   why (the measured start paths, code run in other processes, debts).
 - Constants once: the code pages' one table (profiles.CODE_PAGES); the launcher's and the
   shell stub's tables (the variables kept aside, the locale names asked) equal to the
@@ -302,12 +301,9 @@ def test_imports_inside_functions_only_where_listed():
 
 # -- no import cycle ------------------------------------------------------------------------
 
-# The cycles left among the package's modules, counting the imports inside functions too
-# (which hide a cycle from `python -c "import ..."`), until they are broken: a new one
-# fails, and one that has gone must leave this list.
-CYCLES_LEFT = [
-    ["utf8env.readiness._cli", "utf8env.readiness._native", "utf8env.readiness._windows"],
-]
+# The cycles among the package's modules, counting the imports inside functions too
+# (which hide a cycle from `python -c "import ..."`): none is left, and a new one fails.
+CYCLES_LEFT = []
 
 
 def _import_graph():

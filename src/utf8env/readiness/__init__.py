@@ -13,11 +13,14 @@
     _compare.py    what changes between them, per test and per call site, with the fixes
     _results.py    the records; as_json() at the JSON boundary
     _formats.py    text / markdown / github / junit / json pages of a result
+    _report.py     the page written (and GitHub's step summary), the exit status, the
+                  lines every way of running readiness prints
     _windows.py    --windows: the runs on real Windows CPython under Wine (utf8env/_windows/)
     _native.py     on Windows itself: the runs in its own code page, with its own Python
     _guard.py      the Guard around the runs (SIGINT, SIGTERM) and the checks of the
                   command before them: readiness's and `fix --prove`'s (utf8env/_prove.py)
-    _cli.py        run(options, command) -> exit status (utf8env/_commands.py declares it)
+    _cli.py        run(options, command) -> exit status (utf8env/_commands.py declares it):
+                  in a Linux locale world; _windows and _native as asked
 Not on the launcher's path: `utf8env run` imports nothing of this.
 """
 

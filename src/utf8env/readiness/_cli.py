@@ -9,15 +9,12 @@ import sys
 import time
 
 from .._environment import user_environ
-from .._errors import UsageError, Utf8envError
-from ._guard import (INCOMPLETE, INTERRUPTED, Guard, Interrupted, checked_pythons,
-                     checked_timeout, project as current_project, pytest_args)
+from .._errors import UsageError
+from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
+                     project as current_project, pytest_args)
+from ._report import INTERRUPTED_LINE, RERUNS, TRIALS, report
 
 
-# What each batch of runs is, in the progress line on a terminal.
-RERUNS = "runs again and trials of the fixes"
-TRIALS = "trials of the fixes"
-INTERRUPTED_LINE = "utf8env: readiness: interrupted; the runs were stopped\n"
 
 
 def run(options, command):
@@ -74,33 +71,6 @@ def _run(options, args, world, timeout, project, guard):
     return report(result, options)
 
 
-def report(result, options):
-    """Write the report of `result` in options.format (GitHub's step summary too); its
-    exit status."""
-    from . import _formats as formats
-    from .. import _pages as pages
-    page = formats.render(result, options.format, pages.width())
-    if options.format == "github":
-        summary = user_environ().get("GITHUB_STEP_SUMMARY")
-        if summary:
-            # GitHub's limit bounds the summary (formats.step_summary()); when it is cut,
-            # the whole report goes to the step's log, where the summary says it is.
-            bounded, cut = formats.step_summary(result)
-            try:
-                with open(summary, "a", encoding="utf-8") as f:
-                    f.write(bounded)
-            except OSError as error:
-                raise Utf8envError("cannot write the output: GITHUB_STEP_SUMMARY %s: %s"
-                                   % (summary, error.strerror or error))
-            if cut:
-                page += "\n" + formats.markdown(result)
-        else:
-            page += "\n" + formats.markdown(result)
-    from .. import _output as output
-    output.write(page)
-    return status(result)
-
-
 def _advise(result, planned, project, pythons, world, args, timeout, guard, started):
     """The result with the fixes of the changed tests' call sites measured (_advice.py:
     tried in copies, in both modes) and the calls no test exercised."""
@@ -119,10 +89,3 @@ def _advise(result, planned, project, pythons, world, args, timeout, guard, star
     # untested calls are said only when every run completed.
     return result._replace(untested=advice.untested(project, offset, result)
                            if result.complete else None)
-
-
-def status(result):
-    """readiness's exit status for `result` (when it was not interrupted)."""
-    if not result.complete:
-        return INCOMPLETE
-    return 1 if result.changed else 0

@@ -28,7 +28,7 @@ from .._environment import user_environ
 from .._errors import UsageError
 from .. import _discovery as discovery
 from .. import _worlds as worlds
-from . import _cli as cli, _suite as suite, _windows as windows
+from . import _report as report, _suite as suite, _windows as windows
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
                      project as current_project, pytest_args)
 
@@ -216,7 +216,7 @@ def run(options, command):
             return _run(options, args, timeout, project, guard)
     except (Interrupted, KeyboardInterrupt):
         from .._output import to_stderr
-        to_stderr(cli.INTERRUPTED_LINE)
+        to_stderr(report.INTERRUPTED_LINE)
         return INTERRUPTED
 
 
@@ -248,7 +248,7 @@ def _run(options, args, timeout, project, guard):
             result = advice.follow_up(
                 planned, runs, workers, project, pythons, suite.DEFAULT_WORLD, args,
                 user_environ(), timeout,
-                lambda jobs: guard.execute(jobs, suite.DEFAULT_WORLD, cli.RERUNS), started,
+                lambda jobs: guard.execute(jobs, suite.DEFAULT_WORLD, report.RERUNS), started,
                 show_all=options.all, not_copied=skipped)
             result = result._replace(world="cp%d" % native.code_page,
                                      environment=native.describe(native.differences(planned)),
@@ -256,4 +256,4 @@ def _run(options, args, timeout, project, guard):
         finally:
             for folder in folders:
                 folder.remove()
-    return cli.report(result, options)
+    return report.report(result, options)

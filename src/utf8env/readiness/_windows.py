@@ -42,7 +42,7 @@ from .. import _output as output
 from .. import _discovery as discovery
 from .._engine.profiles import warns_default_encoding
 from .._windows import builds, runs, wine, wheels
-from . import _cli as cli, _suite as suite, _unittest_runner as unittest_runner
+from . import _report as report, _suite as suite, _unittest_runner as unittest_runner
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_timeout,
                      project as current_project, pytest_args)
 
@@ -392,7 +392,7 @@ def run(options, command):
             with windows:
                 return _run(options, args, timeout, project, guard, windows)
     except (Interrupted, KeyboardInterrupt):
-        output.to_stderr(cli.INTERRUPTED_LINE)
+        output.to_stderr(report.INTERRUPTED_LINE)
         return INTERRUPTED
 
 
@@ -447,4 +447,4 @@ def _run(options, args, timeout, project, guard, windows):
     finally:
         for folder in folders:
             folder.remove()
-    return cli.report(result, options)
+    return report.report(result, options)
