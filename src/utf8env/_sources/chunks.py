@@ -1,6 +1,6 @@
 """The functions and classes of a module that can hold none of scan's calls, left out of
 its parse: parsing is most of `fix`'s time, and in a file that holds a call most of the
-text is elsewhere (in the standard library's, three quarters).
+text is elsewhere (in the standard library's, two thirds).
 
 A chunk is a `def` or `class` (with its decorators) at the module's level, or a method
 at a class's, up to the next line at its level or less that starts with code. It is left
@@ -82,20 +82,20 @@ def skeleton(data, literals=None):
     for word, needing in _NEEDED.items():
         if word in data:
             names.update(needing)
-    calls = []
+    starts = []             # of the calls' names, aliases' too
     for match in _matches(data, [(name, _PATTERNS[name]) for name in sorted(names)]):
         if match.group(1) is not None:
-            calls.append(match.start())
+            starts.append(match.start())
             continue
         alias = _ALIAS.match(data, match.end())
         if alias is None:
             return None                 # `as` then no name: unsure of what it binds
-        calls.extend(match.start() for match in _matches(
+        starts.extend(match.start() for match in _matches(
             data, prefilter.call_patterns([alias.group(1)])))
-    calls.sort()
+    starts.sort()
     cuts = []
     try:
-        _cut(data, literals, calls, 0, len(data), 0, cuts)
+        _cut(data, literals, starts, 0, len(data), 0, cuts)
     except _Unsure:
         return None
     if not cuts:
@@ -152,7 +152,7 @@ def _heads(data, literals, begin, end, indentation):
     return heads
 
 
-def _cut(data, literals, calls, begin, end, indentation, cuts):
+def _cut(data, literals, starts, begin, end, indentation, cuts):
     """Add to `cuts` (first byte, its def or class keyword's, end, kind, name) the chunks
     at the level of `indentation` from `begin` to `end` that can hold no call."""
     heads = _heads(data, literals, begin, end, indentation)
@@ -167,17 +167,17 @@ def _cut(data, literals, calls, begin, end, indentation, cuts):
             continue
         start = heads[first][0]
         stop = heads[index][0] if index < len(heads) else end
-        at = bisect.bisect_left(calls, start)
-        if at < len(calls) and calls[at] < stop:
+        at = bisect.bisect_left(starts, start)
+        if at < len(starts) and starts[at] < stop:
             if kind == b"class":
-                _methods(data, literals, calls, keyword, stop, cuts)
+                _methods(data, literals, starts, keyword, stop, cuts)
             continue
         chunk = data[start:stop]
         if not any(word in chunk for word in _BINDS_MODULE_NAMES):
             cuts.append((start, keyword, stop, kind, name))
 
 
-def _methods(data, literals, calls, keyword, stop, cuts):
+def _methods(data, literals, starts, keyword, stop, cuts):
     """The chunks of the body of the class whose keyword is at `keyword`: at the
     indentation of its first indented line of code after a line ending with ":" (a
     header's continuation taken for it makes stubs that do not stand: the whole file is
@@ -195,7 +195,7 @@ def _methods(data, literals, calls, keyword, stop, cuts):
         body = match.group(1)
         if body.strip(b" ") and body.strip(b"\t"):
             return                      # spaces and tabs mixed: left whole
-        _cut(data, literals, calls, match.start(), stop, len(body), cuts)
+        _cut(data, literals, starts, match.start(), stop, len(body), cuts)
         return
 
 
