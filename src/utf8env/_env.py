@@ -25,7 +25,6 @@ from ._plan import without_c_lc_all
 from ._run import switches as run_switches
 
 
-
 class Target(Record):
     """The command to advise for; the empty command stands for any program."""
     command = field(())         # the words as the user gave them

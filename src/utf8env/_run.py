@@ -165,7 +165,6 @@ def _own_startup_messages(environ, codesets, c_codeset):
     return own.stderr_messages
 
 
-
 def _own_options():
     """The options of this interpreter's command line that decide its start-up warnings."""
     import sys

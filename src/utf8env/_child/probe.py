@@ -9,8 +9,12 @@ stderr: stderr holds only what the interpreter printed itself. ASCII only: 3.6 d
 its command line with the locale's codec.
 """
 import sys, os, json, locale, warnings
+
+
 def stream(f):
     return [getattr(f, "encoding", None), getattr(f, "errors", None)] if f else None
+
+
 with warnings.catch_warnings():
     # EncodingWarning (PYTHONWARNDEFAULTENCODING) must not reach stderr.
     warnings.simplefilter("ignore")

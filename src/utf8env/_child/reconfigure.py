@@ -26,6 +26,7 @@ _NORMALIZES_STDIO_NAMES = sys.version_info >= (3, 8)
 _ROLES = ("stdin", "stdout", "stderr")
 _MODES = (1, "strict")
 
+
 def _load_engines(name):
     """The module NAME.py of ../_engine (standalone, as this file is): the package's own
     utf8env._engine.NAME where this is utf8env._child.reconfigure (runtime.enable()), else

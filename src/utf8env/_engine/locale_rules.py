@@ -14,6 +14,7 @@ _C_CODESET = {"darwin": "US-ASCII", "freebsd": "US-ASCII", "openbsd": "US-ASCII"
 
 # -- PEP 538: the legacy C locale and its coercion --------------------------------------
 
+
 def setlocale(context, environ):
     """setlocale(LC_CTYPE, "") (preconfig.setlocale). Returns (locale name, the
     "VAR=value" that decided it, or None). Without configure_locale (an embedded isolated

@@ -24,6 +24,7 @@ from . import encoding_rules, locale_rules
 from .profiles import EMBEDDED, POLICIES, PLATFORMS, VERSIONS, profile as _profile  # noqa: F401
 from .profiles import CODE_PAGES, embedded_kinds as _embedded_kinds, embedding as _embedding
 
+
 def decide(inputs):
     """Decide the text configuration a CPython would start with, from `inputs` alone."""
     context = _context(inputs)

@@ -84,7 +84,6 @@ class Literals(object):
         index = bisect.bisect_right(self._starts, position) - 1
         return index >= 0 and position < self._ends[index]
 
-
     def read_to_end(self):
         """Whether the pass reads the whole file without being unsure anywhere."""
         self._read_past(len(self.data))

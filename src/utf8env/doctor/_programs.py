@@ -171,8 +171,6 @@ def _decide(item, decision, environ, facts):
                          platform=decision.platform, locales=facts))
 
 
-
-
 def candidates(environ, facts, state, findings=(), version=None):
     """The changes to try, in order: the first fix of each locale finding (what doctor
     already asks for), all of them at once, then the locale variables made to name the

@@ -36,6 +36,7 @@ def _os():
     import os
     return os
 
+
 _SYSTEM_DIRS = ("/usr/local/bin", "/usr/bin")
 _HEAD = 256
 

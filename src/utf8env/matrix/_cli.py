@@ -51,6 +51,7 @@ class _EndedBySignals(object):
         for signum, old in self.old.items():
             signal.signal(signum, old)
 
+
 def _progress():
     """matrix's progress line on a terminal (_output.progress)."""
     return output.progress("utf8env matrix", "jobs")

@@ -305,7 +305,6 @@ def _markdown(result):
     return "\n".join(out) + "\n"
 
 
-
 def _literal(text):
     """The bytes of a repr() string the JSON keeps (b'...'), or None."""
     import ast
@@ -670,12 +669,16 @@ def windows_lines(result):
     out += ["%s not run in %s (code page %d): %s" % (w["row"], name, w["code_pages"][name], why)
             for name, why in w.get("left_out", {}).items()]
     return out + linux
+
+
 _NOT_RUN_HEAD = "Not run here (their locale world cannot be made on this machine):"
 
 
 def _not_run_count(result):
     n = len(result.not_run)
     return "; %s not run" % pages.plural(n, "environment set") if n else ""
+
+
 _PEP686_HEAD = "Python 3.15 (PEP 686: UTF-8 mode on by default; still off with -X utf8=0):"
 
 

@@ -15,8 +15,6 @@ from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_t
 from ._report import INTERRUPTED_LINE, RERUNS, TRIALS, report
 
 
-
-
 def run(options, command):
     from . import _suite as suite
     if sys.platform == "win32":                   # Windows itself: its code page

@@ -11,6 +11,7 @@ from .._environment import user_environ
 from .._engine.records import as_json
 from . import FORMATS  # noqa: F401 (the formats render() knows)
 
+
 def render(result, fmt, columns=pages.WIDTH):
     if fmt == "json":
         return json.dumps(as_json(result), indent=1, sort_keys=True, ensure_ascii=True) + "\n"
