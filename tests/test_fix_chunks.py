@@ -98,6 +98,25 @@ def load():
     with config.target.open() as f:
         return f.read()
 ''', None, [(16, 10, _PATH_OPEN)]),
+    # A chain of assignments: the whole file's scan takes two passes over them (ROOT,
+    # then BASE), so CONFIG is no path there, nor in the chunks' scan, whose passes for
+    # the unsure names (`other` is left out) add no path name.
+    "chain": ('''import pathlib
+
+
+def read():
+    with CONFIG.open() as f:
+        return f.read()
+
+
+def other():
+    return 2
+
+
+ROOT = pathlib.Path("settings.ini")
+BASE = ROOT
+CONFIG = BASE
+''', [(9, "other")], []),
     # An alias is called by its own name: its calls are searched for too.
     "alias": ('''from io import open as io_open
 

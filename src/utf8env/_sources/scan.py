@@ -221,19 +221,23 @@ class _Module(object):
                 break           # nothing new: a second pass would find the same
         # A parse that left parts out: the names assigned from a name that may be bound
         # in those parts are unsure too (to the end of the chain), never taken for no path.
+        # These passes only mark names unsure: a path or ConfigParser name they added
+        # would be one the whole file's two passes never find (`c = b`, `b = a`, ...).
         while self.left_out is not None:
             unsure = len(self.unsure)
-            self._settle_once()
+            self._settle_once(adding=False)
             if len(self.unsure) == unsure:
                 break
 
-    def _settle_once(self):
+    def _settle_once(self, adding=True):
         for name, value, scope in self.assigned:
             try:
                 if self.is_path(value, scope):
-                    self.path_names.add(name)
+                    if adding:
+                        self.path_names.add(name)
                 elif self.is_config(value, scope):
-                    self.config_names.add(name)
+                    if adding:
+                        self.config_names.add(name)
             except Partial:
                 self.unsure.add(name)   # (only ever raised where parts were left out)
 
