@@ -10,7 +10,8 @@ from support import machine
 
 CHECK = r"""
 import json, os, sys, sysconfig, warnings
-from utf8env._sources import chunks as _chunks, edit as _edit, files as _files, scan as _scan
+from utf8env._sources import (chunks as _chunks, edit as _edit, files as _files,
+                              prefilter as _prefilter, scan as _scan)
 library = sysconfig.get_paths()["stdlib"]
 counts = {"parsed": 0, "bytes": 0, "left_out_bytes": 0}
 differ = []
@@ -29,7 +30,7 @@ for path in _files.walk(library):
         text = _edit.decode(path, data).text
     except _edit.Unreadable:
         continue
-    if not _scan.candidate(data):
+    if not _prefilter.candidate(data):
         continue
     counts["parsed"] += 1
     counts["bytes"] += len(data)

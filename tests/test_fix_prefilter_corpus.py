@@ -12,7 +12,8 @@ from support import machine
 # that does not parse on it, or that its cookie does not decode, is counted apart).
 CHECK = r"""
 import json, os, sys, sysconfig, warnings
-from utf8env._sources import edit as _edit, files as _files, scan as _scan
+from utf8env._sources import (edit as _edit, files as _files,
+                              prefilter as _prefilter, scan as _scan)
 library = sysconfig.get_paths()["stdlib"]
 counts = {"files": 0, "left_out": 0, "left_out_bytes": 0, "parsed_bytes": 0,
           "unparsed": 0}
@@ -26,7 +27,7 @@ for path in _files.walk(library):
     except _edit.Unreadable:
         counts["unparsed"] += 1
         continue
-    passed = _scan.candidate(data)
+    passed = _prefilter.candidate(data)
     if passed:
         counts["parsed_bytes"] += len(data)
     try:

@@ -352,15 +352,18 @@ def test_slow():
             assert not os.path.exists(f.read())        # the copy is removed
 
 
-def test_a_deleted_working_folder_is_one_line_and_exit_2(tmp_path):
+@pytest.mark.parametrize("command", ["readiness", "fix --prove"])
+def test_a_deleted_working_folder_is_one_line_and_exit_2(command, tmp_path):
     gone = str(tmp_path / "gone")
     os.mkdir(gone)
+    words = _command("--", "pytest") if command == "readiness" else \
+        own_command() + ["fix", "--prove", "--python", sys.executable, ".", "--", "pytest"]
     proc = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && shift && exec "$@"', "sh", gone]
-                          + _command("--", "pytest"), env=_env(), stdout=subprocess.PIPE,
+                          + words, env=_env(), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=120)
     assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
-        2, b"", "utf8env: error: readiness: the current folder is gone (No such file or "
-        "directory): cd into the project and run again\n")
+        2, b"", "utf8env: error: %s: the current folder is gone (No such file or "
+        "directory): cd into the project and run again\n" % command)
 
 
 @pytest.mark.fast

@@ -275,8 +275,7 @@ LAZY = {
     "doctor/_findings.py": "explain's start", "doctor/_records.py": "explain's start",
     "doctor/_locale_state.py": "explain's start", "doctor/_fixes.py": "explain's start",
     # debts
-    "readiness/_cli.py": "debt", "readiness/_guard.py": "debt", "readiness/_native.py": "debt",
-    "readiness/_windows.py": "debt", "readiness/_advice.py": "debt",
+    "readiness/_native.py": "debt", "readiness/_advice.py": "debt",
 }
 
 

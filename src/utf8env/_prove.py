@@ -50,7 +50,7 @@ def run(options, operands, usage=None):
         raise UsageError("fix --prove changes copies only: --check, --diff and --write do "
                          "not go with it")
     source_files(paths, usage=usage)         # the usage errors of a bad PATH
-    project = os.path.realpath(os.getcwd())
+    project = os.path.realpath(guarded.project("fix --prove"))
     for path in paths:
         real = os.path.realpath(path)
         if real != project and not real.startswith(project + os.sep):

@@ -54,7 +54,6 @@ from .calls import (CONFIG_READ, CONFIGPARSERS, FILEINPUT, FUNCTIONS, LAST_NAMES
                     SUBPROCESS, TEXT_KEYWORDS, WRITE_TEXT)
 from .scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
 from .chunks import skeleton
-from .prefilter import candidate as _candidate
 
 _HAS_END = sys.version_info >= (3, 8)
 
@@ -82,12 +81,6 @@ class Site(object):
     def __repr__(self):
         return "Site(%d, %d, %r, %r, %r)" % (self.line, self.col, self.call, self.verdict,
                                              self.message)
-
-
-def candidate(data, literals=None):
-    """Whether the bytes (or text) of a file may hold one of the calls at all (a file
-    that cannot is not parsed): prefilter's conditions."""
-    return _candidate(data, literals)
 
 
 def split_lines(text):

@@ -20,6 +20,10 @@ Identification, cheapest truthful way first:
 - an executable named like a CPython (launch.looks_like_python) is asked once through
   interpreter.identify_cached (cached per file), the one identification of utf8env.
 """
+import os
+import stat
+import sys
+
 from .._engine.records import Record, field
 from ._outcome import SAMPLE_NAME, Outcome, outcome  # noqa: F401 (what a Python does here)
 from .. import _interpreter as interpreter
@@ -28,13 +32,6 @@ from .._engine.policy import Inputs, decide
 from .._engine.profiles import VERSIONS
 from .._errors import InterpreterError
 from .._interpreter import identify_cached, python_command
-
-
-def _os():
-    # Not at import: explain imports this module for outcome() alone, and os (with its
-    # collections.abc) would double explain's start-up.
-    import os
-    return os
 
 
 _SYSTEM_DIRS = ("/usr/local/bin", "/usr/bin")
@@ -60,7 +57,7 @@ def pyenv_root(environ):
     if environ.get("PYENV_ROOT"):
         return environ["PYENV_ROOT"].rstrip("/")
     for folder in environ.get("PATH", "").split(":"):
-        if folder.rstrip("/").endswith("/shims") and _os().path.isdir(folder.rstrip("/")[:-6] + "/versions"):
+        if folder.rstrip("/").endswith("/shims") and os.path.isdir(folder.rstrip("/")[:-6] + "/versions"):
             return folder.rstrip("/")[:-6]
     home = environ.get("HOME") or ""
     return home.rstrip("/") + "/.pyenv" if home.startswith("/") else None
@@ -77,13 +74,12 @@ def find(environ, reader=None):
     if root:
         for version in _listdir(root + "/versions"):
             folders.append((root + "/versions/" + version + "/bin", "pyenv"))
-    folders += [(_os().path.dirname(path), "uv") for path in uv_pythons(environ)]
+    folders += [(os.path.dirname(path), "uv") for path in uv_pythons(environ)]
     folders += [(f, f) for f in _SYSTEM_DIRS]
     # The interpreter doctor itself runs on, wherever it is (a venv on no PATH, pipx).
-    import sys
-    own = _os().path.abspath(sys.executable) if sys.executable else ""
+    own = os.path.abspath(sys.executable) if sys.executable else ""
     if own.startswith("/"):
-        folders.append((_os().path.dirname(own), "utf8env's own"))
+        folders.append((os.path.dirname(own), "utf8env's own"))
     by_file, order = {}, []
     commands = {}
     for folder, source in folders:
@@ -110,7 +106,7 @@ def find(environ, reader=None):
                 known = by_file[key]
                 if source not in known[1]:
                     known[1].append(source)
-                if _os().path.dirname(known[0]) == folder.rstrip("/") and len(path) > len(known[0]) \
+                if os.path.dirname(known[0]) == folder.rstrip("/") and len(path) > len(known[0]) \
                         and name[-1].isdigit():
                     known[0] = path     # python3.11 says more than python in the same folder
     answers = _identify_all([by_file[key][0] for key in order], environ)
@@ -165,7 +161,7 @@ def _identify_all(paths, environ):
 
 def _listdir(folder):
     try:
-        return sorted(_os().listdir(folder))
+        return sorted(os.listdir(folder))
     except (OSError, ValueError):
         return []
 
@@ -173,9 +169,8 @@ def _listdir(folder):
 def _file_key(path):
     """(device, inode) of an executable regular file, else None."""
     try:
-        import stat
-        st = _os().stat(path)
-        if not stat.S_ISREG(st.st_mode) or not _os().access(path, _os().X_OK):
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or not os.access(path, os.X_OK):
             return None
         return (st.st_dev, st.st_ino)
     except (OSError, ValueError):
@@ -197,8 +192,8 @@ def identify(path, environ):
 
 def _classify(path):
     """(version, how, error) for a file known without running it, or None: ask it."""
-    real = _os().path.realpath(path)
-    for name in (_os().path.basename(real), _os().path.basename(path)):
+    real = os.path.realpath(path)
+    for name in (os.path.basename(real), os.path.basename(path)):
         if name.startswith("python2"):
             version = name[6:] if "." in name else "2"
             return version, "by its name (%s)" % name, "Python 2: utf8env models CPython 3.6-3.15"
@@ -235,7 +230,7 @@ def _shim(path, environ, root):
     """(the file a pyenv shim would exec, how that was found), or (None, why not).
     Nothing is run: the version comes from where pyenv(1) reads it."""
     version, origin = _pyenv_version(environ, root)
-    name = _os().path.basename(path)
+    name = os.path.basename(path)
     if version is None or version == "system":
         return None, "pyenv's system version: the next %s on PATH" % name
     target = "%s/versions/%s/bin/%s" % (root, version, name)
@@ -254,7 +249,7 @@ def _pyenv_version(environ, root):
             return found, folder.rstrip("/") + "/.python-version"
         if folder == "/":
             break
-        folder = _os().path.dirname(folder.rstrip("/")) or "/"
+        folder = os.path.dirname(folder.rstrip("/")) or "/"
     found = _first_word(root + "/version")
     return (found or "system"), root + "/version"
 

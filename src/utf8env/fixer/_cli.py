@@ -20,7 +20,7 @@ from .._sources.files import excluded, is_source, walk
 from .._output import for_terminal, shown, to_stderr, write, write_bytes
 from . import _measured
 from ._syntax import said
-from .._sources import edit, reported, scan
+from .._sources import edit, prefilter, reported, scan
 from .._sources.literals import Literals
 
 LEFT = "left"       # a row's verdict: a call site of --from's report not applied
@@ -206,7 +206,7 @@ def process(path, encoding, mode, report=None, left=False):
         data = edit.read_bytes(path)
         entries = _measured.for_file(report, path) if report is not None else ()
         literals = Literals(data)
-        if not entries and not scan.candidate(data, literals):
+        if not entries and not prefilter.candidate(data, literals):
             return None, [], None
         source = edit.decode(path, data)
         # The cyclic garbage collector off while the tree is made and walked: it finds

@@ -357,11 +357,11 @@ def _group_fixes(sites, tests, trials, states):
 def scan(root):
     """[(file relative to `root`, [the scan's Site])]: the calls the fixer's scan finds
     in the files under `root` it walks (those of `utf8env fix`)."""
-    from .._sources import apply, edit, files, scan as call_scan
+    from .._sources import apply, edit, files, prefilter
     out = []
     for path in files.walk(root):
         try:
-            if not call_scan.candidate(edit.read_bytes(path)):
+            if not prefilter.candidate(edit.read_bytes(path)):
                 continue
         except edit.Unreadable:
             continue

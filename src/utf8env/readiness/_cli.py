@@ -10,18 +10,18 @@ import time
 
 from .._environment import user_environ
 from .._errors import UsageError
+from .._output import to_stderr
+from . import _advice as advice, _native as native, _suite as suite, _windows as windows
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
                      project as current_project, pytest_args)
 from ._report import INTERRUPTED_LINE, RERUNS, TRIALS, report
+from ._unittest_runner import Args
 
 
 def run(options, command):
-    from . import _suite as suite
     if sys.platform == "win32":                   # Windows itself: its code page
-        from . import _native as native
         return native.run(options, command)
     if getattr(options, "windows", None):         # real Windows CPython under Wine
-        from . import _windows as windows
         return windows.run(options, command)
     for name, dest in (("--code-page", "code_page"),
                        ("--windows-requirements", "windows_requirements")):
@@ -38,14 +38,11 @@ def run(options, command):
         with Guard() as guard:
             return _run(options, args, world, timeout, project, guard)
     except (Interrupted, KeyboardInterrupt):
-        from .._output import to_stderr
         to_stderr(INTERRUPTED_LINE)
         return INTERRUPTED
 
 
 def _run(options, args, world, timeout, project, guard):
-    from . import _suite as suite
-    from ._unittest_runner import Args
     pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     problem = suite.world_problem(world, pythons)
     if problem:
@@ -55,7 +52,6 @@ def _run(options, args, world, timeout, project, guard):
     planned, folders = suite.plan(project, pythons, world, args, user_environ(), timeout,
                                   skipped)
     try:
-        from . import _advice as advice
         scanned = advice.Scan(project)      # the static scan (untested) while the runs run
         runs, workers = guard.execute(planned, world)
         # the reruns of the changed tests and the trials of their fixes: one batch
@@ -72,7 +68,6 @@ def _run(options, args, world, timeout, project, guard):
 def _advise(result, planned, project, pythons, world, args, timeout, guard, started):
     """The result with the fixes of the changed tests' call sites measured (_advice.py:
     tried in copies, in both modes) and the calls no test exercised."""
-    from . import _advice as advice
     offset = advice.project_offset(planned)
     trials = advice.plan(project, offset, result, pythons, world, args, user_environ(),
                          timeout)

@@ -8,6 +8,10 @@ import os
 import signal
 
 from .._errors import UsageError
+from .. import _discovery as discovery, _output as output
+from .._options import seconds
+from . import _suite as suite
+from ._unittest_runner import unittest_args
 
 INCOMPLETE = 3          # a run did not complete
 INTERRUPTED = 130       # SIGINT or SIGTERM: the runs were stopped
@@ -20,7 +24,6 @@ def pytest_args(command):
         return words[1:]
     if len(words) >= 3 and os.path.basename(words[0]).startswith("python") and words[1:3] == ["-m", "pytest"]:
         return words[3:]
-    from ._unittest_runner import unittest_args
     if unittest_args(words) is not None:        # `python -m unittest ARGS`: Args(ARGS)
         return unittest_args(words)
     raise UsageError("readiness: COMMAND %r: expected pytest ARGS... (it runs as PYTHON -m "
@@ -29,33 +32,29 @@ def pytest_args(command):
 
 def checked_timeout(word):
     """--timeout SECONDS, in seconds (the default without it)."""
-    from .._options import seconds
-    from ._suite import DEFAULT_TIMEOUT
-    return seconds(word, DEFAULT_TIMEOUT)
+    return seconds(word, suite.DEFAULT_TIMEOUT)
 
 
 def checked_pythons(named, environ, need_pytest=True):
     """The interpreters to run, each with pytest of its own; UsageError otherwise."""
-    from .. import _discovery as discovery
-    from ._suite import base_environ, default_pythons, pytest_problem
-    pythons = discovery.named(named) if named else default_pythons(environ)
+    pythons = discovery.named(named) if named else suite.default_pythons(environ)
     for p in pythons:
         if p.version == "2.7":
             raise UsageError("--python %r: Python 2.7 has no UTF-8 mode" % p.argv[-1])
     for p in (pythons if need_pytest else ()):       # unittest's runner needs no pytest
-        problem = pytest_problem(p, base_environ(environ))
+        problem = suite.pytest_problem(p, suite.base_environ(environ))
         if problem:
             raise UsageError(problem)
     return pythons
 
 
-def project():
-    """The project: the current folder; UsageError where it is gone."""
+def project(command="readiness"):
+    """The project: the current folder; UsageError, naming `command`, where it is gone."""
     try:
         return os.getcwd()
     except OSError as error:
-        raise UsageError("readiness: the current folder is gone (%s): cd into the project "
-                         "and run again" % (error.strerror or error))
+        raise UsageError("%s: the current folder is gone (%s): cd into the project "
+                         "and run again" % (command, error.strerror or error))
 
 
 class Interrupted(Exception):
@@ -90,17 +89,14 @@ class Guard(object):
         if self.running is None:
             raise Interrupted()
         if first:
-            from . import _suite as suite
             suite.stop(self.running)
 
     def run_batch(self, planned, world, progress):
         """The runs themselves: suite.execute() (in a Linux locale world)."""
-        from . import _suite as suite
         return suite.execute(planned, world, progress=progress)
 
     def execute(self, planned, world, unit="runs"):
         """run_batch(), with a progress line on a terminal: utf8env NAME: 2/4 UNIT."""
-        from .. import _output as output
         self.running = planned
         try:
             done = self.run_batch(planned, world,

@@ -38,13 +38,15 @@ import time
 
 from .._environment import user_environ
 from .._errors import UsageError
-from .. import _output as output
-from .. import _discovery as discovery
-from .._engine.profiles import warns_default_encoding
+from .. import _discovery as discovery, _output as output, _worlds as worlds
+from .._engine.policy import Inputs, decide
+from .._engine.profiles import OEM_CODE_PAGES, warns_default_encoding
 from .._windows import builds, runs, wine, wheels
-from . import _report as report, _suite as suite, _unittest_runner as unittest_runner
+from . import (_advice as advice, _report as report, _suite as suite,
+               _unittest_runner as unittest_runner)
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_timeout,
                      project as current_project, pytest_args)
+from ._results import PEP686, TODAY
 
 SEEN = suite.LENT + "._windows.seen"
 PIPE = runs.PIPE
@@ -202,14 +204,12 @@ class Windows(object):
                        stage.folder.path("stop"), stage.token, "--"]
                       + self.prefixes[utf8].pinned([sys.executable, "-I", "-S", PIPE, "--"]
                                                    + argv))
-        from .. import _worlds as worlds
         return worlds.Job(argv=supervised, env=env, timeout=timeout + 60.0, cwd=stage.work)
 
     def plan(self, project, pythons, world, pytest_args, environ, timeout, skipped=None,
              modes=None):
         """suite.plan() for the Windows interpreter: [(interp, mode, stage, Job)] and the
         folders made (`modes`: only the runs of these modes)."""
-        from ._results import PEP686, TODAY
         base = self.run_environ()
         self.src = has_src(project)
         planned, folders = [], []
@@ -276,7 +276,6 @@ class Windows(object):
     def differences(self, planned):
         """["RUN: what differs"] between each run's encodings as seen.py recorded them and
         utf8env's win32 rules for the same start."""
-        from ._results import PEP686
         out = []
         for _, mode, stage, _ in planned:
             try:
@@ -320,12 +319,10 @@ def _replace(path, pairs):
 
 def predicted(minor, code_page, utf8):
     """What decide() says a run gets: the shape seen.py records."""
-    from .._engine.policy import Inputs, decide
     args = ("-X", "utf8=" + utf8) + (("-X", "warn_default_encoding")
                                      if warns_default_encoding(minor) else ()) + ("-m", "pytest")
     d = decide(Inputs(environ={"PYTHONUTF8": utf8}, args=args, version=minor, platform="win32",
                       ansi_code_page=code_page, windows_console=False))
-    from .._engine.profiles import OEM_CODE_PAGES
     out = {"utf8_mode": d.utf8_mode, "acp": code_page, "oemcp": OEM_CODE_PAGES[code_page],
            "filesystem": [d.filesystem.encoding, d.filesystem.errors],
            "stdin": [d.stdin.encoding, d.stdin.errors],
@@ -430,7 +427,6 @@ def alternating(modes):
 
 
 def _run(options, args, timeout, project, guard, windows):
-    from . import _advice as advice
     started = time.monotonic()
     skipped = []
     pythons = [windows.interpreter()]
