@@ -10,9 +10,12 @@ no test exercised. Private: nothing here is a documented API.
     literals.py   where a file's strings and comments are, by one pass of `re`
     chunks.py     which functions and classes of a file can hold a call (the rest left
                   out of the parse)
-    scan.py       source text -> the call sites (ast; which calls, which are fixable,
-                  where the keyword goes: tokenize); no file access
+    scan.py       source text -> the call sites (ast: which calls, which are fixable);
+                  no file access
     scope.py      Python's scopes: which binding a call's name has where it is used
+    module_names.py  the names a module assigns a path or a ConfigParser (X.open())
+    insertion.py  where `encoding=` goes in a call (tokenize) and the text that adds it
+    nodes.py      what differs in the ast between 3.6 and 3.15 (end positions, literals)
     reported.py   the sites a readiness report saw that the scan does not take (X.open()
                   on any receiver at a warned line)
     edit.py       a file's bytes -> its text (PEP 263 cookie, BOM), the edits applied

@@ -209,7 +209,7 @@ _LINE_END = re.compile(br"[\r\n]")
 
 class LeftOut(object):
     """The chunks a parse left out: whether they may give a name the value scan's
-    _Module asks about (a path, a ConfigParser), by prefilter's reading of the text."""
+    module_names.ModuleNames asks about (a path, a ConfigParser), by prefilter's reading of the text."""
 
     def __init__(self, data, spans):
         self.data, self.spans = data, spans

@@ -8,7 +8,7 @@ import io
 import os
 import stat
 import tokenize
-from .scan import split_lines
+from .insertion import split_lines
 
 
 class Unreadable(Exception):

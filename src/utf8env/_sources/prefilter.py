@@ -393,7 +393,7 @@ def _receiver_kind(receiver, data, literals):
 
 def _rest_may_be_path(pattern, data, literals, path_like):
     """Whether a match of `pattern` (a name, then "=" or ":") may assign or annotate it
-    a path (scan's _Module), by the rest of its line: `path_like` found there, or a
+    a path (module_names.ModuleNames), by the rest of its line: `path_like` found there, or a
     bracket that the line leaves open, or a backslash (unsure where it ends). Not a
     def's `self):`, a dict's `{a: 1}`, a slice's `[a:]`, `x = build_opener()`."""
     for match in pattern.finditer(data):
@@ -412,7 +412,7 @@ def _rest_may_be_path(pattern, data, literals, path_like):
 def _in_arguments(data, match):
     """Whether the `X =` of `match` follows a "," or "(" on its line (past an attribute's
     `a.`): a keyword argument, a parameter's default, or a tuple's name (`a, X = ...`),
-    which scan's _Module takes for no assignment; not `(X) = ...`."""
+    which ModuleNames takes for no assignment; not `(X) = ...`."""
     position = match.start() - 1
     while position >= 0 and data[position] in _TARGET_BYTES:
         position -= 1

@@ -8,12 +8,12 @@ scan edits a Path's. A call there that names its encoding already (the fix appli
 before: a second run) or keeps the default by a comment (`# utf8env: ignore`, the
 linters' noqa) needs nothing. Anything else at that line is left, with why (one line each).
 
-Uses the scan's own walk and edit (_scan's module-private helpers, same package): the
-calls, their scopes, the f-strings, the keyword's place are found exactly as for the
-scan's sites."""
+Uses the scan's own walk and judgement (scan.collect, scan.judge, scan.kept_lines) and
+insertion's edit: the calls, their scopes, the f-strings, the keyword's place are found
+exactly as for the scan's sites."""
 import ast
 
-from . import calls, scan
+from . import calls, insertion, scan
 
 _SPECS = {"open": calls.PATH_OPEN, "read_text": calls.READ_TEXT,
           "write_text": calls.WRITE_TEXT}
@@ -29,9 +29,9 @@ def sites_at(text, wanted):
     [(line, encoding)] the scan found nothing at (encoding: the measured one, or None
     for review, with why in the site's message by the caller)."""
     tree = ast.parse(text)
-    module, calls, in_fstring = scan._collect(tree)
-    lines = scan.split_lines(text)
-    kept = scan._kept_lines(text)
+    module, calls, in_fstring = scan.collect(tree)
+    lines = insertion.split_lines(text)
+    kept = scan.kept_lines(text)
     out = {}
     for line, encoding in wanted:
         if line > len(lines):
@@ -59,7 +59,7 @@ def sites_at(text, wanted):
         call, _ = here[0]
         last = _lines_of(call)[1]
         spec = _SPECS[call.func.attr] + (True,)
-        judged = scan._judge(call, spec, module)
+        judged = scan.judge(call, spec, module)
         if judged is None and (_named_encoding(call) or len(call.args) > spec[3]):
             out[line] = None
             continue
@@ -68,19 +68,19 @@ def sites_at(text, wanted):
                          "report?)")
             continue
         verdict, message = judged
-        col = scan._char_col(lines[call.lineno - 1], call.col_offset) + 1
+        col = insertion.char_col(lines[call.lineno - 1], call.col_offset) + 1
         shown = "X." + call.func.attr
         if verdict == scan.FIX and id(call) in in_fstring:
             verdict, message = scan.REVIEW, "inside an f-string: add encoding= by hand"
         edits = ()
         if verdict == scan.FIX and encoding is not None:
-            made = scan._edits(lines, call, encoding)
+            made = insertion.edits(lines, call, encoding)
             if made is None:
                 verdict, message = scan.REVIEW, \
                     "the call's parenthesis cannot be placed: add encoding= by hand"
             else:
                 edits, swallowed = made
-                col = scan._outside(lines[call.lineno - 1], col, swallowed)
+                col = insertion.outside(lines[call.lineno - 1], col, swallowed)
                 message = ("text in the locale's encoding (the report's warning, any "
                            "receiver); fix: encoding=\"%s\"" % encoding)
         elif verdict == scan.FIX:

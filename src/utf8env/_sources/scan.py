@@ -43,19 +43,20 @@ that may reach the encoding's position, a call inside an f-string, os.popen. The
 inserts `encoding="utf-8"` (or "locale") before the call's closing parenthesis (ast end
 positions on 3.8+; on 3.6 and 3.7, which have none, the call's parenthesis is found by
 tokenize: a receiver in parentheses is then left for review), keeping trailing commas,
-line breaks and comments."""
+line breaks and comments (insertion.py)."""
 import ast
 import re
 import sys
 import tokenize
 
-from .calls import (CONFIG_READ, CONFIGPARSERS, FILEINPUT, FUNCTIONS, LAST_NAMES, MODE,
-                    PATH_CLASSES, PATH_ITERATORS, PATH_METHODS, PATH_OPEN, POPEN, READ_TEXT,
-                    SUBPROCESS, TEXT_KEYWORDS, WRITE_TEXT)
-from .scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
+from . import insertion
+from .calls import (CONFIG_READ, FILEINPUT, FUNCTIONS, LAST_NAMES, MODE, PATH_ITERATORS,
+                    PATH_OPEN, POPEN, READ_TEXT, SUBPROCESS, TEXT_KEYWORDS, WRITE_TEXT)
 from .chunks import skeleton
-
-_HAS_END = sys.version_info >= (3, 8)
+from .insertion import char_col, outside, split_lines
+from .module_names import ModuleNames, Partial, annotation_is_path, target_names
+from .nodes import HAS_END, literal
+from .scope import CLASS, COMPREHENSION, FUNCTION, LOCAL, MODULE, Scope
 
 FIX, REVIEW = "fix", "review"
 
@@ -81,177 +82,6 @@ class Site(object):
     def __repr__(self):
         return "Site(%d, %d, %r, %r, %r)" % (self.line, self.col, self.call, self.verdict,
                                              self.message)
-
-
-def split_lines(text):
-    """The lines as the compiler counts them (\\r\\n, \\r, \\n), each with its ending."""
-    lines = text.splitlines(True)
-    if len(lines) == text.count("\n") + text.count("\r") - text.count("\r\n") + \
-            (0 if not text or text.endswith(("\n", "\r")) else 1):
-        return lines
-    # Other characters splitlines() breaks at (\x0c, \x1c, \u2028...) are not line breaks
-    # for the compiler: join them back.
-    out, current = [], ""
-    for piece in lines:
-        current += piece
-        if piece.endswith(("\n", "\r")):
-            out.append(current)
-            current = ""
-    if current:
-        out.append(current)
-    return out
-
-
-def _literal(node):
-    """The value of a str/bytes/number/bool/None literal node, or raise ValueError."""
-    if isinstance(node, ast.Constant if _HAS_END else (ast.Str, ast.Bytes, ast.Num,
-                                                       ast.NameConstant)):
-        return node.value if _HAS_END else getattr(node, "s", getattr(node, "n", getattr(
-            node, "value", None)))
-    raise ValueError
-
-
-class Partial(Exception):
-    """A question about the whole module asked of a parse that left parts of it out."""
-
-
-class _Module(object):
-    """What the whole module says about names: the names assigned a path or a
-    ConfigParser (anywhere: a heuristic). Which name a call's name is bound to is its
-    scope's (Scope.lookup)."""
-
-    def __init__(self):
-        self.assigned = []          # (target's name, value, scope)
-        self.path_names = set()
-        self.config_names = set()
-        self.imported_names = set()  # the names an import binds, in any scope
-        self.settled = False
-        # What the parse left out (chunks.LeftOut), if anything: a name the parse did not
-        # see assigned a path or a ConfigParser may be one there.
-        self.left_out = None
-        self.unsure = set()         # ... names whose value may be one of those
-
-    @staticmethod
-    def qualname(node, scope, strict=True):
-        """The dotted name of a Name or Attribute chain, its base resolved in `scope`: an
-        import's module, "builtins.open" for an unbound open. A base bound otherwise
-        (a local, a parameter, `open = ...`) gives None if strict, else its own name."""
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return None
-        base = scope.lookup(node.id)
-        if base is None:
-            base = "builtins.open" if node.id == "open" else node.id
-        elif base is LOCAL:
-            if strict:
-                return None
-            base = node.id
-        parts.append(base)
-        return ".".join(reversed(parts))
-
-    @staticmethod
-    def imported(node, scope):
-        while isinstance(node, ast.Attribute):
-            node = node.value
-        return isinstance(node, ast.Name) and isinstance(scope.lookup(node.id), str)
-
-    def is_path(self, node, scope):
-        if isinstance(node, ast.BinOp):
-            return isinstance(node.op, ast.Div)
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = self.qualname(func, scope, False)
-            if name is not None and name.rsplit(".", 1)[-1] in PATH_CLASSES:
-                return True
-            if isinstance(func, ast.Attribute) and func.attr in PATH_METHODS:
-                return self.is_path(func.value, scope) or (
-                    name is not None and name.rsplit(".", 2)[-2] in PATH_CLASSES)
-            return False
-        if isinstance(node, ast.Name):
-            return (not self.imported(node, scope) and node.id.lower().endswith("path")) or \
-                self._named(node.id, self.path_names)
-        if isinstance(node, ast.Attribute):
-            if node.attr == "parent":
-                return self.is_path(node.value, scope)
-            return (not self.imported(node, scope) and node.attr.lower().endswith("path")) \
-                or self._named(node.attr, self.path_names)
-        return False
-
-    def _named(self, name, names):
-        """Whether `name` is one of `names` (assigned a path or a ConfigParser somewhere);
-        raises Partial where it is not but is in the bytes the parse left out."""
-        if name in names:
-            return True
-        if self.left_out is not None and (
-                name in self.unsure or self.left_out.may_bind(name, names is self.path_names)):
-            raise Partial
-        return False
-
-    def is_config(self, node, scope):
-        if isinstance(node, ast.Call):
-            name = self.qualname(node.func, scope, False)
-            return name is not None and name.rsplit(".", 1)[-1] in CONFIGPARSERS
-        if isinstance(node, ast.Name):
-            return self._named(node.id, self.config_names)
-        if isinstance(node, ast.Attribute):
-            return self._named(node.attr, self.config_names)
-        return False
-
-    def settle(self):
-        """The names assigned a path or a ConfigParser (twice: `b = a.parent` after `a`):
-        once the walk is over, and only where a call's receiver asks (most modules have
-        no `X.open(`: their assignments are not looked at)."""
-        if self.settled:
-            return
-        self.settled = True
-        for _ in range(2):
-            found = len(self.path_names) + len(self.config_names)
-            self._settle_once()
-            if len(self.path_names) + len(self.config_names) == found:
-                break           # nothing new: a second pass would find the same
-        # A parse that left parts out: the names assigned from a name that may be bound
-        # in those parts are unsure too (to the end of the chain), never taken for no path.
-        # These passes only mark names unsure: a path or ConfigParser name they added
-        # would be one the whole file's two passes never find (`c = b`, `b = a`, ...).
-        while self.left_out is not None:
-            unsure = len(self.unsure)
-            self._settle_once(adding=False)
-            if len(self.unsure) == unsure:
-                break
-
-    def _settle_once(self, adding=True):
-        for name, value, scope in self.assigned:
-            try:
-                if self.is_path(value, scope):
-                    if adding:
-                        self.path_names.add(name)
-                elif self.is_config(value, scope):
-                    if adding:
-                        self.config_names.add(name)
-            except Partial:
-                self.unsure.add(name)   # (only ever raised where parts were left out)
-
-
-def _target_names(target):
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, ast.Attribute):
-        return [target.attr]
-    return []
-
-
-def _annotation_is_path(node):
-    if isinstance(node, ast.Name):
-        return node.id in PATH_CLASSES
-    if isinstance(node, ast.Attribute):
-        return node.attr in PATH_CLASSES
-    if not _HAS_END and isinstance(node, ast.Str) or _HAS_END and isinstance(
-            node, ast.Constant) and isinstance(node.value, str):
-        return _literal(node) in PATH_CLASSES
-    return False
 
 
 # Fields that never hold a node (names, numbers, the Load/Store contexts): ast.walk's
@@ -285,20 +115,20 @@ def _arguments(arguments):
     return every + [arg for arg in (arguments.vararg, arguments.kwarg) if arg is not None]
 
 
-def _collect(tree):
+def collect(tree):
     """(the module's names, every Call node with its scope, the ids of the calls inside
     f-strings). Each scope's own nodes are walked with that scope (parents before
     children, no recursion); a def, lambda, class or comprehension met there binds its
     name and leaves what runs there (decorators, defaults, annotations, bases, the first
     iterable) in it, and its body for a scope of its own."""
-    module = _Module()
+    module = ModuleNames()
     root = Scope(None, MODULE)
     calls = []
     in_fstring = set()
     declaring = []                  # the scopes with a global or nonlocal statement
     node_type, fields, local = ast.AST, _FIELDS, LOCAL
     load, name_type, call_type, special = ast.Load, ast.Name, ast.Call, _SPECIAL
-    constant_type = ast.Constant if _HAS_END else None
+    constant_type = ast.Constant if HAS_END else None
     pending = [(tree.body, root)]
     while pending:
         nodes, scope = pending.pop()
@@ -328,7 +158,7 @@ def _collect(tree):
                     inner.bound[arg.arg] = local
                     if arg.annotation is not None:
                         push(arg.annotation)
-                        if _annotation_is_path(arg.annotation):
+                        if annotation_is_path(arg.annotation):
                             module.path_names.add(arg.arg)
                 if kind is ast.Lambda:
                     pending.append(([node.body], inner))
@@ -391,11 +221,11 @@ def _collect(tree):
                     scope.bind(name, local)
             elif kind is ast.Assign:
                 for target in node.targets:
-                    for name in _target_names(target):
+                    for name in target_names(target):
                         module.assigned.append((name, node.value, scope))
             elif kind is _ANN_ASSIGN:
-                for name in _target_names(node.target):
-                    if _annotation_is_path(node.annotation):
+                for name in target_names(node.target):
+                    if annotation_is_path(node.annotation):
                         module.path_names.add(name)
                     if node.value is not None:
                         module.assigned.append((name, node.value, scope))
@@ -440,7 +270,7 @@ def _path_iterator(module, node, scope):
     source = node.iter
     if isinstance(source, ast.Call) and isinstance(source.func, ast.Attribute) and \
             source.func.attr in PATH_ITERATORS:
-        for name in _target_names(node.target):
+        for name in target_names(node.target):
             module.assigned.append((name, source.func.value, scope))
 
 
@@ -478,7 +308,7 @@ _NOT_LITERAL = object()
 
 def _truth(node):
     try:
-        return bool(_literal(node))
+        return bool(literal(node))
     except ValueError:
         return _NOT_LITERAL
 
@@ -487,7 +317,7 @@ def _ordinal(number):
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, "%dth" % number)
 
 
-def _judge(call, spec, module):
+def judge(call, spec, module):
     """None (not text in the locale's encoding, or an explicit encoding), or (REVIEW,
     message), or (FIX, None)."""
     enc_pos = spec[3]
@@ -516,7 +346,7 @@ def _judge(call, spec, module):
 
 def _is_none(node):
     try:
-        return _literal(node) is None
+        return literal(node) is None
     except ValueError:
         return False
 
@@ -538,7 +368,7 @@ def _judge_text(call, spec, keywords, double_star, starred, first_star):
             return REVIEW, "*args may carry the mode and the encoding"
         if mode is not None:
             try:
-                value = _literal(mode)
+                value = literal(mode)
             except ValueError:
                 value = None
             if not isinstance(value, str):
@@ -575,158 +405,6 @@ def _judge_text(call, spec, keywords, double_star, starred, first_star):
     return FIX, None
 
 
-def _char_col(line, byte_col):
-    try:
-        return len(line.encode("utf-8")[:byte_col].decode("utf-8"))
-    except UnicodeError:
-        return byte_col
-
-
-def _trailers(func):
-    """(the bracket groups of the callee's chain of calls and subscripts, whether the
-    chain starts at a name: else at an expression in parentheses)."""
-    count = 0
-    while True:
-        if isinstance(func, ast.Call):
-            count += 1
-            func = func.func
-        elif isinstance(func, ast.Subscript):
-            count += 1
-            func = func.value
-        elif isinstance(func, ast.Attribute):
-            func = func.value
-        else:
-            return count, isinstance(func, ast.Name)
-
-
-class _Token(object):
-    __slots__ = ("type", "string", "line", "col", "end_line", "end_col")
-
-    def __init__(self, token, line0, col0):
-        self.type, self.string = token[0], token[1]
-        (row, col), (end_row, end_col) = token[2], token[3]
-        self.line = line0 + row - 1
-        self.col = col + (col0 if row == 1 else 0)
-        self.end_line = line0 + end_row - 1
-        self.end_col = end_col + (col0 if end_row == 1 else 0)
-
-
-_OPEN, _CLOSE = "([{", ")]}"
-_SKIP = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)
-
-
-def _call_tokens(lines, call):
-    """(the call's "(" token, its ")" token, the first significant token after "(", the
-    last before ")", the call's STRING tokens), or None where it cannot be found. 3.8+:
-    tokenize from the end of the callee to the first "(" (a callee in parentheses leaves
-    ")" before it), which must close at the call's end. 3.6, 3.7: from the call's start,
-    the callee a chain of names, attributes, calls and subscripts, the call's "(" the
-    bracket group after those of the chain."""
-    if _HAS_END:
-        func = call.func
-        line0 = func.end_lineno - 1
-        col0 = _char_col(lines[line0], func.end_col_offset)
-        target = (call.end_lineno - 1,
-                  _char_col(lines[call.end_lineno - 1], call.end_col_offset) - 1)
-        last_line = call.end_lineno
-        wanted = 1
-        named = True
-    else:
-        line0 = call.lineno - 1
-        col0 = _char_col(lines[line0], call.col_offset)
-        target = None
-        last_line = len(lines)
-        wanted, named = _trailers(call.func)
-        wanted += 1
-    feed = iter([lines[line0][col0:]] + lines[line0 + 1:last_line])
-    depth = 0
-    groups = 0
-    in_base = not named         # 3.6, 3.7: inside the parentheses the callee starts in
-    swallowed = 0
-    opened = first = previous = None
-    strings = []
-    try:
-        for raw in tokenize.generate_tokens(lambda: next(feed, "")):
-            kind = raw[0]
-            if kind in _SKIP or kind == tokenize.INDENT or kind == tokenize.DEDENT:
-                continue
-            if kind == tokenize.ENDMARKER:
-                return None
-            string = raw[1]
-            if kind == tokenize.OP and string in _OPEN:
-                token = _Token(raw, line0, col0)
-                if depth == 0:
-                    groups += 1
-                    opened = token
-                    first = None
-                depth += 1
-            elif kind == tokenize.OP and string in _CLOSE:
-                if depth == 0 and (in_base or groups == 0):
-                    in_base = False         # the end of a callee in parentheses
-                    groups = 0
-                    swallowed += 1
-                    continue
-                token = _Token(raw, line0, col0)
-                depth -= 1
-                if depth < 0:
-                    return None
-                if depth == 0 and groups == wanted and not in_base:
-                    if opened.string != "(" or string != ")" or (
-                            target is not None and (token.line, token.col) != target):
-                        return None
-                    return opened, token, first or token, previous, strings, swallowed
-            elif depth == 0 and not in_base and not (
-                    target is None and (kind == tokenize.NAME or string == ".")):
-                return None
-            else:
-                token = _Token(raw, line0, col0)
-                if kind == tokenize.STRING:
-                    strings.append(string)
-            if depth >= 1 and first is None and token is not opened:
-                first = token
-            previous = token
-    except (tokenize.TokenError, IndentationError, SyntaxError, StopIteration):
-        return None
-    return None
-
-
-def _indent(line):
-    return line[:len(line) - len(line.lstrip(" \t"))]
-
-
-def _edits(lines, call, value):
-    """([(line index, char column, text)] that add encoding=VALUE, the parentheses
-    around the callee's start that 3.6 and 3.7 leave out of the call's column), or None."""
-    found = _call_tokens(lines, call)
-    if found is None:
-        return None
-    opened, closed, first, last, strings, swallowed = found
-    return _inserts(lines, opened, closed, first, last, strings, value), \
-        0 if _HAS_END else swallowed
-
-
-def _inserts(lines, opened, closed, first, last, strings, value):
-    quote = '"'
-    if strings and not any(s.lstrip("bBrRuUfF").startswith('"') for s in strings):
-        quote = "'"
-    keyword = "encoding=%s%s%s" % (quote, value, quote)
-    if last is opened:                                    # no argument
-        return [(closed.line, closed.col, keyword)]
-    if last.string == "," and last.type == tokenize.OP:  # a trailing comma
-        close_line = lines[closed.line]
-        if closed.line != last.line and not close_line[:closed.col].strip():
-            if last.line > opened.line:
-                indent = _indent(lines[last.line])
-            else:
-                indent = " " * first.col if not _indent(lines[opened.line]).count("\t") \
-                    else _indent(lines[opened.line]) + "    "
-            above = lines[closed.line - 1]
-            newline = above[len(above.rstrip("\r\n")):] or "\n"
-            return [(closed.line, 0, indent + keyword + "," + newline)]
-        return [(last.end_line, last.end_col, " " + keyword + ",")]
-    return [(last.end_line, last.end_col, ", " + keyword)]
-
-
 def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
     """The Sites of the source `text`, in order; raises SyntaxError (ValueError for a NUL
     byte on older Pythons) where it does not parse. `data`: the bytes `text` was decoded
@@ -735,7 +413,7 @@ def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
     functions and classes that can hold no call (chunks) unless `whole` (`literals`:
     data's literals.Literals, if made already)."""
     tree, left_out = _parsed(text, data, whole, literals)
-    module, calls, in_fstring = _collect(tree)
+    module, calls, in_fstring = collect(tree)
     module.left_out = left_out
     lines = None
     sites = []
@@ -746,27 +424,27 @@ def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
             return scan(text, encoding, data, whole=True)
         if spec is None:
             continue
-        judged = _judge(call, spec, module)
+        judged = judge(call, spec, module)
         if judged is None:
             continue
         if lines is None:
             lines = split_lines(text)
         shown, likely = spec[0], spec[5]
-        line, col = call.lineno, _char_col(lines[call.lineno - 1], call.col_offset) + 1
+        line, col = call.lineno, char_col(lines[call.lineno - 1], call.col_offset) + 1
         verdict, message = judged
         if verdict == FIX and id(call) in in_fstring:
             verdict, message = REVIEW, "inside an f-string: add encoding= by hand"
         edits = None
         if verdict == FIX:
-            edits = _edits(lines, call, encoding)
+            edits = insertion.edits(lines, call, encoding)
             if edits is not None:
                 edits, swallowed = edits
-                col = _outside(lines[line - 1], col, swallowed)
+                col = outside(lines[line - 1], col, swallowed)
             if edits is None:
                 verdict = REVIEW
                 message = ("the call's parenthesis cannot be placed on Python %d.%d (a "
                            "receiver in parentheses): fix with Python 3.8+ or by hand"
-                           % sys.version_info[:2]) if not _HAS_END else \
+                           % sys.version_info[:2]) if not HAS_END else \
                     "the call's parenthesis cannot be placed: add encoding= by hand"
         if verdict == FIX:
             message = _fix_message(spec, encoding)
@@ -780,7 +458,7 @@ def scan(text, encoding="utf-8", data=None, whole=False, literals=None):
         # Tokenizing (to tell a comment from a string) costs as much as parsing: only
         # where such a comment's words are on a call's lines at all (and only these:
         # a search of the whole text ignoring case costs a tenth of the parse).
-        kept = _kept_lines(text)
+        kept = kept_lines(text)
         sites = [site for site in sites
                  if not any(n in kept for n in range(site.line, site.end + 1))]
     sites.sort(key=lambda site: (site.line, site.col))
@@ -817,7 +495,7 @@ def _stubs_stand(tree, stubs):
     return all(stub in standing for stub in stubs)
 
 
-def _kept_lines(text):
+def kept_lines(text):
     """The numbers (1-based) of the lines whose comment keeps a call as it is (_KEEP)."""
     import io
     kept = set()
@@ -828,18 +506,6 @@ def _kept_lines(text):
     except (tokenize.TokenError, SyntaxError):     # what parsed always tokenizes: belt
         pass
     return kept
-
-
-def _outside(line, col, parentheses):
-    """The 1-based column of the parenthesis `parentheses` levels out from `col` on `line`
-    (3.6 and 3.7 start `(a / b).open()` at a), or col where it is not on that line."""
-    at = col - 1
-    for _ in range(parentheses):
-        before = line[:at].rstrip(" \t")
-        if not before.endswith("("):
-            return col
-        at = len(before) - 1
-    return at + 1
 
 
 def _fix_message(spec, encoding):
