@@ -14,7 +14,7 @@ import pytest
 
 from utf8env import _locales as locales
 from utf8env import _probe as probe
-from utf8env.doctor import _findings as doctor_findings, _place as doctor_place
+from utf8env.doctor import _diagnose as doctor_diagnose, _place as doctor_place
 from utf8env import _discovery as discovery
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
@@ -209,7 +209,7 @@ def test_systemd_unit_and_locale_files_from_a_root(tmp_path):
     (tmp_path / "proc" / "self" / "stat").write_text("1 (python3) R 0\n")
     env = {"INVOCATION_ID": "ab" * 16, "PATH": "/usr/bin:/bin"}
     found = doctor_place.gather(env, root=str(tmp_path), pythons=False)
-    diagnosis = doctor_findings.diagnose(found)
+    diagnosis = doctor_diagnose.diagnose(found)
     context = diagnosis.contexts[0]
     assert (context.name, context.summary, context.evidence) == (
         "systemd", "systemd service web.service",

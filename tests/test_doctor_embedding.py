@@ -11,7 +11,7 @@ import os
 import pytest
 
 from utf8env._engine.policy import LocaleFacts
-from utf8env.doctor import _findings as findings, _render as render, _servers as servers
+from utf8env.doctor import _diagnose as diagnosing, _render as render, _servers as servers
 from utf8env.doctor._place import Place, Process, Reader
 from utf8env.doctor._verdict import verdict_lines
 
@@ -122,7 +122,7 @@ def _uwsgi(version="3.11", calls=("Py_Initialize",), errors="strict"):
 
 def _diagnosis(environ, embedding, **kw):
     place = _place(environ, embedding, **kw)
-    return place, findings.diagnose(place)
+    return place, diagnosing.diagnose(place)
 
 
 def test_uwsgi_in_the_c_locale():

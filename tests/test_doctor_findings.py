@@ -4,7 +4,7 @@ the user's start-up files and PAM's /etc/default/locale before the ssh client is
 titles and evidence fold to a terminal's width while fix lines stay whole."""
 import pytest
 
-from utf8env.doctor import _findings as findings
+from utf8env.doctor import _finding_records as finding_records, _origin
 from utf8env.doctor._fixes import Remedy, for_remedies, unsafe
 from utf8env.doctor._records import Context, Fix
 from utf8env.doctor._verdict import verdict_lines
@@ -21,7 +21,7 @@ def test_a_value_no_line_may_carry_is_refused(value):
     remedy = Remedy(install=value)
     assert unsafe(remedy) == value
     assert for_remedies((remedy,), (), INFO) == ()
-    finding = findings._finding("locale-missing", "warning", "t", ("e",),
+    finding = finding_records.make_finding("locale-missing", "warning", "t", ("e",),
                                 (Remedy(changes=(("LANG", "C.UTF-8"),)), remedy), (), INFO)
     assert finding.evidence == ("e", "no fix is written with %r: a fix line holds only "
                                 "letters, digits and _.@+-" % value)
@@ -47,15 +47,15 @@ def _ssh(environ, forwarded=("LANG",), from_pam=()):
 
 def test_a_start_up_file_is_named_before_the_ssh_client():
     files = {"~/.bashrc": "# stock\nexport LANG='de_DE.UTF-8'\n"}
-    origin = findings._origin("LANG", "de_DE.UTF-8", (_ssh({}),), dict(INFO, files=files))
+    origin = _origin.origin_of("LANG", "de_DE.UTF-8", (_ssh({}),), dict(INFO, files=files))
     assert origin == "(set by ~/.bashrc line 2)"
 
 
 def test_pams_file_is_named_before_the_ssh_client():
-    origin = findings._origin("LANG", "de_DE.UTF-8", (_ssh({}, from_pam=("LANG",)),), INFO)
+    origin = _origin.origin_of("LANG", "de_DE.UTF-8", (_ssh({}, from_pam=("LANG",)),), INFO)
     assert origin == ("(as /etc/default/locale sets it: sshd's PAM (pam_env) applies that file "
                       "after the variables the ssh client sent)")
-    assert findings._origin("LANG", "de_DE.UTF-8", (_ssh({}),), INFO) == (
+    assert _origin.origin_of("LANG", "de_DE.UTF-8", (_ssh({}),), INFO) == (
         "(most likely sent by the ssh client: SendEnv on the client, let in by AcceptEnv LANG "
         "LC_* at /etc/ssh/sshd_config:12)")
 
@@ -75,7 +75,7 @@ def test_titles_and_evidence_fold_to_the_width_and_fix_lines_do_not():
             "LC_CTYPE falls back to C (ASCII)")
     fix = Fix("the Dockerfile (or docker run -e NAME=VALUE)",
               ("RUN apt-get update && apt-get install -y locales && locale-gen",), "container")
-    finding = findings.Finding("locale-missing", "warning", long, ("perl warns " * 6,), (fix,))
+    finding = finding_records.Finding("locale-missing", "warning", long, ("perl warns " * 6,), (fix,))
     assert verdict_lines([finding], verbose=True, width=60) == [
         "1 problem", "",
         "warning LANG=en_US.UTF-8 names a locale this system does not",

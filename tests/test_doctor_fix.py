@@ -11,7 +11,7 @@ import pytest
 
 from utf8env._errors import UsageError
 from utf8env.doctor import _repair as repair
-from utf8env.doctor._findings import Finding
+from utf8env.doctor._finding_records import Finding
 from utf8env.doctor._records import Fix
 
 pytestmark = pytest.mark.fast
@@ -256,7 +256,7 @@ def test_what_cannot_be_started_is_not_checked(name, details, said):
 
 def test_the_text_and_json_of_fix_say_the_same():
     from utf8env.doctor import _cli as cli, _session as session
-    from utf8env.doctor._findings import Diagnosis
+    from utf8env.doctor._finding_records import Diagnosis
     finding = _finding(DOCKERFILE)
     diagnosis = Diagnosis(None, (), (), (), (finding,), None)
     done = [repair.Applied("/h/.bashrc", "top", ["export LANG=C.UTF-8"],

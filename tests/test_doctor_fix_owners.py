@@ -19,7 +19,7 @@ import pytest
 
 from utf8env._errors import UsageError
 from utf8env.doctor import _owned as owned, _repair as repair
-from utf8env.doctor._findings import Finding
+from utf8env.doctor._finding_records import Finding
 from utf8env.doctor._records import Fix
 
 from support import machine

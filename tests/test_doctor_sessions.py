@@ -463,7 +463,7 @@ def _names(place):
 @pytest.mark.fast
 def test_sessions_nearest_first():
     # sudo on a /.dockerenv host: sudo's, its fix the command line.
-    from utf8env.doctor._findings import diagnose
+    from utf8env.doctor._diagnose import diagnose
     sudo = _place({"LANG": "C", "SUDO_USER": "u", "SUDO_COMMAND": "/usr/bin/app"},
                   ["sudo", "-u", "app", "/usr/bin/app"], ["-bash"],
                   markers=("/.dockerenv",))
@@ -517,7 +517,7 @@ def test_nohup_evidence():
 def test_su_login_value_not_recognised():
     """`su -` starts from an empty environment: a value that neither /etc/default/locale
     nor a start-up file gives is said not recognised, not blamed on the caller or image."""
-    from utf8env.doctor._findings import diagnose
+    from utf8env.doctor._diagnose import diagnose
     place = _place({"LANG": "C"}, ["su", "-", "u"], markers=("/.dockerenv",),
                    files={"/etc/pam.d/su": "session required pam_env.so readenv=1 "
                                            "envfile=/etc/default/locale\n"})
@@ -533,7 +533,7 @@ def test_su_login_value_not_recognised():
 def test_musl_wording():
     """With musl named, no locale variable is no problem (C.UTF-8); LANG=C is, said with
     musl's rule."""
-    from utf8env.doctor._findings import diagnose
+    from utf8env.doctor._diagnose import diagnose
     musl = ("musl", "the dynamic loader /lib/ld-musl-x86_64.so.1")
     assert diagnose(_place({}, ["python3"], libc=musl)).findings == ()
     assert diagnose(_place({}, ["python3"], libc=("glibc", "x"))).findings[0].code == "c-locale"

@@ -17,7 +17,8 @@ from hypothesis import given, settings, strategies as st
 from utf8env import _cli as cli
 from utf8env._errors import UsageError
 from utf8env._engine.policy import LocaleFacts
-from utf8env.doctor import _findings as findings, _render as render, _snapshot as snapshot
+from utf8env.doctor import _diagnose as diagnosing, _finding_records as finding_records
+from utf8env.doctor import _render as render, _snapshot as snapshot
 from utf8env.doctor import _servers as servers
 from utf8env.doctor._place import Place, Process
 from utf8env.doctor._pythons import Found
@@ -47,7 +48,7 @@ def _place():
 
 
 PLACE = _place()
-DIAGNOSIS = findings.diagnose(PLACE)
+DIAGNOSIS = diagnosing.diagnose(PLACE)
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +221,7 @@ def _compared(data, monkeypatch):
     monkeypatch.setattr(snapshot, "_moved", lambda place, environ:
                         place._replace(environ=environ))
     result = snapshot.compare(data, PLACE, DIAGNOSIS)
-    snapshot.to_text("saved.json", result, findings.problems(DIAGNOSIS.findings))
+    snapshot.to_text("saved.json", result, finding_records.problems(DIAGNOSIS.findings))
     json.dumps(result)
 
 

@@ -35,7 +35,7 @@ _C_LOCALE = ("LC_CTYPE is the C locale (LANG=C): ASCII for every program but Pyt
 
 @pytest.mark.fast
 def test_a_value_nothing_gives_is_not_recognised_and_keeps_the_proven_fix():
-    from utf8env.doctor._findings import diagnose
+    from utf8env.doctor._diagnose import diagnose
     place = _place({"LANG": "C", "SHELL": "/bin/bash", "TERM": "xterm"},
                    ("/usr/bin/xterm", ["xterm"]))
     [finding] = diagnose(place).findings
@@ -54,7 +54,7 @@ def test_a_value_nothing_gives_is_not_recognised_and_keeps_the_proven_fix():
 
 @pytest.mark.fast
 def test_a_parent_python_coercion_from_evidence():
-    from utf8env.doctor._findings import diagnose
+    from utf8env.doctor._diagnose import diagnose
     python = ("/usr/bin/python3.11", ["/usr/bin/python3", "-m", "ansible"])
     environ = {"LANG": "C", "LC_CTYPE": "C.UTF-8", "SHELL": "/bin/bash", "TERM": "xterm"}
     found = diagnose(_place(environ, python, parent_locale={"LANG": "C"})).findings

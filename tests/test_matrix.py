@@ -22,7 +22,8 @@ from utf8env import _worlds as worlds
 from utf8env import _discovery as discovery
 from utf8env._worlds import env_sets as environments
 from utf8env.matrix import (_cli as cli,
-                            _pep as pep, _program as program, _report as report,
+                            _pep as pep, _pep_view as pep_view, _program as program,
+                            _program_view as program_view, _report as report,
                             _results as results, _scenarios as scenarios)
 from utf8env._worlds import cells as _cells
 from utf8env._worlds.cells import LAUNCHER, python_command
@@ -199,7 +200,7 @@ def test_agreement_with_the_pep_tables(result):
     machine.python("2.7")
     version("3.6")
     version("3.12")
-    found = {(s, row, col) for s, row, col, _, _, _ in report.differences(result)}
+    found = {(s, row, col) for s, row, col, _, _, _ in pep_view.differences(result)}
     assert found == KNOWN_DIFFERENCES
     agree, differ = pep.agreement_counts(result)
     assert differ == len(KNOWN_DIFFERENCES) and agree >= 60
@@ -254,7 +255,7 @@ def test_the_315_column_says_what_pep686_changes_and_keeps_c_legacy_apart(result
     assert _row_315(text, "3.7+ C locale, as shipped") == "on"
     assert _row_315(text, "3.15 default (PEP 686)") == "on"
     assert _row_315(text, "UTF-8 Strict mode") == "on (utf8env)"
-    legacy = report.Pep686(result, "3.7+ C locale, coercion and UTF-8 mode off")
+    legacy = pep_view.Pep686(result, "3.7+ C locale, coercion and UTF-8 mode off")
     assert {mode for _, mode, _, _, _ in legacy.envs} == {0}
 
 
@@ -519,19 +520,19 @@ def test_every_failure_says_its_exception_line():
     click = ("Traceback (most recent call last):\n  File \"/x/cli.py\", line 9, in <module>\n"
              "    main()\nRuntimeError: Click will abort further execution because Python was "
              "configured to use ASCII as encoding for the environment.\n")
-    assert report.failure_line(_program_cell("exit 1", click)).startswith(
+    assert program_view.failure_line(_program_cell("exit 1", click)).startswith(
         "RuntimeError: Click will abort further execution")
-    assert report.failure_line(_program_cell("exit 1", "bad config: x.ini\n")) == "bad config: x.ini"
-    assert report.failure_line(_program_cell("exit 3", "")) == "exit 1"
-    assert report.failure_line(_program_cell("ok", "noise\n", 0)) is None
+    assert program_view.failure_line(_program_cell("exit 1", "bad config: x.ini\n")) == "bad config: x.ini"
+    assert program_view.failure_line(_program_cell("exit 3", "")) == "exit 1"
+    assert program_view.failure_line(_program_cell("ok", "noise\n", 0)) is None
 
 
 @pytest.mark.fast
 def test_pep_differences_in_plain_words():
-    assert report.plain("3.6 X: produced b'a', a iso8859-1 reader expects None") == (
+    assert pep_view.plain("3.6 X: produced b'a', a iso8859-1 reader expects None") == (
         "3.6 X: produced b'a': the intended text has no iso8859-1 form, so a iso8859-1 reader "
         "shows mojibake whatever is written")
-    assert report.plain("produced b'a', a utf-8 reader expects b'b'") == (
+    assert pep_view.plain("produced b'a', a utf-8 reader expects b'b'") == (
         "produced b'a', a utf-8 reader expects b'b'")
 
 

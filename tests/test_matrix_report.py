@@ -22,7 +22,8 @@ from utf8env._worlds import access
 from utf8env import _discovery as discovery
 from utf8env._worlds import env_sets as environments
 from utf8env.matrix import (_cli as cli,
-                            _pep as pep, _pep686, _program as program, _report as report,
+                            _pep as pep, _pep686, _pep_view as pep_view, _program as program,
+                            _program_view as program_view, _report as report,
                             _results as results)
 
 from test_matrix import _Dom, _no_external_resources, browse, matrix
@@ -122,12 +123,12 @@ def test_program_text_fits_100_columns_or_the_wider_terminal(run):
 def test_outputs_are_decoded_for_the_reader_with_the_bytes_where_they_are_the_evidence(run):
     machine.interpreter("3.12")
     cell = _cell(run, "3.12", "latin1")
-    view = report._ProgramView(run, False)
+    view = program_view.ProgramView(run, False)
     # A Latin-1 reader: today's bytes are its text; UTF-8 mode's are mojibake to it.
     assert view.changes(cell) == [
         "stdout 'caf\u00e9\\n' -> 'caf\u00c3\u00a9\\n' (bytes b'caf\\xc3\\xa9\\n')",
         "file notes.txt 'caf\u00e9\\n' -> 'caf\u00c3\u00a9\\n' (bytes b'caf\\xc3\\xa9\\n')"]
-    raw = report._ProgramView(run, True)
+    raw = program_view.ProgramView(run, True)
     assert raw.changes(cell) == ["stdout b'caf\\xe9\\n' -> b'caf\\xc3\\xa9\\n'",
                                  "file b'notes.txt' b'caf\\xe9\\n' -> b'caf\\xc3\\xa9\\n'"]
     text = report.render(run, "text", raw=True)
@@ -358,9 +359,9 @@ def _pep_result(observed_mode):
 
 @pytest.mark.fast
 def test_the_pep_315_column_compares_the_engine_with_what_was_measured():
-    assert report.Pep686(_pep_result(0), "Python 3").text() == "on; was off"
-    assert report.Pep686(_pep_result(1), "Python 3").text() == "on"
-    assert report.Pep686(_pep_result(0), "Python 3").lines() == [
+    assert pep_view.Pep686(_pep_result(0), "Python 3").text() == "on; was off"
+    assert pep_view.Pep686(_pep_result(1), "Python 3").text() == "on"
+    assert pep_view.Pep686(_pep_result(0), "Python 3").lines() == [
         "3.6 LANG=en_US.ISO-8859-1 [latin1 world]: off today, on on 3.15 (default: PEP 686: UTF-8 "
         "mode is on unless -X utf8=0 or PYTHONUTF8=0 turns it off)"]
 
@@ -379,7 +380,7 @@ def test_program_html_in_headless_chromium(run, tmp_path):
     warned = [c for c in run.cells if c.encoding_warnings]
     assert d.grids[0]["warnings"] == len(warned)
     assert d.grids[0]["green_warned"] == len([c for c in warned if c.status == "ok"]) > 0
-    view = report._ProgramView(run, False)
+    view = program_view.ProgramView(run, False)
     changed = sum(view.changed_by_315(c, es) for c in run.cells for es in run.env_sets
                   if es.name == c.env_set)
     assert d.summary == (

@@ -29,8 +29,9 @@ from utf8env import (_worlds as worlds, _cli as cli, _commands as commands, _opt
 from utf8env._errors import UsageError
 from utf8env import _discovery as discovery
 from utf8env._own_command import own_command
-from utf8env.readiness import (_compare as compare, _formats as formats, _junit as junit,
-                               _suite as suite)
+from utf8env.readiness import (_compare as compare, _format_github as format_github,
+                               _format_junit as format_junit, _formats as formats,
+                               _junit as junit, _suite as suite)
 from utf8env.readiness._recorder import function_at, origin, summary_lines
 
 from support import install
@@ -321,7 +322,7 @@ def _unescape(text):
 
 def test_github_annotations_follow_the_documented_syntax(sample):
     r = sample["3.15"]
-    lines = formats.github(r).splitlines()
+    lines = format_github.github(r).splitlines()
     parsed = []
     for line in lines:
         m = _ANNOTATION.match(line)
@@ -346,7 +347,7 @@ def test_github_escaping():
 
 def test_junit_xml_parses_back(sample):
     r = sample["3.15"]
-    root = ElementTree.fromstring(formats.junit(r).encode("utf-8"))
+    root = ElementTree.fromstring(format_junit.junit(r).encode("utf-8"))
     [suite_element] = root.findall("testsuite")
     cases = suite_element.findall("testcase")
     assert int(suite_element.get("tests")) == len(cases) == len(r.changed) + len(r.call_sites)

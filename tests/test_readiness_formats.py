@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
 from utf8env._worlds.jobs import Timing
+from utf8env.readiness import _format_github as format_github, _format_markdown as format_markdown
 from utf8env.readiness import _formats as formats, _report as written
 from utf8env.readiness import _results as results
 from utf8env.readiness._results import (CallSite, Fix, Outcome, ReadinessResult, SuiteRun,
@@ -148,15 +149,15 @@ NAMES = {"changed test": READ, "call site": "pkg/io.py:7", "untested call": "pkg
 
 @pytest.mark.fast
 def test_markdown_is_the_whole_report():
-    assert formats.markdown(every_finding()) == MARKDOWN
+    assert format_markdown.markdown(every_finding()) == MARKDOWN
 
 
 @pytest.mark.fast
 def test_github_annotations_and_a_summary_that_is_the_whole_markdown(tmp_path):
     project = str(tmp_path)
     environ = {"GITHUB_WORKSPACE": project, "GITHUB_STEP_SUMMARY": str(tmp_path / "s")}
-    assert formats.github(every_finding(), environ=environ, cwd=project) == ANNOTATIONS
-    assert formats.step_summary(every_finding()) == (MARKDOWN, False)
+    assert format_github.github(every_finding(), environ=environ, cwd=project) == ANNOTATIONS
+    assert format_markdown.step_summary(every_finding()) == (MARKDOWN, False)
 
 
 @pytest.mark.fast
@@ -231,7 +232,7 @@ def test_a_backtick_in_a_test_id_keeps_its_code_span(test, span):
                      unstable=[UnstableTest(python="3.13", test=test,
                                             today=[Outcome("passed")] * 2,
                                             utf8_mode=[Outcome("passed"), Outcome("failed")])])
-    page = formats.markdown(result)
+    page = format_markdown.markdown(result)
     assert "| %s | 3.13 |" % span in page
     spans = _inline_code(page)
     assert spans.count(test) == 3        # the change, the site's changed test, the unstable test
@@ -244,7 +245,7 @@ def test_an_incomplete_runs_output_keeps_its_fence():
     bad = _run("3.15", {"passed": 1}, problem="timed out after 900 s",
                output=["```", "````x", "done"])
     result = _result([], [])._replace(runs=[_run("today", {"passed": 1}), bad], complete=False)
-    page = formats.markdown(result)
+    page = format_markdown.markdown(result)
     assert "\n`````\n```\n````x\ndone\n`````\n" in page
     blocks = [t.content for t in MarkdownIt("commonmark").parse(page) if t.type == "fence"]
     assert blocks == ["```\n````x\ndone\n"]
@@ -261,9 +262,9 @@ def test_the_step_summary_stays_under_a_mib_and_says_what_it_left_out():
                       for i, t in enumerate(tests)], sites,
                      untested=[UntestedSite(file="pkg/u.py", line=i, call="open", verdict="fix")
                                for i in range(1, 2001)])
-    whole = formats.markdown(result)
+    whole = format_markdown.markdown(result)
     assert len(whole.encode("utf-8")) > MIB
-    page, cut = formats.step_summary(result)
+    page, cut = format_markdown.step_summary(result)
     assert cut is True
     assert len(page.encode("utf-8")) < MIB
     rows = page.splitlines()
@@ -288,7 +289,7 @@ def test_each_kind_keeps_a_share_of_the_summary():
     result = _result([_change(t, "pkg/m%04d.py:1" % i) for i, t in enumerate(tests)], sites,
                      untested=[UntestedSite(file="pkg/%s.py" % ("u" * 300), line=i, call="open",
                                             verdict="fix") for i in range(1, 5001)])
-    page, cut = formats.step_summary(result)
+    page, cut = format_markdown.step_summary(result)
     assert cut is True and len(page.encode("utf-8")) < MIB
     rows = page.splitlines()
     kept = [sum(line.startswith(start) for line in rows)
@@ -306,7 +307,7 @@ def test_a_summary_line_of_any_length_is_cut():
     """The lines every summary keeps (here a suite command of 2 MB) are cut: the summary
     stays under 1 MiB and says the line was cut."""
     result = every_finding()._replace(command=["-k", "\u00e9" * 1000000])
-    page, cut = formats.step_summary(result)
+    page, cut = format_markdown.step_summary(result)
     assert len(page.encode("utf-8")) < 20000
     title = page.splitlines()[0]
     assert title.startswith("## utf8env readiness: `pytest -k \u00e9\u00e9")
@@ -333,16 +334,16 @@ def test_a_cut_summary_puts_the_whole_report_in_the_log(tmp_path, monkeypatch, c
     monkeypatch.chdir(tmp_path)
     assert written.report(result, types.SimpleNamespace(format="github")) == 1
     out, err = capfd.readouterr()
-    page, cut = formats.step_summary(result)
+    page, cut = format_markdown.step_summary(result)
     assert cut is True
     assert summary.read_text(encoding="utf-8") == "## an earlier command of this step\n" + page
-    annotations = formats.github(result, environ=os.environ, cwd=str(tmp_path))
-    assert (out, err) == (annotations + "\n" + formats.markdown(result), "")
+    annotations = format_github.github(result, environ=os.environ, cwd=str(tmp_path))
+    assert (out, err) == (annotations + "\n" + format_markdown.markdown(result), "")
 
 
 @pytest.mark.fast
 def test_a_summary_that_fits_is_the_whole_markdown():
-    assert formats.step_summary(every_finding(), limit=len(MARKDOWN) + 4096) == (MARKDOWN, False)
+    assert format_markdown.step_summary(every_finding(), limit=len(MARKDOWN) + 4096) == (MARKDOWN, False)
 
 
 # -- docs/json.md holds every key ---------------------------------------------------------------

@@ -18,7 +18,7 @@ import yaml
 
 from utf8env import _pages as pages
 from utf8env._worlds.jobs import Timing
-from utf8env.readiness import _compare as compare, _formats as formats
+from utf8env.readiness import _compare as compare, _format_github as format_github
 from utf8env.readiness import _results as results
 from utf8env.readiness._results import CallSite, Outcome, ReadinessResult, SuiteRun
 
@@ -149,7 +149,7 @@ FIXES = ('fix: encoding="utf-8" (the 3.15 behaviour on every version) or encodin
 @pytest.mark.fast
 def test_errors_first_each_kind_capped_and_one_notice(csvkit):
     ws, result = csvkit
-    lines = formats.github(result, environ={"GITHUB_WORKSPACE": ws,
+    lines = format_github.github(result, environ={"GITHUB_WORKSPACE": ws,
                                             "GITHUB_STEP_SUMMARY": "/x/summary.md"}, cwd=ws)
     assert lines.endswith("\n") and "\r" not in lines
     lines = lines.splitlines()
@@ -180,10 +180,10 @@ def test_errors_first_each_kind_capped_and_one_notice(csvkit):
 @pytest.mark.fast
 def test_messages_are_one_bounded_line_escaped(csvkit):
     ws, result = csvkit
-    lines = formats.github(result, environ={"GITHUB_WORKSPACE": ws}, cwd=ws).splitlines()
+    lines = format_github.github(result, environ={"GITHUB_WORKSPACE": ws}, cwd=ws).splitlines()
     for line in lines:
         message = line.split("::", 2)[2]
-        assert len(message) <= formats.GITHUB_MESSAGE == 500, line
+        assert len(message) <= format_github.GITHUB_MESSAGE == 500, line
         assert len(line) <= 600
     first = lines[0]
     message = first.split("::", 2)[2]
@@ -202,7 +202,7 @@ def test_messages_are_one_bounded_line_escaped(csvkit):
 @pytest.mark.fast
 def test_the_cut_never_splits_an_escape():
     for n in range(486, 500):                   # escaped, n + 15 characters: cut
-        said = formats._bounded("a" * n + "%%%\n\n")
+        said = format_github._bounded("a" * n + "%%%\n\n")
         assert len(said) <= 500 and said.endswith("...")
         assert re.sub(r"%(25|0D|0A)", "", said[:-3]).count("%") == 0, said[-12:]
 
@@ -210,7 +210,7 @@ def test_the_cut_never_splits_an_escape():
 @pytest.mark.fast
 def test_without_the_summary_file_the_notice_points_below(csvkit):
     ws, result = csvkit
-    last = formats.github(result, environ={}, cwd=ws).splitlines()[-1]
+    last = format_github.github(result, environ={}, cwd=ws).splitlines()[-1]
     assert last == ("::notice title=utf8env readiness%3A not shown::"
                     "4 more errors and 14 more warnings: see the Markdown report below")
 
@@ -221,7 +221,7 @@ def test_a_ready_project_shows_at_most_ten_warnings(tmp_path):
     encoding, which 3.15 changes) and the notice; the summary has all 65."""
     ws = str(tmp_path)
     sites = [_site("pkg/m%02d.py" % j, 3, "f", ["tests/t.py::t%d" % j]) for j in range(65)]
-    lines = formats.github(_result([], sites), environ={"GITHUB_WORKSPACE": ws,
+    lines = format_github.github(_result([], sites), environ={"GITHUB_WORKSPACE": ws,
                                                         "GITHUB_STEP_SUMMARY": "s"},
                            cwd=ws).splitlines()
     assert [parse(l)[0] for l in lines] == ["warning"] * 10 + ["notice"]
@@ -233,7 +233,7 @@ def test_a_ready_project_shows_at_most_ten_warnings(tmp_path):
 
 @pytest.mark.fast
 def test_nothing_at_all_prints_nothing(tmp_path):
-    assert formats.github(_result([], []), environ={}, cwd=str(tmp_path)) == ""
+    assert format_github.github(_result([], []), environ={}, cwd=str(tmp_path)) == ""
 
 
 @pytest.mark.fast
@@ -248,7 +248,7 @@ def test_paths_are_relative_to_the_workspace_never_absolute(tmp_path):
              _site("<string>", 1, "<module>", ["t::v"]),
              _site("/usr/lib/python3.15/json/__init__.py", 7, "load", ["t::v"], (), (),
                    "stdlib")]                                               # --all: not annotated
-    lines = formats.github(_result([c], sites), environ={"GITHUB_WORKSPACE": ws},
+    lines = format_github.github(_result([c], sites), environ={"GITHUB_WORKSPACE": ws},
                            cwd=project).splitlines()
     parsed = [parse(l) for l in lines]
     assert [(k, p.get("file"), p.get("line")) for k, p, _ in parsed] == [
@@ -269,11 +269,11 @@ def test_paths_are_relative_to_the_workspace_never_absolute(tmp_path):
 def test_without_github_workspace_the_project_folder_is_the_base(tmp_path):
     project = os.path.realpath(str(tmp_path))
     sites = [_site(os.path.join(project, "src", "p", "m.py"), 2, "f", ["t::t"])]
-    [line] = formats.github(_result([], sites), environ={}, cwd=project).splitlines()
+    [line] = format_github.github(_result([], sites), environ={}, cwd=project).splitlines()
     assert line.startswith("::warning file=src/p/m.py,line=2,")
     # a project outside the workspace: its relative paths stay relative, absolute ones go
     sites.append(_site("src/p/n.py", 4, "g", ["t::t"]))
-    lines = formats.github(_result([], sites), environ={"GITHUB_WORKSPACE": "/nowhere/ws"},
+    lines = format_github.github(_result([], sites), environ={"GITHUB_WORKSPACE": "/nowhere/ws"},
                            cwd=project).splitlines()
     assert [parse(l)[1].get("file") for l in lines] == [None, "src/p/n.py"]
 
@@ -284,7 +284,7 @@ def test_a_test_that_changes_on_two_pythons_is_one_error(tmp_path):
             for p in ("3.13", "3.15")]
     other = [_change("t/test_y.py::test_y", "AssertionError: %s" % p, ["y.py:%s" % p[-1]],
                      python=p) for p in ("3.13", "3.15")]
-    lines = formats.github(_result(same + other, []), environ={}, cwd=str(tmp_path)).splitlines()
+    lines = format_github.github(_result(same + other, []), environ={}, cwd=str(tmp_path)).splitlines()
     assert [parse(l)[2] for l in lines] == [
         "t/test_x.py::test_x changes with UTF-8 mode on Python 3.13, 3.15: passed -> failed: "
         "AssertionError: 1 (call sites: x.py:1)",
@@ -302,7 +302,7 @@ def test_an_incomplete_result_says_so_first(tmp_path):
     result = result._replace(complete=False, runs=[r._replace(complete=False)
                                                    if "complete" in SuiteRun._fields else r
                                                    for r in result.runs])
-    lines = formats.github(result, environ={}, cwd=str(tmp_path)).splitlines()
+    lines = format_github.github(result, environ={}, cwd=str(tmp_path)).splitlines()
     kind, props, said = parse(lines[0])
     assert (kind, props) == ("error", {"title": "utf8env readiness: incomplete"})
     assert said.startswith("Incomplete: ")

@@ -26,7 +26,7 @@ from . import _pages as pages
 from ._output import to_stderr, write
 from .fixer import _measured
 from .fixer._cli import LEFT, encodings_text, named, paths as source_files, process
-from .readiness import _compare as compare, _formats as formats, _guard as guarded
+from .readiness import _compare as compare, _format_words as format_words, _guard as guarded
 from .readiness import _suite as suite
 from .readiness._guard import checked_pythons
 from .readiness._unittest_runner import Args
@@ -216,7 +216,7 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
                 counts[x.outcome] = counts.get(x.outcome, 0) + 1
             counts = {k: counts[k] for k in compare.OUTCOME_ORDER if k in counts}
             body.append([python, NAMES[key], r.ran.returncode if r.ran.returncode is not None
-                         else "-", formats.counts_text(counts), "%.1f" % r.ran.seconds])
+                         else "-", format_words.counts_text(counts), "%.1f" % r.ran.seconds])
             if r.problem:
                 bad.append("%s, %s: %s" % (python, NAMES[key], r.problem))
         second = [rerun_of.get((python,) + key) for key in ORDER]
@@ -241,7 +241,7 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
                      zip(ORDER, outcomes, second) if s is not None and k in s
                      and s[k] != o.get(k, compare.ABSENT)]
             if moved:
-                unstable.append((name, ["%s: %s" % (NAMES[key], formats.unstable_pair(
+                unstable.append((name, ["%s: %s" % (NAMES[key], format_words.unstable_pair(
                     (first, then))) for key, first, then in moved]))
             else:
                 changed.append((name, diffs))

@@ -2,7 +2,8 @@
 [--no-pythons]`: the glue
 between the options and the parts; cli.py's handler calls run()."""
 from .. import _output as output
-from . import _findings as findings, _place as places, _render as render, _repair as repair, _session as session, _snapshot as snapshot
+from . import _diagnose as diagnosing, _finding_records as finding_records, _place as places
+from . import _render as render, _repair as repair, _session as session, _snapshot as snapshot
 from ._contexts import primary
 from ._render import SCHEMA
 from ._verdict import finding_object, fix_lines
@@ -17,7 +18,7 @@ def run(args):
                          "would write, written nowhere)")
     there = snapshot.load(args.compare) if args.compare else None    # bad input first
     here = places.gather(pythons=not args.no_pythons)
-    diagnosis = findings.diagnose(here)
+    diagnosis = diagnosing.diagnose(here)
     if args.fix:
         return _fix(here, diagnosis, args)
     data = render.to_object(here, diagnosis) if (args.json or args.save or there) else None
@@ -33,11 +34,11 @@ def run(args):
         out = render.to_text(here, diagnosis, args.verbose, _terminal_width())
         if compared is not None:
             out += snapshot.to_text(args.compare, compared,
-                                    findings.problems(diagnosis.findings))
+                                    finding_records.problems(diagnosis.findings))
         out = output.for_terminal(out)
     # Whatever stdout's codec: bytes out, as UTF-8 (undecodable input as its own bytes).
     output.write_bytes(out.encode("utf-8", "surrogateescape"))
-    return 1 if findings.problems(diagnosis.findings) else 0
+    return 1 if finding_records.problems(diagnosis.findings) else 0
 
 
 def _fix(here, diagnosis, args):
@@ -50,7 +51,7 @@ def _fix(here, diagnosis, args):
     # What is still wrong in a new session, as predicted (a finding without a fix of its
     # own may be gone by another's, as a Python's failure by the locale's): the problems
     # listed as not the user's to change.
-    predicted = findings.diagnose(here._replace(environ=repair.changed_environ(here.environ,
+    predicted = diagnosing.diagnose(here._replace(environ=repair.changed_environ(here.environ,
                                                                                planned)))
     still = set((f.code, f.title) for f in predicted.findings)
     left = [finding for finding, steps in planned
@@ -71,7 +72,7 @@ def _fix(here, diagnosis, args):
 
 
 def fix_text(diagnosis, done, left, after, dry_run):
-    lines = ["before: %s" % findings.verdict(diagnosis.findings), ""]
+    lines = ["before: %s" % finding_records.verdict(diagnosis.findings), ""]
     lines.append("would change:" if dry_run else "changed:")
     for applied in done:
         lines.append("  %s%s" % (shown(applied.target), "" if applied.backup is None else
@@ -99,8 +100,8 @@ def fix_text(diagnosis, done, left, after, dry_run):
 def fix_object(diagnosis, done, left, after, dry_run):
     """--fix --json (keys in docs/json.md)."""
     return {"schema": SCHEMA, "dry_run": bool(dry_run),
-            "before": {"verdict": findings.verdict(diagnosis.findings),
-                       "problems": findings.problems(diagnosis.findings)},
+            "before": {"verdict": finding_records.verdict(diagnosis.findings),
+                       "problems": finding_records.problems(diagnosis.findings)},
             "changed": [applied.to_object() for applied in done],
             "not_the_users": [finding_object(f._replace(fixes=tuple(
                 fix for fix in f.fixes if fix.option == 1))) for f in left],

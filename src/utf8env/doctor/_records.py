@@ -2,7 +2,7 @@
 records, which the modules of each kind of place (_sessions.py, _servers.py) make for the
 ones that detect contexts (_contexts.py) and write fixes (_fixes.py), so that those two
 import the places' modules and never the reverse; the Tool record, which _programs.py
-makes for _findings.py (explain's verdict imports this module, not _programs.py); the
+makes for _diagnose.py (explain's verdict imports this module, not _programs.py); the
 NAME=VALUE files they read, and the lines a shell's start-up file takes.
 """
 from .._engine.records import Record, field

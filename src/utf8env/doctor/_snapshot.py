@@ -17,7 +17,8 @@ from .._errors import UsageError
 from .._output import for_terminal, shown
 from . import _render as render
 from ._verdict import text
-from . import _findings as findings, _locale_state as locale_state
+from . import _diagnose as diagnosing, _finding_records as finding_records
+from . import _locale_state as locale_state
 from ._place import _probe
 from .._engine.textnames import codec_name
 from .._userfile import Unreadable, json_kind, read_bounded
@@ -267,7 +268,7 @@ def compare(there, place, diagnosis):
         if there.get(key) != here[key]:
             differences.append({"what": key, "there": there.get(key), "here": here[key]})
     explains = []
-    now = findings.problems(diagnosis.findings)
+    now = finding_records.problems(diagnosis.findings)
     for entry in differences:
         name = entry["what"]
         if name not in there["environ"] and name not in here["environ"]:
@@ -277,7 +278,7 @@ def compare(there, place, diagnosis):
             environ.pop(name, None)
         else:
             environ[name] = entry["there"]
-        after = findings.problems(findings.diagnose(_moved(place, environ)).findings)
+        after = finding_records.problems(diagnosing.diagnose(_moved(place, environ)).findings)
         if after < now:
             explains.append({"what": name, "there": entry["there"], "here": entry["here"],
                              "problems_here": now, "problems_with_it": after})

@@ -3,7 +3,7 @@ keys: what doctor prints first and explain prints last. Apart from render.py (th
 doctor's page) because explain needs this alone: every module it imports costs its
 start-up. Decides nothing."""
 from .._output import shown as text
-from ._findings import problems, verdict
+from ._finding_records import problems, verdict
 
 
 def verdict_lines(findings, verbose=True, width=None):

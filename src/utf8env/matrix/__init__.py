@@ -9,7 +9,12 @@ evidence. Not on the launcher's path: nothing here is imported by `utf8env run`.
     _windows.py       --windows: a row of real Windows CPython under Wine, in the code pages
     _pep686.py        what Python 3.15 decides in each environment (the engine, asked once)
     _results.py       the results as records (as_json(), records.py's, at the JSON boundary)
-    _report.py        text / Markdown / HTML / JSON pages of a result; never decides anything
+    _report.py        the page of a result in the format asked (JSON there); renders only
+    _page_parts.py    what the pages share: the interpreters and where found, version ranges
+    _pep_view.py      the PEP reproduction's result as its pages show it (agreement, 3.15)
+    _pep_text.py, _pep_markdown.py, _pep_html.py            its pages
+    _program_view.py  a user's program's result as its pages show it (failures, findings)
+    _program_text.py, _program_markdown.py, _program_html.py  its pages
 The locale worlds, the jobs run in them, the environment sets (_worlds/env_sets.py) and
 the per-cell sandbox (_worlds/cells.py) are utf8env._worlds, and the interpreters found
 utf8env._discovery, shared with readiness.

@@ -12,7 +12,10 @@
                   (what a run that did not finish still tells)
     _compare.py    what changes between them, per test and per call site, with the fixes
     _results.py    the records; as_json() at the JSON boundary
-    _formats.py    text / markdown / github / junit / json pages of a result
+    _formats.py    the page of a result in the format asked (JSON there), by the modules of
+                  each format: _format_text.py, _format_markdown.py (and GitHub's step
+                  summary), _format_github.py (workflow annotations), _format_junit.py,
+                  over _format_words.py (what they share: the verdict, the runs in words)
     _report.py     the page written (and GitHub's step summary), the exit status, the
                   lines every way of running readiness prints
     _windows.py    --windows: the runs on real Windows CPython under Wine (utf8env/_windows/)

@@ -4,7 +4,7 @@ summary), and its exit status; the lines that every way of running readiness pri
 from .._environment import user_environ
 from .._errors import Utf8envError
 from .. import _output as output, _pages as pages
-from . import _formats as formats
+from . import _format_markdown as format_markdown, _formats as formats
 from ._guard import INCOMPLETE
 
 # What each batch of runs is, in the progress line on a terminal.
@@ -20,9 +20,9 @@ def report(result, options):
     if options.format == "github":
         summary = user_environ().get("GITHUB_STEP_SUMMARY")
         if summary:
-            # GitHub's limit bounds the summary (formats.step_summary()); when it is cut,
+            # GitHub's limit bounds the summary (format_markdown.step_summary()); when it is cut,
             # the whole report goes to the step's log, where the summary says it is.
-            bounded, cut = formats.step_summary(result)
+            bounded, cut = format_markdown.step_summary(result)
             try:
                 with open(summary, "a", encoding="utf-8") as f:
                     f.write(bounded)
@@ -30,9 +30,9 @@ def report(result, options):
                 raise Utf8envError("cannot write the output: GITHUB_STEP_SUMMARY %s: %s"
                                    % (summary, error.strerror or error))
             if cut:
-                page += "\n" + formats.markdown(result)
+                page += "\n" + format_markdown.markdown(result)
         else:
-            page += "\n" + formats.markdown(result)
+            page += "\n" + format_markdown.markdown(result)
     output.write(page)
     return status(result)
 
