@@ -85,8 +85,8 @@ def html(view):
         out += ["<li>%s</li>" % _e(line) for line in windows_lines(result)]
         out.append("</ul>")
     out.append("<h2>%s</h2><ul>" % _e(PEP686_HEAD.rstrip(":")))
-    for text, names in view.pep686_groups():
-        out.append("<li>%s: %s</li>" % (_e(names), _e(text)))
+    for change, names in view.pep686_groups():
+        out.append("<li>%s: %s</li>" % (_e(names), _e(change)))
     out.append("</ul>")
     groups = view.findings()
     if groups:

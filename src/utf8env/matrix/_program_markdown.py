@@ -25,8 +25,8 @@ def markdown(view):
         out += ["", "## " + WINDOWS_HEAD.rstrip(":"), ""]
         out += ["- " + line for line in windows_lines(result)]
     out += ["", "## " + PEP686_HEAD.rstrip(":"), ""]
-    for text, names in view.pep686_groups():
-        out.append("- %s: %s" % (names, pages.md_code(text)))
+    for change, names in view.pep686_groups():
+        out.append("- %s: %s" % (names, pages.md_code(change)))
     groups = view.findings()
     if groups:
         out += ["", "## Findings, by place in the code", ""]

@@ -46,8 +46,8 @@ def text(view, columns=pages.WIDTH):
             out += pages.wrap(line, columns, "  ", "    ")
     out.append("")
     out.append(PEP686_HEAD)
-    for text, names in view.pep686_groups():
-        out += pages.wrap("%s: %s" % (names, text), columns, "  ", "    ")
+    for change, names in view.pep686_groups():
+        out += pages.wrap("%s: %s" % (names, change), columns, "  ", "    ")
     groups = view.findings()
     if groups:
         out.append("")

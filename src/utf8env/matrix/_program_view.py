@@ -235,11 +235,6 @@ class ProgramView(object):
                      if self.result.not_run else [])
 
 
-def findings(result):
-    """[(file:line, what, the cells in words, how many)], grouped by the place in the code."""
-    return ProgramView(result, False).findings()
-
-
 CELL_LEGEND = "A cell: ok, the exception that ended the run (or exit N), wN: N EncodingWarnings."
 _NOT_APPLICABLE = "n/a"
 WINDOWS_HEAD = "Windows (matrix --windows):"

@@ -17,12 +17,6 @@ def counts_text(counts):
     return ", ".join("%d %s" % (n, k) for k, n in counts.items()) or "no tests"
 
 
-def _site_line(s):
-    return "%s in %s%s: %s, %s" % (
-        s.where, s.function or "?", "" if s.origin == "user" else " [%s]" % s.origin,
-        pages.plural(s.count, "warning"), pages.plural(len(s.tests), "test"))
-
-
 def verdict(result):
     active = [s for s in result.call_sites if s.changed_tests]
     unstable = len({(u.python, u.test) for u in result.unstable})
