@@ -438,7 +438,7 @@ def test_python36_in_a_folder_with_a_blank_and_a_percent_job_line_as_printed(tic
 # PYTHONIOENCODING wins there too).
 
 def test_python36_with_pythonioencoding_finding_and_fixes(ticks):
-    py36, utf8env = ticks["py36"], ticks["utf8env"]
+    py36 = ticks["py36"]
     data = _data(ticks["tick1"]["py36-ioencoding"]["doctor"])
     problems = _problems(data)
     assert [f["code"] for f in problems] == ["print-fails"], data["findings"]

@@ -15,7 +15,6 @@ occur (a rule that never fires is an error too: it would hide a future regressio
 `pytest -s` prints the cases run per world and a table of the differences.
 """
 import collections
-import sys
 
 import pytest
 

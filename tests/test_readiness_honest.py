@@ -13,7 +13,6 @@ output is then the suite's and readiness's only), every scenario's readiness at 
 one module fixture."""
 import os
 import re
-import shutil
 import signal
 import socket
 import stat

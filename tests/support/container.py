@@ -130,7 +130,7 @@ def _env_pairs(rest, env):
         if not sep or not name:
             raise ValueError("ENV %s: %r is not NAME=VALUE" % (rest, word))
         # quotes as the Dockerfile parser takes them; $ substituted outside single quotes
-        out, pos = [], 0
+        out = []
         for m in re.finditer(r'"((?:\\.|[^"\\])*)"|\'([^\']*)\'|([^"\']+)', value):
             if m.group(1) is not None:
                 out.append(_substitute(re.sub(r'\\(.)', r'\1', m.group(1)), env))

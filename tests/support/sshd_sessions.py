@@ -6,7 +6,6 @@ that returns first leaves them to the next test, and tests/conftest.py's check f
 for a process it left. So a test using a module's server waits, at its end, until the
 server's listener has no child left (bounded: a child that never ends is then the
 check's to report)."""
-import os
 import time
 
 LIMIT = 10          # seconds; a connection's process ends within milliseconds

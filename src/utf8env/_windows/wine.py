@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from .._engine.profiles import CODE_PAGES as ANSI_CODE_PAGES, DEFAULT_CODE_PAGE  # noqa: F401
 from .._environment import user_environ
 from .._errors import Utf8envError
+from .._processes import read_until_exit
 
 # The Unix locale whose code page Wine gives each ANSI code page (all measured; UTF-8
 # locales, so that Wine's Unix side reads and writes file names as UTF-8).
@@ -472,44 +473,3 @@ def communicate(argv, env, cwd, timeout):
     if not finished:
         proc.kill()
     return proc.wait(), out, err
-
-
-def read_until_exit(proc, timeout):
-    """(stdout, stderr, finished) of `proc`, read as proc.communicate() does, except that
-    it does not wait for end of file once the process has exited: a Wine service started
-    meanwhile may hold the pipes open for ever, and all the process wrote is in the pipe
-    by then. finished: False when `timeout` seconds passed first (the process is left
-    to the caller)."""
-    import selectors
-    deadline = time.monotonic() + timeout
-    chunks = {proc.stdout: [], proc.stderr: []}
-    sel = selectors.DefaultSelector()
-    for pipe in chunks:
-        sel.register(pipe, selectors.EVENT_READ)
-    finished = True
-    try:
-        while sel.get_map():
-            exited = proc.poll() is not None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                finished = False
-                break
-            ready = sel.select(0.2 if exited else min(left, 0.5))
-            if not ready and exited:
-                break
-            for key, _ in ready:
-                block = os.read(key.fileobj.fileno(), 65536)
-                if block:
-                    chunks[key.fileobj].append(block)
-                else:
-                    sel.unregister(key.fileobj)
-        if finished:
-            try:
-                proc.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                finished = False
-    finally:
-        sel.close()
-        proc.stdout.close()
-        proc.stderr.close()
-    return b"".join(chunks[proc.stdout]), b"".join(chunks[proc.stderr]), finished

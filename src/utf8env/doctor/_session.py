@@ -15,7 +15,7 @@ user's), stdin from /dev/null. Root fixing another user's HOME starts them as th
 import os
 
 from .._engine.records import Record, field
-from .._processes import kill_group
+from .._processes import run_in_session
 from .._own_command import own_command
 from .._shellquote import quote
 
@@ -115,7 +115,6 @@ def check(context, environ, doctor_args, user=None, dry_run=False):
 def _started(shell, arguments, environ, doctor_args, user):
     """Seen, or the line saying why it gives no verdict."""
     import json
-    import subprocess
     invocation = " ".join([shell.rpartition("/")[2]] + list(arguments))
     command = " ".join(quote(word) for word in own_command() + ["doctor", "--json"]
                        + list(doctor_args))
@@ -128,18 +127,14 @@ def _started(shell, arguments, environ, doctor_args, user):
             os.setresuid(user[0], user[0], user[0])
 
     try:
-        child = subprocess.Popen([shell] + list(arguments) + [command], env=env,
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, start_new_session=True,
-                                 preexec_fn=as_user if user is not None else None,
-                                 cwd=environ.get("HOME") if user is not None else None)
+        # (read until the shell exits: a start-up file's `daemon &` may hold its output)
+        status, out, err = run_in_session(
+            [shell] + list(arguments) + [command], TIMEOUT, env=env,
+            preexec_fn=as_user if user is not None else None,
+            cwd=environ.get("HOME") if user is not None else None)
     except OSError as error:
         return "%s could not be started (%s)" % (invocation, error.strerror or error)
-    try:
-        out, err = child.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        kill_group(child.pid)
-        child.communicate()
+    if status is None:
         return "%s did not end within %d s (a start-up file waiting for input?)" % (
             invocation, TIMEOUT)
     try:
@@ -149,7 +144,7 @@ def _started(shell, arguments, environ, doctor_args, user):
         last = [line for line in err.decode("utf-8", "replace").strip().splitlines()
                 if not line.endswith(_NO_TERMINAL)][-1:] or ["nothing"]
         return "%s ended with status %d and no verdict (its last line: %s)" % (
-            invocation, child.returncode, last[0])
+            invocation, status, last[0])
 
 
 def to_object(after):
