@@ -1,14 +1,16 @@
-"""_processes.run_in_session, the supervision of a child whose output utf8env reads
-(doctor's new sessions after --fix; Wine's programs read the same way): its output is
-read until it exits, never until the end of a pipe that something it started still holds
-(a start-up file's `daemon &`), and never past the deadline, where its group is killed
-and what it wrote until then is kept. Each test kills the daemon it made."""
+"""_processes: the supervision of a child whose output utf8env reads (run_in_session:
+doctor's new sessions after --fix; read_until_exit: the interpreters asked, Wine's
+programs): its output is read until it exits, never until the end of a pipe that
+something it started still holds (a start-up file's `daemon &`), and never past the
+deadline, where its group is killed and what it wrote until then is kept. Each test
+kills the daemon it made."""
 import os
 import signal
 import time
 
 import pytest
 
+from utf8env._interpreter import Identity, identify
 from utf8env._processes import run_in_session
 from utf8env.doctor import _session
 
@@ -78,6 +80,22 @@ def test_doctors_new_session_that_does_not_end_is_one_line(tmp_path, monkeypatch
                                  [], None)
         assert said == "sh -c %s did not end within 1 s (a start-up file waiting for " \
                        "input?)" % script
+        assert _alive(_daemon(pidfile))
+    finally:
+        _kill(pidfile)
+
+
+def test_an_interpreter_asked_is_read_until_it_exits(tmp_path):
+    # a Python command (a wrapper script) that leaves a daemon holding its pipes: its
+    # answer is taken when it exits, not after the timeout as "no answer"
+    pidfile = tmp_path / "daemon.pid"
+    python = tmp_path / "python3.9"
+    python.write_text("#!/bin/sh\n" + _DAEMON.replace('"$1"', '"%s"' % pidfile)
+                      + "printf '3.9 linux'\n")
+    python.chmod(0o755)
+    try:
+        assert identify(str(python), {"PATH": os.environ["PATH"]}) == \
+            Identity(version="3.9", platform="linux")
         assert _alive(_daemon(pidfile))
     finally:
         _kill(pidfile)

@@ -185,19 +185,17 @@ def _ask(argv, environ):
     # interpreter asked stays in it, to go with it.
     from . import _environment as environment
     in_launchers_group = environment.plan_fd is not None
+    from ._processes import kill_group, kill_process, read_until_exit
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=environ,
                                start_new_session=not in_launchers_group)
-    try:
-        output, stderr = process.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        from ._processes import kill_group, kill_process
+    # (read until it exits: a process it started may hold the pipes after it)
+    output, stderr, finished = read_until_exit(process, TIMEOUT)
+    if not finished:
         if in_launchers_group:
             kill_process(process)
         else:
             kill_group(process.pid)
-        process.stdout.close()
-        process.stderr.close()
         process.wait()
         raise errors.InterpreterError("no answer within %g seconds" % TIMEOUT)
     if process.returncode:
