@@ -1,5 +1,5 @@
 """doctor where an embedding host started the app's Python (issue 21), pure and fast: what
-servers.read_embedding() reads of the host (its process's memory map, else the plugin or
+_embedding.read_embedding() reads of the host (its process's memory map, else the plugin or
 module its command line and config name) from handmade roots, and what diagnose() makes of
 it: the app's Python predicted for the embedding kind its binary imports, the host's own
 sys.stdout, one error finding that shares the locale finding's fix, and the default view
@@ -11,7 +11,7 @@ import os
 import pytest
 
 from utf8env._engine.policy import LocaleFacts
-from utf8env.doctor import _diagnose as diagnosing, _render as render, _servers as servers
+from utf8env.doctor import _diagnose as diagnosing, _render as render, _embedding as embedded
 from utf8env.doctor._place import Place, Process, Reader
 from utf8env.doctor._verdict import verdict_lines
 
@@ -50,14 +50,14 @@ def _ancestors(*processes):
 def test_uwsgi_read_from_its_memory_map(tmp_path):
     reader = _root(tmp_path, {"/proc/101/maps": _maps("/usr/bin/uwsgi-core", PLUGIN, LIBPYTHON),
                               PLUGIN: _elf("Py_Initialize", "Py_IsInitialized")})
-    found = servers.read_embedding(_ancestors(("sh", ["sh"]), UWSGI), reader)
-    assert found == servers.Embedding(101, "uwsgi", PLUGIN, LIBPYTHON, ("Py_Initialize",),
+    found = embedded.read_embedding(_ancestors(("sh", ["sh"]), UWSGI), reader)
+    assert found == embedded.Embedding(101, "uwsgi", PLUGIN, LIBPYTHON, ("Py_Initialize",),
                                       "strict", "/proc/101/maps")
-    assert (servers.embedded_kind(found), servers.embedded_version(found)) == ("initialize",
+    assert (embedded.embedded_kind(found), embedded.embedded_version(found)) == ("initialize",
                                                                               "3.11")
     # uWSGI 2.0.22+ gives its stdout errors=backslashreplace: its plugin holds the word.
     reader = _root(tmp_path, {PLUGIN: _elf("Py_Initialize", extra=b"backslashreplace\0")})
-    found = servers.read_embedding(_ancestors(("sh", ["sh"]), UWSGI), reader)
+    found = embedded.read_embedding(_ancestors(("sh", ["sh"]), UWSGI), reader)
     assert found.stdio_errors == "backslashreplace"
 
 
@@ -65,17 +65,17 @@ def test_uwsgi_without_its_map_reads_the_plugin_its_ini_names(tmp_path):
     reader = _root(tmp_path, {
         "/etc/uwsgi/apps-enabled/app.ini": "[other]\nplugin = cgi\n[uwsgi]\n; plugin = php\nplugins = router, python3\n",
         "/usr/lib/uwsgi/plugins/python3_plugin.so": _elf("Py_Initialize")})
-    found = servers.read_embedding(_ancestors(UWSGI), reader)
+    found = embedded.read_embedding(_ancestors(UWSGI), reader)
     assert (found.binary, found.library, found.calls) == (
         "/usr/lib/uwsgi/plugins/python3_plugin.so", "libpython3.11.so.1.0", ("Py_Initialize",))
     assert "maps is not readable" in found.source
     # --plugin and --plugins-dir on the command line
     reader = _root(tmp_path, {"/opt/plugins/python39_plugin.so": _elf(
         "Py_Initialize", library="libpython3.9.so.1.0")})
-    found = servers.read_embedding(_ancestors(("uwsgi", ["uwsgi", "--plugins-dir",
+    found = embedded.read_embedding(_ancestors(("uwsgi", ["uwsgi", "--plugins-dir",
                                                          "/opt/plugins", "--plugin=python39"])),
                                    reader)
-    assert (found.binary, servers.embedded_version(found)) == (
+    assert (found.binary, embedded.embedded_version(found)) == (
         "/opt/plugins/python39_plugin.so", "3.9")
 
 
@@ -85,22 +85,22 @@ def test_mod_wsgi_read_from_its_loadmodule_line(tmp_path):
         "/srv/httpd.conf": 'ServerRoot "/srv"\nLoadModule wsgi_module modules/mod_wsgi.so\n',
         "/srv/modules/mod_wsgi.so": _elf("PyConfig_InitPythonConfig", "Py_InitializeFromConfig",
                                          library="libpython3.12.so.1.0")})
-    found = servers.read_embedding(_ancestors(APACHE), reader)
+    found = embedded.read_embedding(_ancestors(APACHE), reader)
     assert (found.kind, found.binary, found.stdio_errors) == (
         "mod_wsgi", "/srv/modules/mod_wsgi.so", None)
-    assert (servers.embedded_kind(found), servers.embedded_version(found)) == (
+    assert (embedded.embedded_kind(found), embedded.embedded_version(found)) == (
         "python-config", "3.12")
 
 
 def test_nothing_to_read():
-    assert servers.read_embedding(_ancestors(("bash", ["bash"])), Reader("/nonexistent")) is None
-    found = servers.read_embedding(_ancestors(UWSGI), Reader("/nonexistent"))
+    assert embedded.read_embedding(_ancestors(("bash", ["bash"])), Reader("/nonexistent")) is None
+    found = embedded.read_embedding(_ancestors(UWSGI), Reader("/nonexistent"))
     assert (found.pid, found.binary, found.library) == (100, None, None)
 
 
 def test_the_kind_is_known_only_from_one_kind_of_call():
     def kind(*calls):
-        return servers.embedded_kind(servers.Embedding(1, "uwsgi", "x", None, calls))
+        return embedded.embedded_kind(embedded.Embedding(1, "uwsgi", "x", None, calls))
     assert kind("Py_InitializeEx") == "initialize"
     assert kind("PyConfig_InitIsolatedConfig") == "isolated-config"
     assert kind("Py_Initialize", "PyConfig_InitPythonConfig") is None
@@ -116,7 +116,7 @@ def _place(environ, embedding, process=UWSGI, ttys=(False, False, False)):
 
 
 def _uwsgi(version="3.11", calls=("Py_Initialize",), errors="strict"):
-    return servers.Embedding(100, "uwsgi", PLUGIN, "libpython%s.so.1.0" % version, calls,
+    return embedded.Embedding(100, "uwsgi", PLUGIN, "libpython%s.so.1.0" % version, calls,
                              errors, "/proc/100/maps")
 
 
@@ -192,7 +192,7 @@ def test_uwsgi_from_a_terminal_and_uwsgi_2_0_22():
 
 
 def test_mod_wsgi_prints_through_its_log():
-    embedding = servers.Embedding(100, "mod_wsgi", "/usr/lib/apache2/modules/mod_wsgi.so",
+    embedding = embedded.Embedding(100, "mod_wsgi", "/usr/lib/apache2/modules/mod_wsgi.so",
                                   "libpython3.11.so.1.0", ("Py_Initialize",), None, "x")
     _, d = _diagnosis({}, embedding, process=APACHE)
     python = d.pythons[0]
@@ -218,14 +218,14 @@ def test_what_is_not_identified_is_a_note():
     _, d = _diagnosis({}, _uwsgi(calls=()))
     [note] = [f for f in d.findings if f.code == "not-identified"]
     assert "imports no initialisation function" in note.evidence[0]
-    _, d = _diagnosis({}, servers.Embedding(100, "uwsgi", None, None, (), None, "x"))
+    _, d = _diagnosis({}, embedded.Embedding(100, "uwsgi", None, None, (), None, "x"))
     assert d.pythons[0].found.error == "no python plugin or module of uWSGI was found to read"
     _, d = _diagnosis({}, _uwsgi("3.5"))
     assert d.pythons[0].found.error.startswith("Python 3.5 embedded by Py_Initialize(): ")
 
 
 def test_a_cgi_script_of_apaches_has_no_app_python():
-    embedding = servers.Embedding(100, "mod_wsgi", "/usr/lib/apache2/modules/mod_wsgi.so",
+    embedding = embedded.Embedding(100, "mod_wsgi", "/usr/lib/apache2/modules/mod_wsgi.so",
                                   "libpython3.11.so.1.0", ("Py_Initialize",), None, "x")
     _, d = _diagnosis({"GATEWAY_INTERFACE": "CGI/1.1"}, embedding, process=APACHE)
     assert d.pythons == () and [f.code for f in d.findings] == ["c-locale"]

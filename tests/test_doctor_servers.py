@@ -10,8 +10,8 @@ subprocess with its own os.environ and returns that JSON with what its own Pytho
 open()'s default, locale.getpreferredencoding(False), and whether print("\\u00e9")
 raises); doctor's prediction for the app's Python (the "embedded" one of its pythons,
 issue 21) must be all of that, before the fix and after it. supervisor's program runs
-doctor and Python 3.6's print("\\u00e9"). src/utf8env/doctor/_servers.py says what was
-measured."""
+doctor and Python 3.6's print("\\u00e9"). src/utf8env/doctor/_servers.py and _embedding.py
+say what was measured."""
 import json
 import os
 import shlex
@@ -546,7 +546,8 @@ def test_fixes_only_what_was_applied():
     """Only locale variables are written (PYTHONUTF8 does nothing to an embedded Python);
     mod_wsgi's one line needs one value."""
     from utf8env.doctor._records import Context
-    from utf8env.doctor._servers import DaemonGroup, fixes
+    from utf8env.doctor._apache import DaemonGroup
+    from utf8env.doctor._servers import fixes
 
     def lines(kind, changes, **details):
         details.update(kind=kind)
@@ -588,7 +589,7 @@ def test_uwsgi_ini_by_a_relative_path(tmp_path):
     """`uwsgi --ini app.ini`: the file in uWSGI's working folder (its /proc/PID/cwd), by
     its absolute path; where that folder cannot be read (or holds no such file), said."""
     from utf8env.doctor._place import Process, Reader
-    from utf8env.doctor._servers import read_embedding
+    from utf8env.doctor._embedding import read_embedding
     (tmp_path / "srv" / "app").mkdir(parents=True)
     (tmp_path / "srv" / "app" / "app.ini").write_text("[uwsgi]\n")
     (tmp_path / "proc" / "100").mkdir(parents=True)
@@ -636,7 +637,7 @@ def test_mod_wsgi_group_from_the_title_and_config(tmp_path):
     title names, by display-name=%{GROUP} (cut to argv[0]'s length too) or its own
     display-name; the title naming none, or several, is no group."""
     from utf8env.doctor._place import Process, Reader
-    from utf8env.doctor._servers import read_embedding
+    from utf8env.doctor._embedding import read_embedding
     for path, text in DEBIAN_APACHE.items():
         target = tmp_path / path.lstrip("/")
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -666,10 +667,10 @@ def test_mod_wsgi_group_from_the_title_and_config(tmp_path):
     assert group("(wsgi:sh")[0].name == "shop"          # argv[0] shorter than the title
     assert group("web-app")[0].name == "web"
     assert group("(wsgi:")[0].name == "shop"            # the one %{GROUP} group
-    from utf8env.doctor._servers import DaemonGroup, _title_group
+    from utf8env.doctor._apache import DaemonGroup, title_group
     two = (DaemonGroup("a", "f", 1, "", "%{GROUP}"), DaemonGroup("b", "f", 2, "", "%{GROUP}"))
-    assert _title_group("(wsgi:", two) is None          # several: which is not known
-    assert _title_group("(wsgi:b)", two) == two[1]
+    assert title_group("(wsgi:", two) is None          # several: which is not known
+    assert title_group("(wsgi:b)", two) == two[1]
     found, context = group("/usr/sbin/apache2")
     assert found is None
     assert _where(context)[0].endswith(
@@ -694,7 +695,7 @@ def test_apache_config_read_once_and_bounded(tmp_path):
     """`-d ROOT` alone names ROOT's apache2.conf (Debian's apache2@NAME); a file that
     includes itself, or `Include /`, is read once, and no whole disk is listed."""
     from utf8env.doctor._place import Process, Reader
-    from utf8env.doctor._servers import read_embedding
+    from utf8env.doctor._embedding import read_embedding
     conf = tmp_path / "etc" / "apache2-web" / "apache2.conf"
     conf.parent.mkdir(parents=True)
     conf.write_text("Include /\nInclude apache2.conf\nWSGIDaemonProcess web "

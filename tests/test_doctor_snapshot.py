@@ -19,7 +19,7 @@ from utf8env._errors import UsageError
 from utf8env._engine.policy import LocaleFacts
 from utf8env.doctor import _diagnose as diagnosing, _finding_records as finding_records
 from utf8env.doctor import _render as render, _snapshot as snapshot
-from utf8env.doctor import _servers as servers
+from utf8env.doctor import _embedding as embedded
 from utf8env.doctor._place import Place, Process
 from utf8env.doctor._pythons import Found
 
@@ -37,7 +37,7 @@ def _place():
         Found("/usr/bin/python3.11", ("PATH",), ("python3",), "3.11", "asked once"),
         Found("/opt/python3.6", ("/opt",), (), "3.6", "asked once"),
         Found("/opt/python9", ("/opt",), (), None, "asked once", "no answer"))
-    embedding = servers.Embedding(100, "uwsgi", "/usr/lib/uwsgi/plugins/python311_plugin.so",
+    embedding = embedded.Embedding(100, "uwsgi", "/usr/lib/uwsgi/plugins/python311_plugin.so",
                                   "libpython3.11.so.1.0", ("Py_Initialize",), "strict", "x")
     return Place(environ={"PATH": "/usr/bin:/bin", "LANG": "en_us.UTF-8", "HOME": "/root",
                           "UWSGI_RELOADS": "0", "TERM": "dumb"},

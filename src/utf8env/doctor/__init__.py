@@ -13,7 +13,10 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
   of finding with its remedies), _origin.py (where a variable came from, in words) and
   _finding_records.py (the Finding, Predicted and Diagnosis records); _fixes.py writes the fix for the context found; _sessions.py and
   _servers.py detect their kinds of place and write their fixes, for _contexts.py and
-  _fixes.py, which import them (never the reverse); _records.py, below them all, holds
+  _fixes.py, which import them (never the reverse); _embedding.py (read by _place.py,
+  predicted by _diagnose.py) says what the Python a uWSGI or mod_wsgi host embeds gets,
+  with Apache's WSGIDaemonProcess lines that _apache.py reads; those three read a server
+  process's name and command line through _server_command.py; _records.py, below them all, holds
   what they share (the Context, Fix and Tool records, NAME=VALUE files, a shell's
   start-up file);
 - _verdict.py writes the verdict and the findings; _render.py and _snapshot.py the rest of

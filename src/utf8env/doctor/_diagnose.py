@@ -4,7 +4,7 @@ or mod_wsgi host too), the tools that will warn, and the findings, with the note
 what this process could not read and a parent CPython's coercion."""
 from .._engine.preconfig import SHIPPED_TARGETS
 from .._own_command import installed_command
-from . import _contexts as detecting, _pythons as predicting, _servers as servers
+from . import _contexts as detecting, _pythons as predicting, _embedding as embedded
 from . import _fixes as fixing
 from . import _locale_state as locale_state
 from ._coercion import finding_parts, parent_coercion
@@ -66,12 +66,12 @@ def diagnose(place):
 
 def _embedded(place, platform):
     """The Predicted of the app's Python that a uWSGI or mod_wsgi ancestor started: the
-    engine's Decision for the embedding read from the host's binary (servers.py)."""
+    engine's Decision for the embedding read from the host's binary (_embedding.py)."""
     host = place.embedding._replace(stdin_tty=bool(place.ttys and place.ttys[0]))
-    found, decision, inputs = servers.embedded_python(host, place.environ, place.facts, platform)
+    found, decision, inputs = embedded.embedded_python(host, place.environ, place.facts, platform)
     label = "the app's Python %s (%s in %s)" % (
-        found.version, servers.call_name(inputs.embedded), servers.host_name(host)) \
-        if inputs is not None else "the app's Python (in %s)" % servers.host_name(host)
+        found.version, embedded.call_name(inputs.embedded), embedded.host_name(host)) \
+        if inputs is not None else "the app's Python (in %s)" % embedded.host_name(host)
     return Predicted(label, found, decision, outcome(decision) if decision else None, inputs,
                      host)
 

@@ -31,7 +31,7 @@ class Predicted(Record):
     decision = field()          # its Decision, or None (not identified or not modelled)
     outcome = field()           # pythons.Outcome, or None
     inputs = field(None)        # the Inputs of the decision (explain's command line, policy...)
-    host = field(None)          # servers.Embedding: the Python a uWSGI or mod_wsgi ancestor started
+    host = field(None)          # _embedding.Embedding: the Python a uWSGI or mod_wsgi ancestor started
 
 
 class Diagnosis(Record):

@@ -10,7 +10,8 @@ import os
 import sys
 
 from .._engine.records import Record, field
-from . import _locale_state as locale_state, _pythons as python_search, _servers as servers, _sshd as sshd
+from . import _locale_state as locale_state, _pythons as python_search, _sshd as sshd
+from ._embedding import read_embedding
 from .. import _locales as locales
 from .._engine.policy import LocaleFacts
 from .._engine.preconfig import SHIPPED_TARGETS
@@ -58,7 +59,7 @@ class Place(Record):
     sshd_configs = field()      # ((path, text), ...): the sshd_config in effect and its Includes
     facts = field()             # LocaleFacts of the real libc for the names in play
     pythons = field()           # pythons.Found, in discovery order
-    embedding = field(None)     # servers.Embedding: what a uWSGI or Apache ancestor embeds
+    embedding = field(None)     # _embedding.Embedding: what a uWSGI or Apache ancestor embeds
     apache_envvars = field(None)    # (path, text) of the envvars an Apache ancestor's
                                     # apache2ctl read (Debian), or None
     libc = field(None)          # (name, evidence): ("musl", "/lib/ld-musl-x86_64.so.1 ..."),
@@ -100,7 +101,7 @@ def gather(environ=None, root="/", pythons=True):
                  markers=tuple(m for m in _MARKERS if reader.exists(m)),
                  ancestors=ancestors, ttys=_ttys(), proc=reader.exists("/proc/self/stat"),
                  sshd_configs=configs, facts=facts, pythons=tuple(found),
-                 embedding=servers.read_embedding(ancestors, reader),
+                 embedding=read_embedding(ancestors, reader),
                  apache_envvars=_apache_envvars(ancestors, environ, reader),
                  libc=libc(reader, root == "/"), parent_locale=parent_locale)
 

@@ -96,7 +96,7 @@ def _embedded_findings(item, state, environ, facts, found_contexts, info, remedi
     first locale change that decide() says makes both work (servers.py writes it in the
     host's config). PYTHONUTF8 is named where it changes nothing (Py_Initialize()
     3.8-3.14 does not read it)."""
-    from . import _servers as servers
+    from ._embedding import host_name, host_stdio
     d, o = item.decision, item.outcome
     if d.startup_error is not None:
         return [Finding("python-startup", "error", "%s refuses to start here: %s" % (
@@ -121,7 +121,7 @@ def _embedded_findings(item, state, environ, facts, found_contexts, info, remedi
         reason = d.reasons.get(key)
         evidence.append("%s %s%s" % (name, shown, ": %s: %s" % (reason.source, reason.detail)
                                      if reason else ""))
-    host = servers.host_name(item.host)
+    host = host_name(item.host)
     if not d.utf8_mode and "PYTHONUTF8" not in environ:
         again = decide(item.inputs._replace(environ=dict(environ, PYTHONUTF8="1")))
         if not again.utf8_mode:
@@ -132,7 +132,7 @@ def _embedded_findings(item, state, environ, facts, found_contexts, info, remedi
     chosen = ()
     for remedy in candidates:
         env = fixing.applied(environ, remedy.changes)
-        again = servers.host_stdio(decide(item.inputs._replace(environ=env)), item.host)
+        again = host_stdio(decide(item.inputs._replace(environ=env)), item.host)
         result = outcome(again)
         if again.startup_error is None and result.print_text == result.open_text == "ok":
             chosen = (remedy,)

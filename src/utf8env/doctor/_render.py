@@ -2,7 +2,7 @@
 The verdict and the findings, which explain prints too, are verdict.py's."""
 from ._verdict import text, verdict_lines, verdict_object
 from ._python_findings import without_advice
-from ._servers import call_name, host_name
+from ._embedding import call_name, host_name
 
 SCHEMA = 1
 # The variables a snapshot keeps besides the locale ones: what decides a Python's text
