@@ -123,6 +123,7 @@ NATIVE = {
     "gb18030": "zh_CN.GB18030",
 }
 
+
 # Section 2 of the research report (W1 takes the target's name).
 def W1(target):
     return ("Python detected LC_CTYPE=C: LC_CTYPE coerced to %s (set another locale "

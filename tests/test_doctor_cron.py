@@ -459,7 +459,6 @@ def test_python36_with_pythonioencoding_emptied(ticks):
     _ok(_applied(ticks, "py36-ioencoding", "print-fails", 1), pythons=True)
 
 
-
 # doctor --fix: the crontab changed, read back, then run as it is in the next tick.
 
 def _fixed(ticks, name, lines):

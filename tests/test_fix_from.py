@@ -242,7 +242,6 @@ def test_file_names_are_shown_with_control_characters_escaped(tmp_path, monkeypa
         2, "", "utf8env: error: fix: d/\\x1b[2Jnone.py: no such file or directory\n")
 
 
-
 @pytest.mark.fast
 def test_a_diff_quotes_such_names_as_gnu_diff_and_patch_applies_it(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(str(tmp_path))

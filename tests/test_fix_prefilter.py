@@ -176,6 +176,7 @@ PASSED = [
 def test_a_source_the_filter_cannot_read_for_sure_is_parsed(data):
     assert _prefilter.candidate(data) is True
 
+
 @pytest.mark.parametrize("source", WITHOUT_SITES)
 def test_a_source_left_out_has_no_site(source):
     assert _scan.scan(source) == []

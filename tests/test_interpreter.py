@@ -251,18 +251,35 @@ def test_missing_cache_folders_are_made_private(tmp_path):
                                                          ("a/b/utf8env", 0o700)]
 
 
-def test_the_timeout_holds_when_a_child_keeps_the_pipe(tmp_path, monkeypatch):
+def test_the_timeout_holds_for_an_interpreter_that_does_not_answer(tmp_path, monkeypatch):
     import utf8env._interpreter as interpreter
     monkeypatch.setattr(interpreter, "TIMEOUT", 0.5)
+    marker = "utf8env-test-silent-%d" % os.getpid()
+    path = tmp_path / "python3.9"
+    path.write_text("#!/bin/sh\nexec sh -c 'sleep 60; true' %s\n" % marker)
+    path.chmod(0o755)
+    with pytest.raises(InterpreterError) as error:
+        identify(str(path), {"PATH": "/usr/bin:/bin"}, predict=True)     # explain's hint
+    assert str(error.value) == ("interpreter %r: could not be run (no answer within 0.5 seconds); "
+                                "give --version X.Y to predict without running it" % str(path))
+    import subprocess
+    import time
+    for _ in range(200):        # SIGKILL is sent before identify() returns; its end follows
+        left = subprocess.run(["pgrep", "-f", marker], stdout=subprocess.PIPE).stdout
+        if not left:
+            break
+        time.sleep(0.05)
+    assert left == b""
+
+
+def test_the_answer_is_taken_when_a_child_keeps_the_pipe_and_the_child_ended(tmp_path):
     marker = "utf8env-test-holder-%d" % os.getpid()
     path, _ = fake(tmp_path, "3.9 linux")
     with open(path, "a") as f:          # answer, exit, and leave a child holding stdout
         f.write("sh -c 'sleep 60; true' %s &\n" % marker)
-    with pytest.raises(InterpreterError) as error:
-        identify(path, {"PATH": "/usr/bin:/bin"}, predict=True)     # explain's hint
-    assert str(error.value) == ("interpreter %r: could not be run (no answer within 0.5 seconds); "
-                                "give --version X.Y to predict without running it" % path)
-    # The child was killed with its session: SIGKILL is sent before identify() returns,
+    assert identify(path, {"PATH": "/usr/bin:/bin"}) == Identity(version="3.9",
+                                                                 platform="linux")
+    # The child was killed with its group: SIGKILL is sent before identify() returns,
     # and the process is gone once the kernel has ended it (on a loaded machine, not at
     # once), so its end is waited for, within a bound.
     import subprocess

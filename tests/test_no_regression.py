@@ -395,7 +395,6 @@ def outcomes(places):
     return found
 
 
-
 # -- What each side must print -------------------------------------------------------------
 
 class Out(object):

@@ -32,6 +32,7 @@ ACTION = os.path.join(ROOT, "action.yml")
 #   Command.toString(): "::" + command + (" " + "k=v" joined by ",") + "::" + escapeData(message)
 # (https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts)
 
+
 def escape_data(s):
     return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 

@@ -413,7 +413,6 @@ def test_kill_marked_finds_a_setsid_daemon_by_its_variable():
             starter.wait()
 
 
-
 def test_a_failure_naming_its_tmp_path_alike_in_both_modes_is_no_change(scenarios):
     code, page = _page(scenarios, "tmp-path")
     assert (code, page) == (0, _expected(_head("-q", 8) + """\

@@ -189,13 +189,15 @@ def _ask(argv, environ):
     process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=environ,
                                start_new_session=not in_launchers_group)
-    # (read until it exits: a process it started may hold the pipes after it)
+    # Read until it exits: a process it started may hold the pipes after it. What it
+    # left in its group ends with it (a daemon in a session of its own is not ours).
     output, stderr, finished = read_until_exit(process, TIMEOUT)
-    if not finished:
-        if in_launchers_group:
+    if in_launchers_group:
+        if not finished:
             kill_process(process)
-        else:
-            kill_group(process.pid)
+    else:
+        kill_group(process.pid)
+    if not finished:
         process.wait()
         raise errors.InterpreterError("no answer within %g seconds" % TIMEOUT)
     if process.returncode:

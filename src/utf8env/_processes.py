@@ -39,14 +39,14 @@ def kill_process(process):
 def run_in_session(argv, timeout, **popen):
     """(status, stdout, stderr) of `argv` started in a session of its own (stdin from
     /dev/null, the other Popen arguments `popen`), read until it exits (read_until_exit);
-    at `timeout` seconds its process group is killed and status is None, with what it
-    wrote until then. Nothing it started is waited for: a daemon holding its pipes, or
-    a background job of an interactive shell (a group of its own), is left running."""
+    at `timeout` seconds status is None, with what it wrote until then. Its process group
+    is killed when it has exited or at the deadline (what it left there ends with it);
+    nothing in another group is waited for: a daemon holding its pipes, or a background
+    job of an interactive shell, is left running."""
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, **popen)
     out, err, finished = read_until_exit(proc, timeout)
-    if not finished:
-        kill_group(proc.pid)
+    kill_group(proc.pid)
     status = proc.wait()
     return (status if finished else None), out, err
 

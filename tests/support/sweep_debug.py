@@ -18,7 +18,6 @@ import test_ground_truth  # noqa: E402
 from support import groundtruth  # noqa: E402
 
 
-
 def store(world):
     """Where the observations of `world` are kept: the user's cache, not a fixed name in
     the shared temporary folder."""
