@@ -88,3 +88,12 @@ def test_encodingwarning_exists_from_3_10_one_rule_for_every_tool():
     from utf8env._engine.profiles import warns_default_encoding
     assert [v for v in ("2.7", "3.6", "3.8", "3.9", "3.10", "3.13", "3.15")
             if warns_default_encoding(v)] == ["3.10", "3.13", "3.15"]
+
+
+@pytest.mark.fast
+def test_versions_sort_by_number_one_rule_for_every_tool():
+    """readiness's pages and comparison, fix --prove and matrix order versions by one
+    rule: by number (3.9 before 3.13), a name that is not a version after them."""
+    from utf8env._engine.profiles import version_key
+    assert sorted(["3.13", "other", "3.9", "2.7", "3.15", "3.10"], key=version_key) == \
+        ["2.7", "3.9", "3.10", "3.13", "3.15", "other"]

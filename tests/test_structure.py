@@ -275,8 +275,6 @@ LAZY = {
     "doctor/_findings.py": "explain's start", "doctor/_records.py": "explain's start",
     "doctor/_python_findings.py": "explain's start", "doctor/_origin.py": "explain's start",
     "doctor/_locale_state.py": "explain's start", "doctor/_fixes.py": "explain's start",
-    # debts
-    "readiness/_native.py": "debt", "readiness/_advice.py": "debt",
 }
 
 

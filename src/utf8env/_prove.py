@@ -18,6 +18,7 @@ It composes two tools, the fixer's edits (utf8env/fixer/) and readiness's runs
 import os
 import time
 
+from ._engine.profiles import version_key
 from ._environment import user_environ
 from ._errors import UsageError
 from .readiness._guard import INCOMPLETE, INTERRUPTED
@@ -209,7 +210,7 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
     out.append("")
     body, changed, unstable, bad, tests = [], [], [], [], set()
     for python, (got, outcomes) in sorted(_compared(read, kinds).items(),
-                                          key=lambda item: compare.version_key(item[0])):
+                                          key=lambda item: version_key(item[0])):
         for key, r, o in zip(ORDER, got, outcomes):
             counts = {}
             for x in o.values():

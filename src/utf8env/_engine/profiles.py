@@ -94,6 +94,15 @@ def _released(minor):
         **pep538)
 
 
+def version_key(version):
+    """A Python version ("3.9", "3.13") as versions sort: by number; a name that is not
+    one (never from an interpreter asked) after them, by its text."""
+    try:
+        return 0, tuple(int(n) for n in version.split(".")), ""
+    except ValueError:
+        return 1, (), version
+
+
 def warns_default_encoding(version):
     """-X warn_default_encoding and EncodingWarning exist (PEP 597, 3.10): "3.9", "2.7"."""
     major, minor = (int(n) for n in version.split(".")[:2])

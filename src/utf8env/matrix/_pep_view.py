@@ -6,7 +6,7 @@ import re
 
 from ._page_parts import MODE, ranges
 from ._pep import COLUMNS
-from .._engine.profiles import VERSIONS
+from .._engine.profiles import VERSIONS, version_key
 
 
 def yn(value):
@@ -130,7 +130,7 @@ def pep_pythons(result):
         p = {"version": env.version, "argv": list(env.argv), "origin": env.origin}
         if p not in out:
             out.append(p)
-    return sorted(out, key=lambda p: [int(n) for n in p["version"].split(".")])
+    return sorted(out, key=lambda p: version_key(p["version"]))
 
 
 def row_envs(result):

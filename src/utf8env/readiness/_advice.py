@@ -31,6 +31,7 @@ either run): the 3.15 risk no test measures."""
 import os
 import time
 
+from .._sources import apply, edit, files, prefilter
 from .._worlds.jobs import Timing
 from . import _compare as compare, _junit as junit, _suite as suite
 from ._results import PEP686, TODAY, Fix, Trial, UntestedSite
@@ -125,7 +126,6 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     chosen = [p for p in pythons if p.version in out.wanted]
     if not chosen or not sites or offset is None:
         return out
-    from .._sources import apply
     try:
         if first is None:
             for encoding in ENCODINGS:
@@ -357,7 +357,6 @@ def _group_fixes(sites, tests, trials, states):
 def scan(root):
     """[(file relative to `root`, [the scan's Site])]: the calls the fixer's scan finds
     in the files under `root` it walks (those of `utf8env fix`)."""
-    from .._sources import apply, edit, files, prefilter
     out = []
     for path in files.walk(root):
         try:

@@ -4,6 +4,7 @@ sites that warned (changing something or nothing), and for each call site the tw
 fixes with what each would mean for the changed tests."""
 import re
 
+from .._engine.profiles import version_key
 from .._errors import UsageError
 from .._worlds.jobs import Timing
 from . import _junit as junit, _progress
@@ -321,11 +322,6 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
 def _site_key(where):
     file, _, line = where.rpartition(":")
     return file, int(line)
-
-
-def version_key(version):
-    """A Python version "X.Y" as it sorts."""
-    return tuple(int(x) for x in version.split("."))
 
 
 def _said(outcome):

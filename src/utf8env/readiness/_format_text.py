@@ -2,6 +2,7 @@
 one line per call site with the tests it changes, how those tests change, what was not
 compared and the verdict."""
 from .. import _pages as pages
+from .._engine.profiles import version_key
 from ._format_words import (TRIED, advice_runs, all_runs, changes_by_test, counts_text, flag,
                             is_test_code, notes, run_name, sites_in_order, suite_command,
                             unstable_line, variables, verdict)
@@ -40,7 +41,7 @@ def text(result, columns=pages.WIDTH):
             out += pages.wrap(_compact_site(s, result), columns, "  ", "      ")
         out += pages.wrap(_SITES_KEY, columns, "  ", "  ")
         out.append("")
-    pythons = sorted({r.python for r in result.runs}, key=_version_key)
+    pythons = sorted({r.python for r in result.runs}, key=version_key)
     warned = [(t, cs) for t, cs in changes_by_test(result.changed)
               if any(c.call_sites for c in cs)]
     quiet = [(t, cs) for t, cs in changes_by_test(result.changed)
@@ -152,13 +153,6 @@ def _compact_change(test, changes, pythons, columns):
         named = "" if sorted(where) == sorted(pythons) else " [%s]" % ", ".join(where)
         out += pages.wrap("%s%s: %s" % (test, named, difference), columns, "  ", "      ")
     return out
-
-
-def _version_key(version):
-    try:
-        return tuple(int(x) for x in version.split("."))
-    except ValueError:
-        return (version,)
 
 
 # -- measured advice and untested calls (readiness/_advice.py) ------------------------------

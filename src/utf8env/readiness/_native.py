@@ -24,13 +24,17 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from .._engine.profiles import CODE_PAGES, warns_default_encoding
 from .._environment import user_environ
 from .._errors import UsageError
+from .._output import to_stderr
 from .. import _discovery as discovery
 from .. import _worlds as worlds
-from . import _report as report, _suite as suite, _windows as windows
+from . import (_advice as advice, _report as report, _suite as suite,
+               _unittest_runner as unittest_runner, _windows as windows)
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
                      project as current_project, pytest_args)
+from ._unittest_runner import Args
 
 # Linux's options that have no meaning here, each with why: one line, status 2.
 NOT_HERE = (
@@ -104,8 +108,6 @@ class Native(windows.Windows):
         return suite.base_environ(self.environ)
 
     def job(self, interp, utf8, stage, pytest_args, base, timeout, extra=()):
-        from .._engine.profiles import warns_default_encoding
-        from . import _unittest_runner as unittest_runner
         own = isolated(interp)
         # A plugin's module: the lent package's, or the installed one's (isolated()).
         named = (lambda name: OWN + name[len(suite.LENT):]) if own else (lambda name: name)
@@ -145,7 +147,6 @@ class Native(windows.Windows):
         return worlds.Job(argv=supervised, env=env, timeout=timeout + 60.0, cwd=stage.work)
 
     def differences(self, planned):
-        from .._engine.profiles import CODE_PAGES
         out = []
         if self.code_page not in CODE_PAGES:      # a code page the rules do not model
             return out
@@ -215,7 +216,6 @@ def run(options, command):
         with _Guard() as guard:
             return _run(options, args, timeout, project, guard)
     except (Interrupted, KeyboardInterrupt):
-        from .._output import to_stderr
         to_stderr(report.INTERRUPTED_LINE)
         return INTERRUPTED
 
@@ -227,8 +227,6 @@ def this_python():
 
 
 def _run(options, args, timeout, project, guard):
-    from . import _advice as advice
-    from ._unittest_runner import Args
     if options.python:
         pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     else:
