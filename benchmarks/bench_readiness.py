@@ -52,7 +52,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from utf8env import _worlds as worlds  # noqa: E402
 from utf8env._own_command import own_command  # noqa: E402
-from utf8env.readiness import _suite as suite  # noqa: E402
+from utf8env.readiness import _suite as suite, _targets as targets  # noqa: E402
 
 WORLD = "latin1"
 GOAL_RATIO, GOAL_SECONDS = 1.10, 1.0
@@ -82,7 +82,7 @@ def _project(name, folder):
 def _plain_jobs(python, project, folder, args, extra_options=(), modes=("0", "1")):
     """One plain pytest run per mode, each in a copy of `project` under `folder`."""
     es = suite.env_set(WORLD)
-    env = suite.base_environ(os.environ)
+    env = targets.base_environ(os.environ)
     env.update(es.variables)
     jobs = []
     for utf8 in modes:

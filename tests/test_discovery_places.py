@@ -14,7 +14,7 @@ from utf8env import _cli as utf8env_cli
 from utf8env._errors import UsageError
 from utf8env._own_command import own_command
 from utf8env import _discovery as discovery
-from utf8env.readiness import _suite as suite
+from utf8env.readiness import _targets as targets
 
 from support import machine
 
@@ -129,22 +129,22 @@ Python 3.15 (PEP 686: UTF-8 mode on by default; still off with -X utf8=0):
 def test_readiness_looks_for_its_315_in_the_same_places(tmp_path):
     env, at = _places(tmp_path)
     looked = ", ".join(_looked(at["pyenv"], env["UV_PYTHON_INSTALL_DIR"]))
-    assert suite.python_315(env) == (None, _looked(at["pyenv"], env["UV_PYTHON_INSTALL_DIR"]))
+    assert targets.python_315(env) == (None, _looked(at["pyenv"], env["UV_PYTHON_INSTALL_DIR"]))
     with pytest.raises(UsageError) as e:
-        suite.default_pythons(env)
+        targets.default_pythons(env)
     assert str(e.value) == ("readiness: no Python 3.15 found (looked in %s); give --python "
                             "PATH (3.10+ for EncodingWarning)" % looked)
     # A python3.15 is asked its version like any other: one that is not 3.15 is said.
     named = os.path.join(at["bin"], "python3.15")
     os.symlink(at["uv"], named)
     with pytest.raises(UsageError) as e:
-        suite.default_pythons(env)
+        targets.default_pythons(env)
     assert str(e.value) == ("readiness: %s (python3.15 from PATH) is Python 3.12, not 3.15; "
                             "give --python PATH" % named)
     os.remove(named)
     _script(tmp_path / "bin" / "python3.15", "#!/bin/sh\nexit 3\n")
     with pytest.raises(UsageError) as e:
-        suite.default_pythons(env)
+        targets.default_pythons(env)
     assert str(e.value) == ("readiness: %s (python3.15 from PATH) did not start (exit status "
                             "3); give --python PATH" % named)
 

@@ -31,7 +31,7 @@ from utf8env import _discovery as discovery
 from utf8env._own_command import own_command
 from utf8env.readiness import (_compare as compare, _format_github as format_github,
                                _format_junit as format_junit, _formats as formats,
-                               _junit as junit, _suite as suite)
+                               _junit as junit, _suite as suite, _targets as targets)
 from utf8env.readiness._recorder import function_at, origin, summary_lines
 
 from support import install
@@ -290,11 +290,11 @@ def test_src_first_asks_where_the_package_is_imported_from(tmp_path):
     interp = discovery.Interpreter("%d.%d" % sys.version_info[:2], [sys.executable], "/")
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    assert suite.src_first(str(project), interp, env) is False
-    assert suite.src_first(str(project), interp, dict(env, PYTHONPATH=str(elsewhere))) is False
-    assert suite.src_first(str(project), interp,
+    assert targets.src_first(str(project), interp, env) is False
+    assert targets.src_first(str(project), interp, dict(env, PYTHONPATH=str(elsewhere))) is False
+    assert targets.src_first(str(project), interp,
                            dict(env, PYTHONPATH=str(project / "src"))) is True
-    assert suite.src_first(str(tmp_path / "elsewhere"), interp,
+    assert targets.src_first(str(tmp_path / "elsewhere"), interp,
                            dict(env, PYTHONPATH=str(project / "src"))) is False
 
 
@@ -548,15 +548,15 @@ def test_the_default_python_315_is_looked_for_where_users_install_it(tmp_path, m
     env = {"PATH": str(bin_), "HOME": str(home), "PYENV_ROOT": str(pyenv)}
     looked = ["pyenv (%s/versions)" % pyenv, "python3.N on PATH",
               "uv (%s/.local/share/uv/python)" % home, "%s/usr-bin/python3.N" % tmp_path]
-    assert suite.python_315(env) == (None, looked)
-    assert suite.python_315(dict(env, XDG_DATA_HOME=str(data)))[1][2] == (
+    assert targets.python_315(env) == (None, looked)
+    assert targets.python_315(dict(env, XDG_DATA_HOME=str(data)))[1][2] == (
         "uv (%s/uv/python)" % data)
-    assert suite.python_315(dict(env, UV_PYTHON_INSTALL_DIR=str(data / "uv")))[1][2] == (
+    assert targets.python_315(dict(env, UV_PYTHON_INSTALL_DIR=str(data / "uv")))[1][2] == (
         "uv (%s/uv)" % data)
     chroot = tmp_path / "debian"
     chroot.mkdir()
     (chroot / ".utf8env-ready").write_text("")
-    assert suite.python_315(dict(env, UTF8ENV_DEBIAN_ROOT=str(chroot))) == (
+    assert targets.python_315(dict(env, UTF8ENV_DEBIAN_ROOT=str(chroot))) == (
         None, looked + ["the chroot %s" % chroot])
 
 
@@ -585,14 +585,14 @@ def test_the_default_python_315_found_on_path_is_identified(tmp_path, venvs):
         wrapper = bin_ / "python3.15"
         wrapper.write_text("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(py315.argv))
         wrapper.chmod(0o755)
-        [found] = suite.default_pythons(env)
+        [found] = targets.default_pythons(env)
         assert (found.version, found.argv, found.root) == ("3.15", [str(wrapper)], "/")
         wrapper.unlink()
     (bin_ / "python3.15").symlink_to(venvs["3.13"].argv[0])
     # With no 3.15 anywhere (a 3.15 found, the chroot's, would be the target).
     env.pop("UTF8ENV_DEBIAN_ROOT", None)
     with pytest.raises(UsageError) as e:
-        suite.default_pythons(env)
+        targets.default_pythons(env)
     assert str(e.value) == ("readiness: %s (python3.15 from PATH) is Python 3.13, not "
                             "3.15; give --python PATH" % (bin_ / "python3.15"))
 
@@ -602,12 +602,12 @@ def test_the_harness_chroot_is_a_target_only_where_named(tmp_path):
     home.mkdir()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYENV_ROOT": str(tmp_path)}
     with pytest.raises(UsageError, match="no Python 3.15 found"):
-        suite.default_pythons(env)
+        targets.default_pythons(env)
     py315 = interpreter("3.15")
-    assert suite.default_pythons(dict(env, UTF8ENV_DEBIAN_ROOT=DEBIAN_ROOT)) == [py315]
+    assert targets.default_pythons(dict(env, UTF8ENV_DEBIAN_ROOT=DEBIAN_ROOT)) == [py315]
     if os.geteuid() != 0:
         return
-    problem = suite.pytest_problem(py315, env)
+    problem = targets.pytest_problem(py315, env)
     assert problem == (
         "readiness: /usr/bin/python3.15 has no pytest, and its distribution manages its packages "
         "(PEP 668): make a venv with pytest (/usr/bin/python3.15 -m venv VENV && VENV/bin/python "

@@ -21,7 +21,7 @@ from utf8env._own_command import own_command
 from utf8env._sources import apply as _apply
 from utf8env import _discovery as discovery
 from utf8env.readiness import _cli as readiness_cli, _compare as compare, _formats as formats
-from utf8env.readiness import _suite as suite
+from utf8env.readiness import _suite as suite, _targets as targets
 from utf8env.readiness._guard import Guard
 
 APP = '''"""A project whose changed tests need three different answers."""
@@ -113,8 +113,8 @@ def _need():
         pytest.skip(why)
     if sys.version_info < (3, 10):
         pytest.skip("EncodingWarning is Python 3.10+")
-    problem = suite.pytest_problem(discovery.named([sys.executable])[0],
-                                   suite.base_environ(dict(os.environ)))
+    problem = targets.pytest_problem(discovery.named([sys.executable])[0],
+                                   targets.base_environ(dict(os.environ)))
     if problem:
         pytest.skip(problem)
 

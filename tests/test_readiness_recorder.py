@@ -444,9 +444,9 @@ def test_the_runs_get_no_variable_of_the_pytest_that_started_readiness():
     # Started from a pytest-xdist worker (this suite under -n 2), readiness handed the
     # worker's variables to its runs, whose plugin then took itself for a worker's and
     # recorded nothing: the report lost the tests a filter would fail, and exit 3.
-    from utf8env.readiness import _suite as suite
+    from utf8env.readiness import _targets as targets
     environ = {"PATH": "/usr/bin", "HOME": "/h", "PYTEST_ADDOPTS": "-q", "LC_ALL": "C",
                "PYTEST_CURRENT_TEST": "t.py::test (call)", "PYTEST_XDIST_WORKER": "gw0",
                "PYTEST_XDIST_WORKER_COUNT": "2", "PYTEST_XDIST_TESTRUNUID": "0123"}
-    assert suite.base_environ(environ) == {"PATH": "/usr/bin", "HOME": "/h",
+    assert targets.base_environ(environ) == {"PATH": "/usr/bin", "HOME": "/h",
                                            "PYTEST_ADDOPTS": "-q"}

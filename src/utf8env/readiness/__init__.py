@@ -5,6 +5,9 @@
     _recorder.py   what the plugin does once asked (imported only then)
     _junit.py      per-test outcomes read back from pytest's --junitxml
     _suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
+    _copies.py     the project's copies the runs use (special files left out, listed)
+    _targets.py    the interpreters they run (a Python 3.15 by default), each one's pytest,
+                  its src-layout imports, the environment they start from
     _supervise.py  each run's keeper: output to files, its process tree (setsid daemons
                   included, by a marker variable; on Windows, a job object) killed at the
                   end, timeout or Ctrl-C

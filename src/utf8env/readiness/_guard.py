@@ -10,7 +10,7 @@ import signal
 from .._errors import UsageError
 from .. import _discovery as discovery, _output as output
 from .._options import seconds
-from . import _suite as suite
+from . import _suite as suite, _targets as targets
 from ._unittest_runner import unittest_args
 
 INCOMPLETE = 3          # a run did not complete
@@ -37,12 +37,12 @@ def checked_timeout(word):
 
 def checked_pythons(named, environ, need_pytest=True):
     """The interpreters to run, each with pytest of its own; UsageError otherwise."""
-    pythons = discovery.named(named) if named else suite.default_pythons(environ)
+    pythons = discovery.named(named) if named else targets.default_pythons(environ)
     for p in pythons:
         if p.version == "2.7":
             raise UsageError("--python %r: Python 2.7 has no UTF-8 mode" % p.argv[-1])
     for p in (pythons if need_pytest else ()):       # unittest's runner needs no pytest
-        problem = suite.pytest_problem(p, suite.base_environ(environ))
+        problem = targets.pytest_problem(p, targets.base_environ(environ))
         if problem:
             raise UsageError(problem)
     return pythons

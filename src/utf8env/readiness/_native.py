@@ -30,8 +30,9 @@ from .._errors import UsageError
 from .._output import to_stderr
 from .. import _discovery as discovery
 from .. import _worlds as worlds
-from . import (_advice as advice, _report as report, _suite as suite,
-               _unittest_runner as unittest_runner, _windows as windows)
+from . import (_advice as advice, _copies as copies, _report as report, _suite as suite,
+               _targets as targets, _unittest_runner as unittest_runner,
+               _windows as windows)
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
                      project as current_project, pytest_args)
 from ._unittest_runner import Args
@@ -97,7 +98,7 @@ class Native(windows.Windows):
         source = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         shutil.copytree(source, os.path.join(self.lent, suite.LENT),
                         ignore=shutil.ignore_patterns("__pycache__", "docs"),
-                        copy_function=suite.COPY)
+                        copy_function=copies.COPY)
         return self
 
     def close(self):
@@ -105,7 +106,7 @@ class Native(windows.Windows):
             self.holder.remove()
 
     def run_environ(self):
-        return suite.base_environ(self.environ)
+        return targets.base_environ(self.environ)
 
     def job(self, interp, utf8, stage, pytest_args, base, timeout, extra=()):
         own = isolated(interp)
@@ -231,8 +232,8 @@ def _run(options, args, timeout, project, guard):
         pythons = checked_pythons(options.python, user_environ(), not isinstance(args, Args))
     else:
         pythons = [this_python()]
-        problem = None if isinstance(args, Args) else suite.pytest_problem(
-            pythons[0], suite.base_environ(user_environ()))
+        problem = None if isinstance(args, Args) else targets.pytest_problem(
+            pythons[0], targets.base_environ(user_environ()))
         if problem:
             raise UsageError(problem)
     started = time.monotonic()

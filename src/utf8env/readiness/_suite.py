@@ -23,18 +23,15 @@ import functools
 import json
 import os
 import shutil
-import stat
-import subprocess
 import sys
 import tempfile
 import uuid
 
 from .._errors import UsageError
-from .. import _discovery as discovery
 from .._worlds import cells, env_sets as environments
 from .. import _worlds as worlds
 from .._engine.records import Record, field
-from . import _supervise as supervise
+from . import _copies as copies, _supervise as supervise, _targets as targets
 from . import _unittest_runner as unittest_runner
 from ._results import PEP686, TODAY
 from .plugin import SEED_VARIABLE
@@ -55,17 +52,6 @@ PROGRESS = LENT + ".readiness._progress"
 # project's own, another version) would declare the same options a second time.
 ENTRY_POINT = "utf8env.readiness.plugin"
 _PACKAGES = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv",
-               "venv", ".mypy_cache", ".ruff_cache", "*.egg-info", "node_modules")
-# PYTHONPYCACHEPREFIX too: a user's prefix would keep the bytecode of every temporary copy.
-_TEXT_VARIABLES = ("LANG", "LANGUAGE", "PYTHONUTF8", "PYTHONCOERCECLOCALE", "PYTHONIOENCODING",
-                   "PYTHONWARNDEFAULTENCODING", "PYTHONLEGACYWINDOWSFSENCODING",
-                   "PYTHONLEGACYWINDOWSSTDIO", "PYTHONPYCACHEPREFIX", "LOCPATH")
-# What a running pytest (and pytest-xdist's workers) set for their own tests: readiness
-# started from inside one (a test of a tool, a worker) would hand them to the runs,
-# whose plugins then take themselves for a worker's and record nothing.
-_RUNNER_VARIABLES = ("PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT",
-                     "PYTEST_XDIST_TESTRUNUID")
 
 
 class Folder(object):
@@ -98,160 +84,6 @@ def env_set(name):
     return next(e for e in environments.ENV_SETS if e.name == name)
 
 
-# -- the default target: a Python 3.15 found where users install one -------------------
-
-def python_315(environ):
-    """(the Interpreter of a Python 3.15, or None; the places looked in, in words), looking
-    where users have Pythons (matrix's discovery, with `environ`'s PATH, HOME...), the
-    chroot UTF8ENV_DEBIAN_ROOT names last."""
-    chroot = discovery.debian_root(environ)
-    found = [i for i in discovery.interpreters(chroot, environ) if i.version == "3.15"]
-    return (found[0] if found else None), discovery.looked(chroot, environ)
-
-
-def default_pythons(environ):
-    """The interpreter to run when no --python is given: a Python 3.15 where users have
-    one (python_315). UsageError, naming the places looked in, when there is none; a
-    python3.15 found that is another version, or does not start, is said."""
-    found, looked = python_315(environ)
-    if found:
-        return [found]
-    named = discovery.found_as("python3.15", discovery.debian_root(environ), environ)
-    if named:
-        path, origin, version, why = named[0]
-        raise UsageError("readiness: %s (python3.15 from %s) %s; give --python PATH" % (
-            path, origin, why or "is Python %s, not 3.15" % version))
-    raise UsageError("readiness: no Python 3.15 found (looked in %s); give --python PATH "
-                     "(3.10+ for EncodingWarning)" % ", ".join(looked))
-
-
-def base_environ(environ):
-    """This process's environment without any locale or Python text variable."""
-    return {k: v for k, v in environ.items()
-            if k not in _TEXT_VARIABLES and k not in _RUNNER_VARIABLES
-            and not k.startswith("LC_")}
-
-
-# -- the target's own pytest -------------------------------------------------------------
-
-_ASK = r"""
-import json, os, sys, sysconfig
-try:
-    import importlib.util
-    has = importlib.util.find_spec("pytest") is not None
-except Exception:
-    has = False
-managed = os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
-print(json.dumps({"pytest": has, "venv": sys.prefix != getattr(sys, "base_prefix", sys.prefix),
-                  "managed": managed}))
-"""
-
-
-def pytest_problem(interp, environ):
-    """None when `interp` has pytest of its own, else one line saying how to give it one."""
-    name = interp.argv[-1]
-    try:
-        proc = subprocess.run(list(interp.argv) + ["-I", "-c", _ASK], env=environ,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    except (OSError, subprocess.SubprocessError) as error:
-        return "readiness: %s cannot be asked whether it has pytest: %s" % (name, error)
-    try:
-        seen = json.loads(proc.stdout.decode("utf-8").strip().splitlines()[-1])
-    except (ValueError, IndexError, UnicodeDecodeError):
-        tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-        return "readiness: %s did not say whether it has pytest (exit %d)%s" % (
-            name, proc.returncode, (": " + tail[0]) if tail else "")
-    if seen["pytest"]:
-        return None
-    if seen["managed"] and not seen["venv"]:
-        # PEP 668: pip refuses to install into a distribution's own Python.
-        return ("readiness: %s has no pytest, and its distribution manages its packages "
-                "(PEP 668): make a venv with pytest (%s -m venv VENV && VENV/bin/python -m pip "
-                "install pytest) and give --python VENV/bin/python" % (name, name))
-    return ("readiness: %s has no pytest: install it there (%s -m pip install pytest) and run "
-            "again" % (name, name))
-
-
-_WHERE = r"""
-import importlib.util, json, os, sys
-sys.path[:] = [p for p in sys.path if p]         # not the folder this runs in
-found = {}
-for name in sys.argv[1:]:
-    try:
-        spec = importlib.util.find_spec(name)
-    except Exception:
-        spec = None
-    if spec is not None:
-        places = list(spec.submodule_search_locations or []) + [spec.origin]
-        found[name] = [os.path.realpath(p) for p in places if isinstance(p, str)]
-print(json.dumps(found))
-"""
-_SRC_FIRST = {}
-
-
-def _src_names(src):
-    """The top-level packages and modules of a src/ folder."""
-    try:
-        names = sorted(os.listdir(src))
-    except OSError:
-        return []
-    out = []
-    for name in names:
-        path = os.path.join(src, name)
-        if name.endswith(".py") and os.path.isfile(path):
-            out.append(name[:-3])
-        elif (os.path.isdir(path) and name.isidentifier()
-              and os.path.isfile(os.path.join(path, "__init__.py"))):
-            out.append(name)
-    return [n for n in out if n.isidentifier()]
-
-
-def src_first(project, interp, environ, asked=None):
-    """True when the project has a src layout whose package `interp` imports from the
-    project itself (an editable install's path or finder, PYTHONPATH): its runs must
-    then find their copy's src/ first, or they test the original, never the copy (the
-    edits of `fix --prove` and the trials included). Asked once per project and Python
-    (`asked`: ask_src_first()'s question, put earlier); never for a chroot's (the project
-    is not inside it)."""
-    asked = asked or ask_src_first(project, interp, environ)
-    if asked is None:
-        return False
-    key, src, proc = asked
-    if proc is not None:
-        try:
-            out = proc.communicate(timeout=120)[0]
-            found = json.loads(out.decode("utf-8").strip().splitlines()[-1])
-        except (OSError, subprocess.SubprocessError, ValueError, IndexError,
-                UnicodeDecodeError):
-            proc.kill()
-            proc.communicate()
-            found = {}
-        real = os.path.realpath(src)
-        _SRC_FIRST.setdefault(key, any(p == real or p.startswith(real + os.sep)
-                                       for places in found.values() for p in places))
-    return _SRC_FIRST[key]
-
-
-def ask_src_first(project, interp, environ):
-    """src_first()'s question put to `interp` now (key, src, the process asking), its
-    answer read by src_first(); None when there is nothing to ask."""
-    src = os.path.join(project, "src")
-    names = _src_names(src) if interp.root == "/" else []
-    if not names:
-        return None
-    key = (os.path.realpath(project), tuple(interp.argv), environ.get("PYTHONPATH"))
-    if key in _SRC_FIRST:
-        return key, src, None
-    try:
-        proc = subprocess.Popen(list(interp.argv) + ["-c", _WHERE] + names, cwd="/",
-                                env=base_environ(environ), stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    except OSError:
-        _SRC_FIRST[key] = False
-        return key, src, None
-    return key, src, proc
-
-
 def _lend(folder):
     """A folder for PYTHONPATH holding this utf8env (for its plugin) as the package LENT:
     a link on the host, a copy inside a chroot (where host paths do not exist)."""
@@ -264,102 +96,6 @@ def _lend(folder):
     else:
         shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     return folder.inside(site)
-
-
-# -- the copies ------------------------------------------------------------------------------
-
-_SPECIAL = ((stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "device"),
-            (stat.S_ISBLK, "device"))
-
-
-def special_kind(path):
-    """"FIFO", "socket" or "device" for such a file (not followed when a link), else None."""
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return None
-    for test, kind in _SPECIAL:
-        if test(mode):
-            return kind
-    return None
-
-
-def _ignore(project, skipped):
-    """copytree's `ignore`: what is never copied, and the special files (which cannot
-    be: reading a FIFO waits for a writer, a socket cannot be opened, a device is not
-    the project's), each added to `skipped` (relative to the project) the first time."""
-    patterns = shutil.ignore_patterns(*_NOT_COPIED)
-
-    def ignore(folder, names):
-        out = set(patterns(folder, names))
-        for name in names:
-            if name in out:
-                continue
-            path = os.path.join(folder, name)
-            kind = special_kind(path)
-            if kind:
-                out.add(name)
-                where = os.path.relpath(path, project)
-                if where not in [w for w, _ in skipped]:
-                    skipped.append((where, kind))
-        return out
-    return ignore
-
-
-def _copy_without_copyfile2(source, target):
-    """shutil.copy2 as it was before 3.12 on Windows: the bytes, then the metadata. 3.12+
-    copies with the Win32 API's CopyFile2, which Wine 8.0 lacks (the process aborts), and
-    readiness on Windows itself is tested under Wine."""
-    shutil.copyfile(source, target, follow_symlinks=False)
-    shutil.copystat(source, target, follow_symlinks=False)
-    return target
-
-
-# copytree's copy_function: shutil's own, but on Windows.
-COPY = _copy_without_copyfile2 if sys.platform == "win32" else shutil.copy2
-
-
-def copy_project(project, work, skipped=None):
-    """Copy the project into `work` (links as links); the special files it holds are
-    left out and listed in `skipped` [(path, kind)]."""
-    skipped = [] if skipped is None else skipped
-    shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped),
-                    copy_function=COPY)
-    return skipped
-
-
-def copy_projects(pairs, skipped=None):
-    """copy_project() of each (project, work) of `pairs`, side by side in threads (a
-    copy's time is the file system's, opening and writing files, which threads share
-    out: two copies of a project of 1,200 files took 1.8 s one after the other); the
-    special files left out listed once in `skipped`. Returns when every copy ended,
-    raising the first one's error."""
-    from concurrent.futures import ThreadPoolExecutor
-    skipped = [] if skipped is None else skipped
-    found = [[] for _ in pairs]
-    with ThreadPoolExecutor(max(1, min(len(pairs), 2 * (os.cpu_count() or 1)))) as pool:
-        copies = [pool.submit(copy_project, project, work, own)
-                  for (project, work), own in zip(pairs, found)]
-        for copy in copies:
-            copy.result()
-    for entry in (entry for own in found for entry in own):
-        if entry not in skipped:
-            skipped.append(entry)
-    return skipped
-
-
-def _restore_cache(project, work):
-    """The copy's .pytest_cache as the project's (the first run changed it), for a rerun
-    that uses it as the first run did (--lf, --ff, --sw)."""
-    cache = os.path.join(work, ".pytest_cache")
-    shutil.rmtree(cache, ignore_errors=True)
-    original = os.path.join(project, ".pytest_cache")
-    if os.path.isdir(original) and not os.path.islink(original):
-        try:
-            shutil.copytree(original, cache, symlinks=True, ignore=_ignore(original, []),
-                            copy_function=COPY)
-        except (OSError, shutil.Error):
-            pass
 
 
 # -- the runs ------------------------------------------------------------------------------
@@ -394,7 +130,7 @@ def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, ext
          pycache=None, src=False):
     """The supervised Job of one run of `stage`. `pycache`: a PYTHONPYCACHEPREFIX for the
     run (None: none, the interpreter's own caches, as a plain run); `src`: the copy's
-    src/ first on PYTHONPATH (src_first())."""
+    src/ first on PYTHONPATH (targets.src_first())."""
     env = environments.program_environment(interp, es, utf8)
     inside = stage.inside
     argv = cells.python_command(env, stage) + [
@@ -454,11 +190,11 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
     job is supervised (_supervise.py): its output goes to files, its timeout holds, what
     it leaves running is killed."""
     es = env_set(world)
-    base = base_environ(environ)
+    base = targets.base_environ(environ)
     planned, folders = [], []
     skipped = [] if skipped is None else skipped
     # asked at once, answered while the project is copied
-    asked = [ask_src_first(project, interp, environ) for interp in pythons]
+    asked = [targets.ask_src_first(project, interp, environ) for interp in pythons]
     try:
         lent, made = {}, []
         for interp in pythons:
@@ -473,8 +209,8 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
                 folders.append(folder)
                 folder.project = project
                 made.append((interp, mode, utf8, folder))
-        copy_projects([(project, folder.work) for _, _, _, folder in made], skipped)
-        src = {id(i): src_first(project, i, environ, a) for i, a in zip(pythons, asked)}
+        copies.copy_projects([(project, folder.work) for _, _, _, folder in made], skipped)
+        src = {id(i): targets.src_first(project, i, environ, a) for i, a in zip(pythons, asked)}
         for interp, mode, utf8, folder in made:
             folder.make = functools.partial(_job, interp, es, utf8, pytest_args=pytest_args,
                                             base=base, environ=environ,
@@ -497,7 +233,7 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
 def other_copies(wanted):
     """[Folder] holding each a fresh copy of the project, for another run like a stage's
     (the same Python, mode, arguments and lent package: its `make`), one per (stage,
-    name) of `wanted`, copied side by side (copy_projects); to remove."""
+    name) of `wanted`, copied side by side (copies.copy_projects); to remove."""
     folders = []
     try:
         for stage, name in wanted:
@@ -505,7 +241,7 @@ def other_copies(wanted):
             folders.append(folder)
             folder.project = stage.project
             folder.make = stage.folder.make
-        copy_projects([(folder.project, folder.work) for folder in folders])
+        copies.copy_projects([(folder.project, folder.work) for folder in folders])
     except BaseException:
         for folder in folders:
             folder.remove()
@@ -525,7 +261,7 @@ def plan_rerun(planned, wanted):
         rerun = Stage(stage.folder, RERUN)
         with open(rerun.path("only.txt"), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write("".join(i + "\n" for i in ids))
-        _restore_cache(stage.project, stage.work)
+        copies.restore_cache(stage.project, stage.work)
         out.append((interp, mode, rerun, stage.folder.make(
             rerun, extra=["--utf8env-only=" + rerun.inside(rerun.path("only.txt"))])))
     return out

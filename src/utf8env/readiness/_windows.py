@@ -42,8 +42,8 @@ from .. import _discovery as discovery, _output as output, _worlds as worlds
 from .._engine.policy import Inputs, decide
 from .._engine.profiles import OEM_CODE_PAGES, warns_default_encoding
 from .._windows import builds, runs, wine, wheels
-from . import (_advice as advice, _report as report, _suite as suite,
-               _unittest_runner as unittest_runner)
+from . import (_advice as advice, _copies as copies, _report as report, _suite as suite,
+               _targets as targets, _unittest_runner as unittest_runner)
 from ._guard import (INTERRUPTED, Guard, Interrupted, checked_timeout,
                      project as current_project, pytest_args)
 from ._results import PEP686, TODAY
@@ -164,7 +164,7 @@ class Windows(object):
 
     def run_environ(self):
         """What every run inherits: this environment less what Windows must not see."""
-        base = suite.base_environ(self.environ)
+        base = targets.base_environ(self.environ)
         return {k: v for k, v in base.items()
                 if k not in _PATH_VARIABLES and k not in _NOT_PASSED
                 and not k.startswith("WINE")}
@@ -221,7 +221,7 @@ class Windows(object):
                         continue
                     folder = suite.Folder("/", mode)
                     folders.append(folder)
-                    suite.copy_project(project, folder.work, skipped)
+                    copies.copy_project(project, folder.work, skipped)
                     folder.project = project
                     folder.make = functools.partial(self._make, interp, utf8,
                                                     pytest_args=pytest_args, base=base,
