@@ -4,7 +4,7 @@ the user's start-up files and PAM's /etc/default/locale before the ssh client is
 titles and evidence fold to a terminal's width while fix lines stay whole."""
 import pytest
 
-from utf8env.doctor import _finding_records as finding_records, _origin
+from utf8env.doctor import _finding_records as finding_records, _locale_findings
 from utf8env.doctor._fixes import Remedy, for_remedies, unsafe
 from utf8env.doctor._records import Context, Fix
 from utf8env.doctor._verdict import verdict_lines
@@ -47,15 +47,15 @@ def _ssh(environ, forwarded=("LANG",), from_pam=()):
 
 def test_a_start_up_file_is_named_before_the_ssh_client():
     files = {"~/.bashrc": "# stock\nexport LANG='de_DE.UTF-8'\n"}
-    origin = _origin.origin_of("LANG", "de_DE.UTF-8", (_ssh({}),), dict(INFO, files=files))
+    origin = _locale_findings.origin_of("LANG", "de_DE.UTF-8", (_ssh({}),), dict(INFO, files=files))
     assert origin == "(set by ~/.bashrc line 2)"
 
 
 def test_pams_file_is_named_before_the_ssh_client():
-    origin = _origin.origin_of("LANG", "de_DE.UTF-8", (_ssh({}, from_pam=("LANG",)),), INFO)
+    origin = _locale_findings.origin_of("LANG", "de_DE.UTF-8", (_ssh({}, from_pam=("LANG",)),), INFO)
     assert origin == ("(as /etc/default/locale sets it: sshd's PAM (pam_env) applies that file "
                       "after the variables the ssh client sent)")
-    assert _origin.origin_of("LANG", "de_DE.UTF-8", (_ssh({}),), INFO) == (
+    assert _locale_findings.origin_of("LANG", "de_DE.UTF-8", (_ssh({}),), INFO) == (
         "(most likely sent by the ssh client: SendEnv on the client, let in by AcceptEnv LANG "
         "LC_* at /etc/ssh/sshd_config:12)")
 

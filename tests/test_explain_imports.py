@@ -14,8 +14,7 @@ from test_startup_imports import _INTERPRETER, _imports, _pythons
 
 # What the verdict of one Decision needs of doctor (doctor/__init__.py says why).
 _VERDICT = {"utf8env.doctor", "utf8env.doctor._findings", "utf8env.doctor._finding_records",
-            "utf8env.doctor._locale_findings", "utf8env.doctor._python_findings",
-            "utf8env.doctor._origin", "utf8env.doctor._fixes",
+            "utf8env.doctor._locale_findings", "utf8env.doctor._fixes",
             "utf8env.doctor._records", "utf8env.doctor._locale_state", "utf8env.doctor._outcome",
             "utf8env.doctor._verdict"}
 # Outside utf8env: the C module of the locale question (asked anew for --empty-env), and

@@ -273,7 +273,7 @@ LAZY = {
     # doctor's modules that explain loads (tests/test_explain_imports.py): the rest of
     # doctor on demand, so that explain's start stays small
     "doctor/_findings.py": "explain's start", "doctor/_records.py": "explain's start",
-    "doctor/_python_findings.py": "explain's start", "doctor/_origin.py": "explain's start",
+    "doctor/_locale_findings.py": "explain's start",
     "doctor/_locale_state.py": "explain's start", "doctor/_fixes.py": "explain's start",
 }
 

@@ -8,10 +8,11 @@ Three steps, each its own module, read -> decide -> write as everywhere in utf8e
 - _contexts.py, _locale_state.py, _pythons.py (its predict half) and the findings decide,
   from those facts alone, where this is, what LC_CTYPE becomes, what each Python does
   (every prediction comes from utf8env._engine.policy.decide: no rule is re-derived here) and
-  what is wrong: _diagnose.py for a whole place, _findings.py (explain's one Decision, and
-  the findings put together) over _locale_findings.py and _python_findings.py (each kind
-  of finding with its remedies), _origin.py (where a variable came from, in words) and
-  _finding_records.py (the Finding, Predicted and Diagnosis records); _fixes.py writes the fix for the context found; _sessions.py and
+  what is wrong: _diagnose.py for a whole place, _findings.py (each Python's findings,
+  explain's one Decision, and the findings put together) over _locale_findings.py (the
+  locale's findings, and where a variable came from, in words) and _finding_records.py
+  (the Finding, Predicted and Diagnosis records); _fixes.py writes the fix for the
+  context found; _sessions.py and
   _servers.py detect their kinds of place and write their fixes, for _contexts.py and
   _fixes.py, which import them (never the reverse); _embedding.py (read by _place.py,
   predicted by _diagnose.py) says what the Python a uWSGI or mod_wsgi host embeds gets,

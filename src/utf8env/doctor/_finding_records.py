@@ -1,7 +1,7 @@
 """doctor's findings as records: a Finding (its severity, evidence and fixes) and how one
 is made with the fixes of its remedies, a Python found with what the engine predicts
 for it (Predicted), a place's Diagnosis, and what a verdict counts. Pure; below the
-modules that find them (_locale_findings.py, _python_findings.py, _findings.py)."""
+modules that find them (_locale_findings.py, _findings.py)."""
 from .._engine.preconfig import COERCION_TARGET_NAMES
 from .._engine.records import Record, field
 from . import _fixes as fixing

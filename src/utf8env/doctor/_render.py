@@ -1,7 +1,7 @@
 """doctor's text and its JSON object ("schema": 1, keys in docs/json.md); decides nothing.
 The verdict and the findings, which explain prints too, are verdict.py's."""
 from ._verdict import text, verdict_lines, verdict_object
-from ._python_findings import without_advice
+from ._findings import without_advice
 from ._embedding import call_name, host_name
 
 SCHEMA = 1
