@@ -74,8 +74,8 @@ def collect(state, found_contexts, predicted, environ, facts, info, tools):
 
 
 # -- the Pythons' findings --------------------------------------------------------------
-# The findings of each Python predicted (pure): one that refuses to start, print("\u00e9")
-# or open().write("\u00e9") raising (the app's Python of a uWSGI or mod_wsgi host too), what
+# The findings of each Python predicted (pure): one that refuses to start, print() or
+# open().write() of U+00E9 raising (the app's Python of a uWSGI or mod_wsgi host too), what
 # Python 3.15 changes, undecodable names, what was not identified; each failure's fix is
 # the first remedy that decide() says makes it go away.
 
