@@ -190,7 +190,8 @@ def _ask(argv, environ):
                                stderr=subprocess.PIPE, env=environ,
                                start_new_session=not in_launchers_group)
     # Read until it exits: a process it started may hold the pipes after it. What it
-    # left in its group ends with it (a daemon in a session of its own is not ours).
+    # left in its group ends with it (a daemon in a session of its own is not ours; the
+    # group's number stays its own while a member lives: _processes.run_in_session).
     output, stderr, finished = read_until_exit(process, TIMEOUT)
     if in_launchers_group:
         if not finished:

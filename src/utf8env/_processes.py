@@ -46,6 +46,9 @@ def run_in_session(argv, timeout, **popen):
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, **popen)
     out, err, finished = read_until_exit(proc, timeout)
+    # The child may be reaped by now: its group keeps its number while any process of the
+    # group lives (Linux allocates no pid still in use as a group's id), and with none left
+    # killpg finds nothing. Only a wrap-around of every pid in between could reuse it.
     kill_group(proc.pid)
     status = proc.wait()
     return (status if finished else None), out, err
@@ -55,8 +58,8 @@ def read_until_exit(proc, timeout):
     """(stdout, stderr, finished) of `proc`, read as proc.communicate() does, except that
     it does not wait for end of file once the process has exited: what it started (a
     daemon, a Wine service) may hold the pipes open for ever, and all the process wrote
-    is in the pipe by then. finished: False when `timeout` seconds passed first (the process is left
-    to the caller)."""
+    is in the pipe by then. finished: False when `timeout` seconds passed first (the
+    process is left to the caller)."""
     deadline = time.monotonic() + timeout
     chunks = {proc.stdout: [], proc.stderr: []}
     sel = selectors.DefaultSelector()
