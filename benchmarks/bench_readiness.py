@@ -16,8 +16,9 @@ project:
 
 Goal: readiness <= 1.10 x plain + 1 s. A project with tests that change (the sample) has
 more to run by design: each changed test again in both modes, and the two fixes of its
-call sites tried in both modes (4 runs, 2 of them the reruns), in one batch after the
-first two runs: 3 rounds of runs on 2 cores where plain has 1. Both figures are printed:
+call sites tried in both modes (4 runs, 2 of them the reruns; the 2 others only for the
+changes the reruns confirm), after the first two runs: 3 rounds of runs on 2 cores where
+plain has 1. Both figures are printed:
 the first runs against plain (the goal), and the whole against plain; then from
 readiness' JSON its runs (first two, reruns, trials, how many ran after the first two)
 and each first run's own seconds against the plain run of its mode. With --why, where
@@ -191,7 +192,7 @@ def compare(name, python, rounds):
             print("%-10s   readiness   %s  (the whole: %s)" % (
                 "", _whole_goal(r_wall, p_wall, data),
                 "nothing ran after the first runs" if not after else
-                "%d runs after the first two, in one batch" % after))
+                "%d runs after the first two" % after))
             print("%-10s   readiness: %d runs (2 first, %d reruns, %d trial runs%s), their own "
                   "time %.2f s on %d workers, wall inside %.2f s; first runs own %s vs plain %s "
                   "(%.2fx)" % (

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -20,7 +21,8 @@ from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
 from utf8env._sources import apply as _apply
 from utf8env import _discovery as discovery
-from utf8env.readiness import _cli as readiness_cli, _compare as compare, _formats as formats
+from utf8env.readiness import _advice as advice, _cli as readiness_cli, _compare as compare
+from utf8env.readiness import _formats as formats
 from utf8env.readiness import _suite as suite, _targets as targets
 from utf8env.readiness._guard import Guard
 
@@ -216,6 +218,77 @@ def test_readiness_runs_two_trials_as_the_reruns_in_one_batch(advised):
             for s in data["call_sites"]} == {
         s.where: [(f.encoding, f.measured, f.means) for f in s.fixes] for s in result.call_sites}
     assert data["untested"] == [{"file": "app.py", "line": 27, "call": "open", "verdict": "fix"}]
+
+
+# A test that changes in the first runs only: it fails the first time it runs with UTF-8
+# mode on (a counter in the copy), and reads the counter through a call that warns.
+FLAKY_TEST = '''import os, sys
+
+
+def test_flaky():
+    n = int(open("counter").read()) + 1 if os.path.exists("counter") else 1
+    with open("counter", "w") as f:
+        f.write(str(n))
+    assert not (n == 1 and sys.flags.utf8_mode), "first run with UTF-8 mode"
+'''
+
+
+def _follow_up(project):
+    """(the ReadinessResult of readiness's follow-up on `project`, [(unit, [the tests
+    each job runs], its folder)] per batch after the first runs)."""
+    pythons = discovery.named([sys.executable])
+    started = time.monotonic()
+    planned, folders = suite.plan(project, pythons, "latin1", ARGS, dict(os.environ), 600)
+    batches = []
+    try:
+        with Guard() as guard:
+            runs, workers = guard.execute(planned, "latin1")
+
+            def execute(jobs, unit):
+                tests = []
+                for _, _, stage, _ in jobs:
+                    with open(stage.path("only.txt"), encoding="utf-8") as f:
+                        tests.append(f.read().split())
+                batches.append((unit, tests, [stage.dir for _, _, stage, _ in jobs]))
+                return guard.execute(jobs, "latin1", unit)
+
+            result = advice.follow_up(planned, runs, workers, project, pythons, "latin1",
+                                      ARGS, dict(os.environ), 600, execute, started)
+    finally:
+        for folder in folders:
+            folder.remove()
+    return result, batches
+
+
+FLAKY = "tests/test_flaky.py::test_flaky"
+
+
+def test_the_fixes_are_tried_only_for_the_changes_the_reruns_confirm(tmp_path):
+    """The reruns run first (two of the four trials); the two other trials only for the
+    changes that held, in fresh copies, and every trial's folder is removed."""
+    _need()
+    project = _project(str(tmp_path / "p"), {"app.py": APP, "tests/test_app.py": TESTS,
+                                             "tests/test_flaky.py": FLAKY_TEST})
+    result, batches = _follow_up(project)
+    assert [c.test for c in result.unstable] == [FLAKY]
+    held = sorted([UTF8, TOOL, NAMES])
+    assert [(unit, [sorted(tests) for tests in jobs]) for unit, jobs, _ in batches] == [
+        ("runs again", [sorted(held + [FLAKY])] * 2), ("trials of the fixes", [held] * 2)]
+    assert [(t.encoding, sorted(row[0] for row in t.tests)) for t in result.advice] == [
+        ("locale", held), ("utf-8", held)]
+    assert result.timing.jobs == 2 + 2 + 2
+    trial_folders = batches[1][2]
+    assert len(set(trial_folders)) == 2 and os.listdir(tempfile.gettempdir()) == []
+
+
+def test_no_fix_is_tried_for_a_change_the_reruns_find_unstable(tmp_path):
+    _need()
+    project = _project(str(tmp_path / "p"), {"tests/test_flaky.py": FLAKY_TEST})
+    result, batches = _follow_up(project)
+    assert [c.test for c in result.unstable] == [FLAKY] and result.changed == []
+    assert [(unit, jobs) for unit, jobs, _ in batches] == [("runs again", [[FLAKY]] * 2)]
+    assert result.advice == () and result.timing.jobs == 2 + 2
+    assert os.listdir(tempfile.gettempdir()) == []     # the trials' fresh copies too
 
 
 def test_the_untested_calls_are_listed(advised):

@@ -18,13 +18,14 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
 from utf8env import _worlds as worlds
 from utf8env._own_command import own_command
-from utf8env.readiness import _progress, _supervise
+from utf8env.readiness import _copies as copies, _progress, _supervise
 
 
 def _env(**extra):
@@ -351,6 +352,43 @@ def test_slow():
             assert not os.path.exists(f.read())        # the copy is removed
 
 
+def test_ctrl_c_during_the_reruns_removes_the_trials_copies_too(tmp_path):
+    """Interrupted while the changed test runs again (its copy holds the counter the
+    first run left) and the fresh copies of the trials are made: 130, one line, and no
+    folder of readiness's left in its TMPDIR."""
+    if not worlds.available()[0]:
+        pytest.skip(worlds.available()[1])
+    if sys.version_info < (3, 10):
+        pytest.skip("EncodingWarning is Python 3.10+: no call site, no trial")
+    pids, tmpdir = tmp_path / "pids", tmp_path / "tmp"
+    pids.mkdir()
+    tmpdir.mkdir()
+    project = _project(str(tmp_path / "p"), {"test_a.py": '''import os, sys, time
+def test_changes():
+    again = os.path.exists("counter")
+    with open("counter", "w") as f:
+        f.write("caf\\u00e9")
+    if again:
+        with open(os.path.join(os.environ["PIDS"], str(os.getpid())), "w"):
+            pass
+        time.sleep(100)
+    assert not sys.flags.utf8_mode
+'''})
+    proc = subprocess.Popen(_command("--", "pytest", "-q"), cwd=project,
+                            env=_env(PIDS=str(pids), TMPDIR=str(tmpdir)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(os.listdir(str(pids))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(os.listdir(str(pids))) == 2
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (
+        130, b"", b"utf8env: readiness: interrupted; the runs were stopped\n")
+    assert os.listdir(str(tmpdir)) == []
+    assert all(_dead(int(name)) for name in os.listdir(str(pids)))
+
+
 @pytest.mark.parametrize("command", ["readiness", "fix --prove"])
 def test_a_deleted_working_folder_is_one_line_and_exit_2(command, tmp_path):
     gone = str(tmp_path / "gone")
@@ -363,6 +401,28 @@ def test_a_deleted_working_folder_is_one_line_and_exit_2(command, tmp_path):
     assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
         2, b"", "utf8env: error: %s: the current folder is gone (No such file or "
         "directory): cd into the project and run again\n" % command)
+
+
+@pytest.mark.fast
+def test_a_copy_made_in_the_background_is_waited_for_or_cancelled(tmp_path):
+    source = tmp_path / "p"
+    source.mkdir()
+    for name in ("a.py", "b.py"):
+        (source / name).write_text("x = 1\n")
+    made = copies.Background([(str(source), str(tmp_path / "made"))])
+    made.wait()
+    assert sorted(os.listdir(str(tmp_path / "made"))) == ["a.py", "b.py"]
+    stopped = threading.Event()
+    stopped.set()           # as cancel() leaves it: the copy ends at its next file
+    with pytest.raises(copies.Cancelled):
+        copies.copy_project(str(source), str(tmp_path / "stopped"), stopped=stopped)
+    assert os.listdir(str(tmp_path / "stopped")) == []
+    cancelled = copies.Background([(str(source), str(tmp_path / "cancelled"))])
+    cancelled.cancel()
+    assert not cancelled.thread.is_alive()
+    failed = copies.Background([(str(tmp_path / "missing"), str(tmp_path / "failed"))])
+    with pytest.raises(FileNotFoundError):
+        failed.wait()
 
 
 @pytest.mark.fast

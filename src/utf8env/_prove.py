@@ -21,7 +21,7 @@ import time
 from ._engine.profiles import version_key
 from ._environment import user_environ
 from ._errors import UsageError
-from .readiness._guard import INCOMPLETE, INTERRUPTED
+from .readiness._guard import INCOMPLETE, INTERRUPTED, RERUNS
 from .readiness._results import PEP686, TODAY
 from . import _pages as pages
 from ._output import to_stderr, write
@@ -100,7 +100,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
         reruns = []
         if wanted:
             again = suite.plan_rerun(planned, wanted)
-            reruns = list(zip(again, guard.execute(again, world, "runs again")[0]))
+            reruns = list(zip(again, guard.execute(again, world, RERUNS)[0]))
         page, status = _report(planned, kinds, runs, workers, time.monotonic() - started,
                                args, world, tally, encoding, report is not None, reruns)
     finally:

@@ -7,16 +7,16 @@ world runner: 4 runs per Python with changed tests (2 fixes x 2 modes), whatever
 number of groups (each group's sites are edited in the same copies; no test of one group
 uses a site of another).
 
-readiness runs them with the reruns of the changed tests (follow_up), in one batch, and
-two of the four ARE the reruns: encoding="locale" with UTF-8 mode off and
-encoding="utf-8" with it on are what the mode already gives those calls (PEP 597, PEP
-540: the locale's encoding is the default with the mode off, UTF-8 with it on), so these
-two trials run in the first runs' own copies (their state kept, as a rerun's), as the
-reruns, of every test that changed; the two others in fresh copies. (What the edit takes
-away is the call's EncodingWarning, which the runs record and never show: only a test
-that counts warnings itself could tell the two apart.) The tests changed until their
-reruns say otherwise: a trial of tests the reruns find unstable is dropped, its fresh
-runs neither reported nor counted. What each gave is what the report says per site:
+readiness runs them after the first runs (follow_up), and two of the four ARE the reruns
+of the changed tests: encoding="locale" with UTF-8 mode off and encoding="utf-8" with it
+on are what the mode already gives those calls (PEP 597, PEP 540: the locale's encoding
+is the default with the mode off, UTF-8 with it on), so these two trials run in the first
+runs' own copies (their state kept, as a rerun's), as the reruns, of every test that
+changed. (What the edit takes away is the call's EncodingWarning, which the runs record
+and never show: only a test that counts warnings itself could tell the two apart.) The
+two others run after them, in fresh copies made while the reruns run, and only for the
+changes the reruns confirm: a test the reruns find unstable is no change, and nothing is
+tried for it. What each gave is what the report says per site:
 
     measured: T passes in both modes         the fix works (fix --from takes it)
     measured: T fails in both modes (...)    the change is gone, but not the failure
@@ -34,6 +34,7 @@ import time
 from .._sources import apply, edit, files, prefilter
 from .._worlds.jobs import Timing
 from . import _compare as compare, _junit as junit, _suite as suite
+from ._guard import RERUNS, TRIALS
 from ._results import PEP686, TODAY, Fix, Trial, UntestedSite
 
 ENCODINGS = ("utf-8", "locale")
@@ -84,12 +85,15 @@ def project_offset(planned):
 class Plan(object):
     """The trial runs of one readiness run: planned [(interp, mode, stage, job)], the
     encoding of each, the folders to remove, the groups, the edits per encoding, and
-    `shared`: the indexes in `planned` of the trials that are reruns too (follow_up)."""
+    `shared`: the indexes in `planned` of the trials that are reruns too (follow_up);
+    the sites edited and where (`offset`), and the fresh copies of the other trials
+    [((interp, mode, encoding), Folder)] being made (`copying`: copies.Background)."""
 
     def __init__(self):
         self.planned, self.encodings, self.folders = [], [], []
         self.groups, self.edits, self.wanted = [], {}, {}
-        self.shared = []
+        self.shared, self.sites, self.offset = [], [], None
+        self.fresh, self.copying = [], None
 
 
 # The trials that a rerun is too: the fix that is the mode's own default (PEP 597; PEP 540).
@@ -117,9 +121,10 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     """The Plan of the trials: for each encoding, the project copied for both modes of
     each Python with changed tests in a group, the group's sites edited in every copy,
     the changed tests to run (--utf8env-only). With `first` (the first runs' planned) and
-    `reruns` ({python: [node id]}, rerun_wanted), the trials that are reruns too
-    (AS_RERUN) are the reruns of `first` (plan_rerun: the same copies), edited, and every
-    trial runs the tests of `reruns`; the others are fresh copies of `first`'s."""
+    `reruns` ({python: [node id]}, rerun_wanted), only the trials that are reruns too
+    (AS_RERUN) are planned: the reruns of `first` (plan_rerun: the same copies) of the
+    tests of `reruns`, edited; the fresh copies of the others start being made, for
+    others() once the reruns have said which changes hold."""
     out = Plan()
     out.groups, out.wanted = _wanted(result)
     sites = sorted({w for ws, _ in out.groups for w in ws}, key=compare._site_key)
@@ -143,26 +148,46 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
         mine = [p for p in first if p[0].version in versions]
         again = {(r[0].version, r[1]): r for r in suite.plan_rerun(
             mine, {v: ids for v, ids in reruns.items() if v in versions})}
-        fresh_copies = [(stage, "%s-%s" % (mode, encoding)) for _, mode, stage, _ in mine
-                        for encoding in ENCODINGS if (encoding, mode) not in AS_RERUN]
-        made = suite.other_copies(fresh_copies)
-        out.folders += made             # (removed with the plan, used or not)
-        copies = iter(made)
         for interp, mode, stage, _ in mine:
             for encoding in ENCODINGS:
                 if (encoding, mode) in AS_RERUN:
                     entry = again[(interp.version, mode)]
                     out.shared.append(len(out.planned))
-                else:
-                    fresh = suite.Stage(next(copies), "")
-                    entry = (interp, mode, fresh, _only(fresh, reruns[interp.version]))
-                out.edits[encoding] = apply.at_sites(
-                    os.path.join(entry[2].work, offset), sites, encoding)
-                out.planned.append(entry)
-                out.encodings.append(encoding)
+                    out.edits[encoding] = apply.at_sites(
+                        os.path.join(entry[2].work, offset), sites, encoding)
+                    out.planned.append(entry)
+                    out.encodings.append(encoding)
+        fresh = [((interp, mode, encoding), stage) for interp, mode, stage, _ in mine
+                 for encoding in ENCODINGS if (encoding, mode) not in AS_RERUN]
+        made, out.copying = suite.other_copies(
+            [(stage, "%s-%s" % (key[1], key[2])) for key, stage in fresh])
+        out.folders += made             # (removed with the plan, used or not)
+        out.fresh = [(key, folder) for (key, _), folder in zip(fresh, made)]
+        out.sites, out.offset = sites, offset
     except BaseException:
         remove(out)
         raise
+    return out
+
+
+def others(trials):
+    """The trials that are not reruns (the two AS_RERUN leaves), of the changes the reruns
+    confirmed (trials.wanted: {python: [test]}), in the fresh copies plan() has been
+    making (waited for), edited at the plan's sites; added to trials.planned."""
+    if trials.copying is None:
+        return []
+    trials.copying.wait()
+    out = []
+    for (interp, mode, encoding), folder in trials.fresh:
+        tests = trials.wanted.get(interp.version)
+        if not tests:
+            continue
+        stage = suite.Stage(folder, "")
+        trials.edits[encoding] = apply.at_sites(
+            os.path.join(stage.work, trials.offset), trials.sites, encoding)
+        out.append((interp, mode, stage, _only(stage, tests)))
+        trials.encodings.append(encoding)
+    trials.planned += out
     return out
 
 
@@ -177,10 +202,11 @@ def _only(stage, tests):
 def follow_up(planned, runs, workers, project, pythons, world, args, environ, timeout,
               execute, started, show_all=False, not_copied=(), scanned=None):
     """The ReadinessResult of the first runs (`runs`, the Ran of `planned`): the tests
-    that changed run again in both modes and the fixes of their call sites tried, all in
-    one batch (`execute(jobs)` -> ([Ran], workers)), the trials that are reruns too
-    (AS_RERUN) run once; then the calls no test exercised (untested(); `scanned`: the
-    Scan of the project started with the runs)."""
+    that changed run again in both modes (with the trials that are reruns too, AS_RERUN),
+    then the other trials of the fixes of the changes the reruns confirmed
+    (`execute(jobs, unit)` -> ([Ran], workers): a batch, its progress counted in `unit`);
+    then the calls no test exercised (untested(); `scanned`: the Scan of the project
+    started with the runs)."""
     if scanned is not None:
         scanned.thread.join()       # done before this process edits the trials' copies
     read = compare.read_runs(planned, runs)         # once: the JUnit XML, progress, records
@@ -199,15 +225,16 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
             trials = plan(project, offset, result_of(()), pythons, world, args, environ,
                           timeout, first=planned, reruns=wanted)
             merged = {interp.version for interp, _, _, _ in trials.planned}
-            alone = suite.plan_rerun(planned, {v: ids for v, ids in wanted.items()
-                                               if v not in merged})
-            ran = execute(alone + trials.planned)[0]
-            reruns = list(zip(alone, ran)) + [(trials.planned[i], ran[len(alone) + i])
-                                              for i in trials.shared]
+            again = suite.plan_rerun(planned, {v: ids for v, ids in wanted.items()
+                                               if v not in merged}) + trials.planned
+            reruns = list(zip(again, execute(again, RERUNS)[0]))
             result = result_of(reruns)
             trials.groups, trials.wanted = _wanted(result)
             if trials.planned and trials.wanted:
-                result = measure(trials, ran[len(alone):], result, started)
+                shared = [ran for _, ran in reruns[len(again) - len(trials.planned):]]
+                more = others(trials)
+                ran = shared + (execute(more, TRIALS)[0] if more else [])
+                result = measure(trials, ran, result, started)
         else:
             result = result_of(())
     finally:
@@ -219,8 +246,13 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
 
 
 def remove(trials):
-    for folder in trials.folders:
-        folder.remove()
+    """Remove the trials' folders, once the copies still being made into them ended."""
+    try:
+        if trials.copying is not None:
+            trials.copying.cancel()
+    finally:
+        for folder in trials.folders:
+            folder.remove()
 
 
 def _state(x, y):

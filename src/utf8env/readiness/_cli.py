@@ -12,9 +12,9 @@ from .._environment import user_environ
 from .._errors import UsageError
 from .._output import to_stderr
 from . import _advice as advice, _native as native, _suite as suite, _windows as windows
-from ._guard import (INTERRUPTED, Guard, Interrupted, checked_pythons, checked_timeout,
-                     project as current_project, pytest_args)
-from ._report import INTERRUPTED_LINE, RERUNS, TRIALS, report
+from ._guard import (INTERRUPTED, TRIALS, Guard, Interrupted, checked_pythons,
+                     checked_timeout, project as current_project, pytest_args)
+from ._report import INTERRUPTED_LINE, report
 from ._unittest_runner import Args
 
 
@@ -54,10 +54,10 @@ def _run(options, args, world, timeout, project, guard):
     try:
         scanned = advice.Scan(project)      # the static scan (untested) while the runs run
         runs, workers = guard.execute(planned, world)
-        # the reruns of the changed tests and the trials of their fixes: one batch
+        # the reruns of the changed tests, then the trials of the fixes of those that held
         result = advice.follow_up(planned, runs, workers, project, pythons, world, args,
                                   user_environ(), timeout,
-                                  lambda jobs: guard.execute(jobs, world, RERUNS), started,
+                                  lambda jobs, unit: guard.execute(jobs, world, unit), started,
                                   show_all=options.all, not_copied=skipped, scanned=scanned)
     finally:
         for folder in folders:

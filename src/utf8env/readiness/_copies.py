@@ -1,12 +1,14 @@
 """The copies of a project that readiness runs its suite in (and fix --prove its fixes):
 links copied as links, what is never the project's left out (version control, caches,
 virtual environments), and the special files (FIFOs, sockets, devices) left out and
-listed, which cannot be copied; the copies made side by side in threads; a rerun's
-.pytest_cache restored as the project's."""
+listed, which cannot be copied; the copies made side by side in threads, or in the
+background while other runs run (Background); a rerun's .pytest_cache restored as the
+project's."""
 import os
 import shutil
 import stat
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 _NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv",
@@ -63,16 +65,28 @@ def _copy_without_copyfile2(source, target):
 COPY = _copy_without_copyfile2 if sys.platform == "win32" else shutil.copy2
 
 
-def copy_project(project, work, skipped=None):
+class Cancelled(Exception):
+    """A copy stopped by Background.cancel() (not an OSError: copytree collects those and
+    goes on)."""
+
+
+def copy_project(project, work, skipped=None, stopped=None):
     """Copy the project into `work` (links as links); the special files it holds are
-    left out and listed in `skipped` [(path, kind)]."""
+    left out and listed in `skipped` [(path, kind)]. `stopped`: a threading.Event that,
+    once set, ends the copy at its next file (Cancelled)."""
     skipped = [] if skipped is None else skipped
+    copy = COPY
+    if stopped is not None:
+        def copy(source, target):
+            if stopped.is_set():
+                raise Cancelled()
+            return COPY(source, target)
     shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped),
-                    copy_function=COPY)
+                    copy_function=copy)
     return skipped
 
 
-def copy_projects(pairs, skipped=None):
+def copy_projects(pairs, skipped=None, stopped=None):
     """copy_project() of each (project, work) of `pairs`, side by side in threads (a
     copy's time is the file system's, opening and writing files, which threads share
     out: two copies of a project of 1,200 files took 1.8 s one after the other); the
@@ -81,7 +95,7 @@ def copy_projects(pairs, skipped=None):
     skipped = [] if skipped is None else skipped
     found = [[] for _ in pairs]
     with ThreadPoolExecutor(max(1, min(len(pairs), 2 * (os.cpu_count() or 1)))) as pool:
-        copies = [pool.submit(copy_project, project, work, own)
+        copies = [pool.submit(copy_project, project, work, own, stopped)
                   for (project, work), own in zip(pairs, found)]
         for copy in copies:
             copy.result()
@@ -89,6 +103,46 @@ def copy_projects(pairs, skipped=None):
         if entry not in skipped:
             skipped.append(entry)
     return skipped
+
+
+class Background(object):
+    """copy_projects(pairs) in a thread, for copies that may not be used: made while other
+    runs run (the fresh copies of the trials of fixes, while the reruns say whether a
+    change holds). wait() returns once they are made, raising their error; cancel() ends
+    them at their next file and waits for that. Both wait through an interruption (the
+    signal handler's exception: the copies are cancelled), raised once the thread ended,
+    so that the folders are removed after it wrote its last file."""
+
+    def __init__(self, pairs):
+        self.stopped, self.error = threading.Event(), None
+        self.thread = threading.Thread(target=self._copy, args=(list(pairs),), daemon=True)
+        self.thread.start()
+
+    def _copy(self, pairs):
+        try:
+            copy_projects(pairs, stopped=self.stopped)
+        except BaseException as error:      # said by wait()
+            self.error = error
+
+    def _join(self):
+        interrupted = None
+        while self.thread.is_alive():
+            try:
+                self.thread.join()
+            except BaseException as error:
+                self.stopped.set()
+                interrupted = interrupted or error
+        if interrupted is not None:
+            raise interrupted
+
+    def wait(self):
+        self._join()
+        if self.error is not None:
+            raise self.error
+
+    def cancel(self):
+        self.stopped.set()
+        self._join()
 
 
 def restore_cache(project, work):

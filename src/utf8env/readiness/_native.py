@@ -247,7 +247,7 @@ def _run(options, args, timeout, project, guard):
             result = advice.follow_up(
                 planned, runs, workers, project, pythons, suite.DEFAULT_WORLD, args,
                 user_environ(), timeout,
-                lambda jobs: guard.execute(jobs, suite.DEFAULT_WORLD, report.RERUNS), started,
+                lambda jobs, unit: guard.execute(jobs, suite.DEFAULT_WORLD, unit), started,
                 show_all=options.all, not_copied=skipped)
             result = result._replace(world="cp%d" % native.code_page,
                                      environment=native.describe(native.differences(planned)),

@@ -8,8 +8,6 @@ from . import _format_markdown as format_markdown, _formats as formats
 from ._guard import INCOMPLETE
 
 # What each batch of runs is, in the progress line on a terminal.
-RERUNS = "runs again and trials of the fixes"
-TRIALS = "trials of the fixes"
 INTERRUPTED_LINE = "utf8env: readiness: interrupted; the runs were stopped\n"
 
 

@@ -231,9 +231,10 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
 
 
 def other_copies(wanted):
-    """[Folder] holding each a fresh copy of the project, for another run like a stage's
-    (the same Python, mode, arguments and lent package: its `make`), one per (stage,
-    name) of `wanted`, copied side by side (copies.copy_projects); to remove."""
+    """([Folder], copies.Background): a folder per (stage, name) of `wanted`, for another
+    run like the stage's (the same Python, mode, arguments and lent package: its `make`),
+    each getting a fresh copy of the project in the background while other runs run
+    (wait() before a run, cancel() before removing them, whatever happens)."""
     folders = []
     try:
         for stage, name in wanted:
@@ -241,12 +242,11 @@ def other_copies(wanted):
             folders.append(folder)
             folder.project = stage.project
             folder.make = stage.folder.make
-        copies.copy_projects([(folder.project, folder.work) for folder in folders])
     except BaseException:
         for folder in folders:
             folder.remove()
         raise
-    return folders
+    return folders, copies.Background([(folder.project, folder.work) for folder in folders])
 
 
 def plan_rerun(planned, wanted):

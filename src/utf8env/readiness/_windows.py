@@ -400,11 +400,11 @@ class _Guard(Guard):
         Guard.__init__(self)
         self.windows = windows
 
-    def execute(self, planned, world):
+    def execute(self, planned, world, unit="runs"):
         # The runs alternate between the modes, so that the workers run one per prefix
         # (so per CPU) at a time; their results are given back in the order asked.
         order = alternating([mode for _, mode, _, _ in planned])
-        runs, workers = Guard.execute(self, [planned[i] for i in order], HOST_WORLD)
+        runs, workers = Guard.execute(self, [planned[i] for i in order], HOST_WORLD, unit)
         self.windows.normalise(planned)
         back = [None] * len(planned)
         for run, i in zip(runs, order):
@@ -436,7 +436,7 @@ def _run(options, args, timeout, project, guard, windows):
         runs, workers = guard.execute(planned, HOST_WORLD)
         result = advice.follow_up(planned, runs, workers, project, pythons, HOST_WORLD, args,
                                   user_environ(), timeout,
-                                  lambda jobs: guard.execute(jobs, HOST_WORLD), started,
+                                  lambda jobs, unit: guard.execute(jobs, HOST_WORLD, unit), started,
                                   show_all=options.all, not_copied=skipped)
         result = result._replace(world=WORLD, environment=windows.describe(
             windows.differences(planned)), variables=windows.variables())
