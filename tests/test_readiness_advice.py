@@ -233,9 +233,9 @@ def test_flaky():
 '''
 
 
-def _follow_up(project):
-    """(the ReadinessResult of readiness's follow-up on `project`, [(unit, [the tests
-    each job runs], its folder)] per batch after the first runs)."""
+def _follow_up(project, cores):
+    """(the ReadinessResult of readiness's follow-up on `project` with `cores` cores,
+    [(unit, [the tests each job runs], [its folder])] per batch after the first runs)."""
     pythons = discovery.named([sys.executable])
     started = time.monotonic()
     planned, folders = suite.plan(project, pythons, "latin1", ARGS, dict(os.environ), 600)
@@ -253,7 +253,8 @@ def _follow_up(project):
                 return guard.execute(jobs, "latin1", unit)
 
             result = advice.follow_up(planned, runs, workers, project, pythons, "latin1",
-                                      ARGS, dict(os.environ), 600, execute, started)
+                                      ARGS, dict(os.environ), 600, execute, started,
+                                      cores=cores)
     finally:
         for folder in folders:
             folder.remove()
@@ -263,30 +264,37 @@ def _follow_up(project):
 FLAKY = "tests/test_flaky.py::test_flaky"
 
 
-def test_the_fixes_are_tried_only_for_the_changes_the_reruns_confirm(tmp_path):
-    """The reruns run first (two of the four trials); the two other trials only for the
-    changes that held, in fresh copies, and every trial's folder is removed."""
+HELD = sorted([UTF8, TOOL, NAMES])
+
+
+@pytest.mark.parametrize("cores, batches", [
+    # fewer cores than runs: the reruns first, the other trials for the changes that held
+    (2, [("runs again", [sorted(HELD + [FLAKY])] * 2), ("trials of the fixes", [HELD] * 2)]),
+    # as many: every run at once, the trials of the unstable test dropped
+    (4, [("runs again and trials of the fixes", [sorted(HELD + [FLAKY])] * 4)])])
+def test_the_fixes_are_measured_for_the_changes_the_reruns_confirm(cores, batches, tmp_path):
     _need()
     project = _project(str(tmp_path / "p"), {"app.py": APP, "tests/test_app.py": TESTS,
                                              "tests/test_flaky.py": FLAKY_TEST})
-    result, batches = _follow_up(project)
+    result, ran = _follow_up(project, cores)
     assert [c.test for c in result.unstable] == [FLAKY]
-    held = sorted([UTF8, TOOL, NAMES])
-    assert [(unit, [sorted(tests) for tests in jobs]) for unit, jobs, _ in batches] == [
-        ("runs again", [sorted(held + [FLAKY])] * 2), ("trials of the fixes", [held] * 2)]
+    assert [(unit, [sorted(tests) for tests in jobs]) for unit, jobs, _ in ran] == batches
     assert [(t.encoding, sorted(row[0] for row in t.tests)) for t in result.advice] == [
-        ("locale", held), ("utf-8", held)]
+        ("locale", HELD), ("utf-8", HELD)]
     assert result.timing.jobs == 2 + 2 + 2
-    trial_folders = batches[1][2]
-    assert len(set(trial_folders)) == 2 and os.listdir(tempfile.gettempdir()) == []
+    folders = [folder for _, _, made in ran for folder in made]
+    assert len(set(folders)) == 4 and os.listdir(tempfile.gettempdir()) == []
 
 
-def test_no_fix_is_tried_for_a_change_the_reruns_find_unstable(tmp_path):
+@pytest.mark.parametrize("cores, batches", [
+    (2, [("runs again", [[FLAKY]] * 2)]),
+    (4, [("runs again and trials of the fixes", [[FLAKY]] * 4)])])
+def test_no_fix_is_measured_for_a_change_the_reruns_find_unstable(cores, batches, tmp_path):
     _need()
     project = _project(str(tmp_path / "p"), {"tests/test_flaky.py": FLAKY_TEST})
-    result, batches = _follow_up(project)
+    result, ran = _follow_up(project, cores)
     assert [c.test for c in result.unstable] == [FLAKY] and result.changed == []
-    assert [(unit, jobs) for unit, jobs, _ in batches] == [("runs again", [[FLAKY]] * 2)]
+    assert [(unit, jobs) for unit, jobs, _ in ran] == batches
     assert result.advice == () and result.timing.jobs == 2 + 2
     assert os.listdir(tempfile.gettempdir()) == []     # the trials' fresh copies too
 

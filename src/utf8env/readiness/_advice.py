@@ -14,9 +14,10 @@ is the default with the mode off, UTF-8 with it on), so these two trials run in 
 runs' own copies (their state kept, as a rerun's), as the reruns, of every test that
 changed. (What the edit takes away is the call's EncodingWarning, which the runs record
 and never show: only a test that counts warnings itself could tell the two apart.) The
-two others run after them, in fresh copies made while the reruns run, and only for the
-changes the reruns confirm: a test the reruns find unstable is no change, and nothing is
-tried for it. What each gave is what the report says per site:
+two others run in fresh copies, with the reruns where the cores allow, else after them
+and only for the changes the reruns confirm (follow_up): a test the reruns find unstable
+is no change, and what was tried for it is dropped. What each gave is what the report
+says per site:
 
     measured: T passes in both modes         the fix works (fix --from takes it)
     measured: T fails in both modes (...)    the change is gone, but not the failure
@@ -34,7 +35,7 @@ import time
 from .._sources import apply, edit, files, prefilter
 from .._worlds.jobs import Timing
 from . import _compare as compare, _junit as junit, _suite as suite
-from ._guard import RERUNS, TRIALS
+from ._guard import RERUNS, RERUNS_AND_TRIALS, TRIALS
 from ._results import PEP686, TODAY, Fix, Trial, UntestedSite
 
 ENCODINGS = ("utf-8", "locale")
@@ -170,16 +171,16 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     return out
 
 
-def others(trials):
-    """The trials that are not reruns (the two AS_RERUN leaves), of the changes the reruns
-    confirmed (trials.wanted: {python: [test]}), in the fresh copies plan() has been
-    making (waited for), edited at the plan's sites; added to trials.planned."""
+def others(trials, wanted):
+    """The trials that are not reruns (the two AS_RERUN does not name), of the tests
+    `wanted` ({python: [test]}), in the fresh copies plan() has been making (waited for),
+    edited at the plan's sites; added to trials.planned."""
     if trials.copying is None:
         return []
     trials.copying.wait()
     out = []
     for (interp, mode, encoding), folder in trials.fresh:
-        tests = trials.wanted.get(interp.version)
+        tests = wanted.get(interp.version)
         if not tests:
             continue
         stage = suite.Stage(folder, "")
@@ -200,13 +201,18 @@ def _only(stage, tests):
 
 
 def follow_up(planned, runs, workers, project, pythons, world, args, environ, timeout,
-              execute, started, show_all=False, not_copied=(), scanned=None):
+              execute, started, show_all=False, not_copied=(), scanned=None, cores=None):
     """The ReadinessResult of the first runs (`runs`, the Ran of `planned`): the tests
-    that changed run again in both modes (with the trials that are reruns too, AS_RERUN),
-    then the other trials of the fixes of the changes the reruns confirmed
-    (`execute(jobs, unit)` -> ([Ran], workers): a batch, its progress counted in `unit`);
-    then the calls no test exercised (untested(); `scanned`: the Scan of the project
-    started with the runs)."""
+    that changed run again in both modes (with the trials that are reruns too, AS_RERUN)
+    and the other trials of their fixes (`execute(jobs, unit)` -> ([Ran], workers): a
+    batch, its progress counted in `unit`); then the calls no test exercised (untested();
+    `scanned`: the Scan of the project started with the runs).
+
+    Where the `cores` (default: this machine's) run every one of those runs at once, they
+    are one batch, and the trials of a change the reruns find unstable are dropped. Where
+    they do not, the reruns run first, while the other trials' copies are made, and those
+    trials then run only for the changes the reruns confirm: the same number of rounds of
+    runs when every change holds, one round fewer when none does."""
     if scanned is not None:
         scanned.thread.join()       # done before this process edits the trials' copies
     read = compare.read_runs(planned, runs)         # once: the JUnit XML, progress, records
@@ -227,14 +233,18 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
             merged = {interp.version for interp, _, _, _ in trials.planned}
             again = suite.plan_rerun(planned, {v: ids for v, ids in wanted.items()
                                                if v not in merged}) + trials.planned
-            reruns = list(zip(again, execute(again, RERUNS)[0]))
+            shared = len(again) - len(trials.planned)      # where the AS_RERUN trials start
+            at_once = len(again) + len(trials.fresh) <= (cores or os.cpu_count() or 1)
+            more = others(trials, wanted) if at_once else []
+            ran = execute(again + more, RERUNS_AND_TRIALS if more else RERUNS)[0]
+            reruns = list(zip(again, ran))
             result = result_of(reruns)
             trials.groups, trials.wanted = _wanted(result)
             if trials.planned and trials.wanted:
-                shared = [ran for _, ran in reruns[len(again) - len(trials.planned):]]
-                more = others(trials)
-                ran = shared + (execute(more, TRIALS)[0] if more else [])
-                result = measure(trials, ran, result, started)
+                if not at_once:
+                    more = others(trials, trials.wanted)
+                    ran = ran + (execute(more, TRIALS)[0] if more else [])
+                result = measure(trials, ran[shared:], result, started)
         else:
             result = result_of(())
     finally:

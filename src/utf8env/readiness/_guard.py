@@ -17,6 +17,7 @@ INCOMPLETE = 3          # a run did not complete
 INTERRUPTED = 130       # SIGINT or SIGTERM: the runs were stopped
 # What the progress line counts in the batches after the first runs (Guard.execute).
 RERUNS, TRIALS = "runs again", "trials of the fixes"
+RERUNS_AND_TRIALS = "runs again and trials of the fixes"
 
 
 def pytest_args(command):

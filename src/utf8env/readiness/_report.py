@@ -7,7 +7,6 @@ from .. import _output as output, _pages as pages
 from . import _format_markdown as format_markdown, _formats as formats
 from ._guard import INCOMPLETE
 
-# What each batch of runs is, in the progress line on a terminal.
 INTERRUPTED_LINE = "utf8env: readiness: interrupted; the runs were stopped\n"
 
 
