@@ -23,7 +23,9 @@ import time
 
 import pytest
 
+from support import machine
 from utf8env import _worlds as worlds
+from utf8env._errors import UsageError
 from utf8env._own_command import own_command
 from utf8env.readiness import _copies as copies, _progress, _supervise
 
@@ -420,9 +422,45 @@ def test_a_copy_made_in_the_background_is_waited_for_or_cancelled(tmp_path):
     cancelled = copies.Background([(str(source), str(tmp_path / "cancelled"))])
     cancelled.cancel()
     assert not cancelled.thread.is_alive()
-    failed = copies.Background([(str(tmp_path / "missing"), str(tmp_path / "failed"))])
-    with pytest.raises(FileNotFoundError):
+    failed = copies.Background([(str(tmp_path / "missing"), str(tmp_path / "f" / "project"))])
+    with pytest.raises(UsageError) as raised:
         failed.wait()
+    assert str(raised.value) == (
+        "cannot copy the project for the runs into the temporary folder %s: %s: No such file "
+        "or directory" % (tmp_path, tmp_path / "missing"))
+
+
+def test_a_full_temporary_folder_is_one_line_and_exit_2(tmp_path):
+    """The copies do not fit (a 1 MiB tmpfs as TMPDIR, a project of 2 MB): one line naming
+    the file, why and where, status 2, and nothing of readiness's left there."""
+    machine.mount_namespace("a full temporary folder (a small tmpfs)")
+    project = _project(str(tmp_path / "p"), {"test_a.py": "def test_a():\n    pass\n"})
+    with open(os.path.join(project, "big.bin"), "wb") as f:
+        f.write(b"\0" * 2000000)
+    small = tmp_path / "small"
+    small.mkdir()
+    script = ('mount -t tmpfs -o size=1m none "$TMPDIR" && "$@"; status=$?; ls -A "$TMPDIR"; '
+              'exit $status')
+    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                           script, "sh"] + _command("--", "pytest", "-q"), cwd=project,
+                          env=_env(TMPDIR=str(small)), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
+        2, b"", "utf8env: error: cannot copy the project for the runs into the temporary "
+        "folder %s: big.bin: No space left on device\n" % small)
+
+
+@pytest.mark.fast
+def test_a_copy_that_cannot_be_made_is_one_line(tmp_path):
+    source = tmp_path / "p"
+    source.mkdir()
+    (source / "a.py").write_text("x = 1\n")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UsageError) as raised:
+        copies.copy_project(str(source), str(tmp_path / "file" / "copy" / "project"))
+    assert str(raised.value) == (
+        "cannot copy the project for the runs into the temporary folder %s: %s: Not a "
+        "directory" % (tmp_path / "file", tmp_path / "file" / "copy"))
 
 
 @pytest.mark.fast

@@ -11,6 +11,8 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from .._errors import UsageError
+
 _NOT_COPIED = (".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv",
                "venv", ".mypy_cache", ".ruff_cache", "*.egg-info", "node_modules")
 
@@ -70,20 +72,46 @@ class Cancelled(Exception):
     goes on)."""
 
 
+class _Failed(Exception):
+    """A file that could not be copied, with its OSError: not an OSError itself, so that
+    copytree stops at it rather than going on (on a full disk, with every file after)."""
+
+    def __init__(self, source, error):
+        Exception.__init__(self, source, error)
+        self.source, self.error = source, error
+
+
 def copy_project(project, work, skipped=None, stopped=None):
     """Copy the project into `work` (links as links); the special files it holds are
     left out and listed in `skipped` [(path, kind)]. `stopped`: a threading.Event that,
-    once set, ends the copy at its next file (Cancelled)."""
+    once set, ends the copy at its next file (Cancelled). A copy that fails (a full disk,
+    a file the user cannot read) is a UsageError in one line: which file, why, where."""
     skipped = [] if skipped is None else skipped
-    copy = COPY
-    if stopped is not None:
-        def copy(source, target):
-            if stopped.is_set():
-                raise Cancelled()
+
+    def copy(source, target):
+        if stopped is not None and stopped.is_set():
+            raise Cancelled()
+        try:
             return COPY(source, target)
-    shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped),
-                    copy_function=copy)
+        except OSError as error:
+            raise _Failed(source, error)
+    try:
+        shutil.copytree(project, work, symlinks=True, ignore=_ignore(project, skipped),
+                        copy_function=copy)
+    except _Failed as failed:
+        raise _cannot_copy(project, work, failed.source, failed.error.strerror or failed.error)
+    except shutil.Error as error:       # a folder's metadata or a link: collected by copytree
+        source, _, why = error.args[0][0]
+        raise _cannot_copy(project, work, source, why)
+    except OSError as error:            # a folder that could not be made or listed
+        raise _cannot_copy(project, work, error.filename or work, error.strerror or error)
     return skipped
+
+
+def _cannot_copy(project, work, source, why):
+    where = os.path.relpath(source, project) if source.startswith(project + os.sep) else source
+    return UsageError("cannot copy the project for the runs into the temporary folder %s: "
+                      "%s: %s" % (os.path.dirname(os.path.dirname(work)), where, why))
 
 
 def copy_projects(pairs, skipped=None, stopped=None):
