@@ -24,6 +24,7 @@ import time
 import pytest
 
 from support import machine
+from utf8env import _pages as pages
 from utf8env import _worlds as worlds
 from utf8env._errors import UsageError
 from utf8env._own_command import own_command
@@ -448,6 +449,51 @@ def test_a_full_temporary_folder_is_one_line_and_exit_2(tmp_path):
     assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
         2, b"", "utf8env: error: cannot copy the project for the runs into the temporary "
         "folder %s: big.bin: No space left on device\n" % small)
+
+
+def test_trials_whose_copies_do_not_fit_are_said_not_measured(tmp_path):
+    """Room for the first runs' copies (2 x 420 kB in a 1 MiB tmpfs) and not for the
+    trials' fresh ones: the report is whole, each fix says why it was not tried, and the
+    partial copy goes at once (the reruns beside it still complete)."""
+    machine.mount_namespace("a temporary folder too small for the trials (a small tmpfs)")
+    if sys.version_info < (3, 10):
+        pytest.skip("EncodingWarning is Python 3.10+: no call site, no trial")
+    project = _project(str(tmp_path / "p"), {"test_a.py": '''def test_latin1(tmp_path):
+    with open(tmp_path / "n.txt", "w") as f:
+        f.write("caf\\u00e9")
+    assert (tmp_path / "n.txt").read_bytes() == b"caf\\xe9"
+'''})
+    with open(os.path.join(project, "big.bin"), "wb") as f:
+        f.write(b"\0" * 420000)
+    small = tmp_path / "small"
+    small.mkdir()
+    script = ('mount -t tmpfs -o size=1m none "$TMPDIR" && "$@"; status=$?; ls -A "$TMPDIR"; '
+              'exit $status')
+    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                           script, "sh"] + _command("--", "pytest", "-q"), cwd=project,
+                          env=_env(TMPDIR=str(small)), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=120)
+    assert (proc.returncode, proc.stderr) == (1, b"")
+    why = ("not measured: cannot copy the project for the runs into the temporary folder %s: "
+           "big.bin: No space left on device" % small)
+    assert _masked(proc.stdout.decode()) == _expected(_head("-q", 8) + """\
+{v}    today  off         iso8859-1   ISO-8859-1  1 passed  N
+{v}    3.15   on          utf-8       ISO-8859-1  1 failed  N
+
+Call sites that use the locale encoding, and the tests each changes with UTF-8 mode:
+""" + "\n".join(pages.wrap(
+        'test_a.py:2 in test_latin1 [test code]: 1 warning, 1 test: changes test_a.py::test_latin1;'
+        ' tried: "utf-8" not run, "locale" not run (%s)' % why, 100, "  ", "      ")) + """
+  (encoding="utf-8": the 3.15 behaviour on every version; encoding="locale": today's kept on 3.15,
+  Python 3.10+; "with": the sites the same tests use, measured together: fix them together)
+
+How they change (the first difference):
+  test_a.py::test_latin1: passed -> failed: AssertionError: assert b'caf\\xc3\\xa9' == b'caf\\xe9'
+
+The tests that changed ran again in both modes (2 runs): 1 changed again, 0 unstable.
+Not ready: 1 of 1 test change with UTF-8 mode; 1 of 1 call site active in them.
+4 runs on 2 workers, N (their own time N)
+""")
 
 
 @pytest.mark.fast

@@ -32,11 +32,12 @@ either run): the 3.15 risk no test measures."""
 import os
 import time
 
+from .._errors import UsageError
 from .._sources import apply, edit, files, prefilter
 from .._worlds.jobs import Timing
 from . import _compare as compare, _junit as junit, _suite as suite
 from ._guard import RERUNS, RERUNS_AND_TRIALS, TRIALS
-from ._results import PEP686, TODAY, Fix, Trial, UntestedSite
+from ._results import NOT_MEASURED, PEP686, TODAY, Fix, Trial, UntestedSite
 
 ENCODINGS = ("utf-8", "locale")
 ONLY = "only.txt"
@@ -88,13 +89,14 @@ class Plan(object):
     encoding of each, the folders to remove, the groups, the edits per encoding, and
     `shared`: the indexes in `planned` of the trials that are reruns too (follow_up);
     the sites edited and where (`offset`), and the fresh copies of the other trials
-    [((interp, mode, encoding), Folder)] being made (`copying`: copies.Background)."""
+    [((interp, mode, encoding), Folder)] being made (`copying`: copies.Background), or
+    why they could not be (`unmade`)."""
 
     def __init__(self):
         self.planned, self.encodings, self.folders = [], [], []
         self.groups, self.edits, self.wanted = [], {}, {}
         self.shared, self.sites, self.offset = [], [], None
-        self.fresh, self.copying = [], None
+        self.fresh, self.copying, self.unmade = [], None, None
 
 
 # The trials that a rerun is too: the fix that is the mode's own default (PEP 597; PEP 540).
@@ -177,7 +179,11 @@ def others(trials, wanted):
     edited at the plan's sites; added to trials.planned."""
     if trials.copying is None:
         return []
-    trials.copying.wait()
+    try:
+        trials.copying.wait()
+    except UsageError as error:     # no room for them: said per site, the runs' report kept
+        trials.unmade = str(error)
+        return []
     out = []
     for (interp, mode, encoding), folder in trials.fresh:
         tests = wanted.get(interp.version)
@@ -373,7 +379,7 @@ def _group_fixes(sites, tests, trials, states):
             if where in refused:
                 why = refused[where]
                 if verdict in (NOT_EDITED, NOT_RUN) and not any(w in edited for w in sites):
-                    means = "not measured: %s" % why
+                    means = NOT_MEASURED + why
                 else:
                     means = "%s; measured with the rest of its group edited: %s%s" % (
                         why, phrases, together)
@@ -381,6 +387,8 @@ def _group_fixes(sites, tests, trials, states):
                 continue
             if verdict == NOT_RUN and not trials.edits:
                 means = "not measured (no copy could be edited)"
+            elif verdict == NOT_RUN and trials.unmade:
+                means = NOT_MEASURED + trials.unmade
             else:
                 means = "measured: " + phrases + together
                 others = [w for w in partners if w in refused]

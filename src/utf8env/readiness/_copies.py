@@ -151,6 +151,9 @@ class Background(object):
             copy_projects(pairs, stopped=self.stopped)
         except BaseException as error:      # said by wait()
             self.error = error
+            # what was copied goes at once: on a full disk, the other runs need the room
+            for _, work in pairs:
+                shutil.rmtree(work, ignore_errors=True)
 
     def _join(self):
         interrupted = None

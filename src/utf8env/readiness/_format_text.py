@@ -6,6 +6,7 @@ from .._engine.profiles import version_key
 from ._format_words import (TRIED, advice_runs, all_runs, changes_by_test, counts_text, flag,
                             is_test_code, notes, run_name, sites_in_order, suite_command,
                             unstable_line, variables, verdict)
+from ._results import NOT_MEASURED
 
 
 def _title(result):
@@ -127,6 +128,10 @@ def _tried(s):
     said = "; tried: " + ", ".join('"%s" %s' % (e, TRIED.get(m, m)) for e, m in measured)
     if all(m in ("fails", "changes") for _, m in measured) and len(measured) > 1:
         said += " (not the encoding of these call sites)"
+    # why the trials did not run, when they could not be made (_advice.others)
+    why = {f.means for f in s.fixes if f.measured == "not run" and f.means.startswith(NOT_MEASURED)}
+    if len(why) == 1:
+        said += " (%s)" % why.pop()
     return said
 
 

@@ -5,6 +5,7 @@ from .._engine.records import Record, field
 
 SCHEMA = 1
 TODAY, PEP686 = "today", "3.15"      # the two runs: UTF-8 mode off, and on (PEP 686)
+NOT_MEASURED = "not measured: "      # a fix's words, then why it was not tried
 
 
 class Outcome(Record):
