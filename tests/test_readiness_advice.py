@@ -197,11 +197,11 @@ def test_the_trials_and_their_cost(advised):
     assert " ".join(" ".join(last).split()).endswith("; 4 of them tried the two fixes in copies of the project")
 
 
-def test_readiness_runs_two_trials_as_the_reruns_in_one_batch(advised):
-    """The command line reruns the changed tests and tries the fixes in one batch after
-    the first runs: encoding="locale" with UTF-8 mode off and encoding="utf-8" with it on
-    are what the mode already does, so those two trials are the reruns (in the first
-    runs' copies); 2 + 4 runs, not 2 + 2 + 4, and the same measured fixes."""
+def test_readiness_runs_two_trials_as_the_reruns(advised):
+    """The command line reruns the changed tests and tries the fixes after the first
+    runs: encoding="locale" with UTF-8 mode off and encoding="utf-8" with it on are what
+    the mode already does, so those two trials are the reruns (in the first runs'
+    copies); 2 + 4 runs, not 2 + 2 + 4, and the same measured fixes."""
     project, result, _ = advised
     proc = subprocess.run(own_command() + ["readiness", "--python", sys.executable, "--format",
                                            "json", "--", "pytest"] + ARGS, cwd=project,

@@ -431,13 +431,12 @@ def test_a_copy_made_in_the_background_is_waited_for_or_cancelled(tmp_path):
         "or directory" % (tmp_path, tmp_path / "missing"))
 
 
-def test_a_full_temporary_folder_is_one_line_and_exit_2(tmp_path):
-    """The copies do not fit (a 1 MiB tmpfs as TMPDIR, a project of 2 MB): one line naming
-    the file, why and where, status 2, and nothing of readiness's left there."""
-    machine.mount_namespace("a full temporary folder (a small tmpfs)")
-    project = _project(str(tmp_path / "p"), {"test_a.py": "def test_a():\n    pass\n"})
+def _in_a_small_tmpfs(project, size, tmp_path):
+    """(`readiness -- pytest -q` on `project` holding a file of `size` bytes, its TMPDIR a
+    1 MiB tmpfs of a mount namespace of its own, what `ls -A` of it then prints after its
+    stdout; that TMPDIR): the tmpfs goes with the namespace."""
     with open(os.path.join(project, "big.bin"), "wb") as f:
-        f.write(b"\0" * 2000000)
+        f.write(b"\0" * size)
     small = tmp_path / "small"
     small.mkdir()
     script = ('mount -t tmpfs -o size=1m none "$TMPDIR" && "$@"; status=$?; ls -A "$TMPDIR"; '
@@ -446,6 +445,15 @@ def test_a_full_temporary_folder_is_one_line_and_exit_2(tmp_path):
                            script, "sh"] + _command("--", "pytest", "-q"), cwd=project,
                           env=_env(TMPDIR=str(small)), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=120)
+    return proc, small
+
+
+def test_a_full_temporary_folder_is_one_line_and_exit_2(tmp_path):
+    """The copies do not fit (a 1 MiB tmpfs as TMPDIR, a project of 2 MB): one line naming
+    the file, why and where, status 2, and nothing of readiness's left there."""
+    machine.mount_namespace("a full temporary folder (a small tmpfs)")
+    project = _project(str(tmp_path / "p"), {"test_a.py": "def test_a():\n    pass\n"})
+    proc, small = _in_a_small_tmpfs(project, 2000000, tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
         2, b"", "utf8env: error: cannot copy the project for the runs into the temporary "
         "folder %s: big.bin: No space left on device\n" % small)
@@ -463,16 +471,7 @@ def test_trials_whose_copies_do_not_fit_are_said_not_measured(tmp_path):
         f.write("caf\\u00e9")
     assert (tmp_path / "n.txt").read_bytes() == b"caf\\xe9"
 '''})
-    with open(os.path.join(project, "big.bin"), "wb") as f:
-        f.write(b"\0" * 420000)
-    small = tmp_path / "small"
-    small.mkdir()
-    script = ('mount -t tmpfs -o size=1m none "$TMPDIR" && "$@"; status=$?; ls -A "$TMPDIR"; '
-              'exit $status')
-    proc = subprocess.run(["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
-                           script, "sh"] + _command("--", "pytest", "-q"), cwd=project,
-                          env=_env(TMPDIR=str(small)), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=120)
+    proc, small = _in_a_small_tmpfs(project, 420000, tmp_path)
     assert (proc.returncode, proc.stderr) == (1, b"")
     why = ("not measured: cannot copy the project for the runs into the temporary folder %s: "
            "big.bin: No space left on device" % small)
