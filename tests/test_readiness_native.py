@@ -34,7 +34,6 @@ def _tail(stage):
     return ["--utf8env-seen=" + stage.path("seen.json"),
             "--utf8env-json=" + stage.path("record.json"),
             "--utf8env-progress=" + stage.path("progress.jsonl"),
-            "--junitxml=" + stage.path("junit.xml"), "-o", "junit_logging=all",
             "--basetemp=" + stage.folder.path("tmp"), "-q"]
 
 

@@ -247,6 +247,138 @@ def test_pytest_6(old_pytests, tmp_path):
                                         "test_app.py::test_save_marked": "filter"}
 
 
+CASES_FILES = {
+    "test_cases.py": """\
+        import logging
+        import sys
+
+        import pytest
+
+
+        @pytest.fixture
+        def broken():
+            raise RuntimeError("no fixture today")
+
+
+        @pytest.fixture
+        def bad_teardown():
+            yield
+            raise RuntimeError("teardown went wrong")
+
+
+        def test_quiet():
+            pass
+
+
+        def test_prints():
+            print("out \\u00e9")
+            sys.stderr.write("err\\n")
+            logging.getLogger("t").warning("logged")
+
+
+        def test_fails():
+            print("before")
+            assert 1 == 2
+
+
+        def test_setup_error(broken):
+            pass
+
+
+        def test_teardown_error(bad_teardown):
+            print("ran")
+
+
+        @pytest.mark.skip(reason="not today")
+        def test_skipped():
+            pass
+
+
+        @pytest.mark.xfail(reason="known")
+        def test_xfails():
+            assert False
+
+
+        def test_control_characters():
+            print("\\x1b[31mred\\r\\nline")
+        """,
+    "test_apart.py": """\
+        import pytest
+        pytest.skip("the whole module", allow_module_level=True)
+        """}
+
+
+def _captured(out="", err="", log=""):
+    rule = lambda title: title.center(80, "-") + "\n"       # noqa: E731
+    return (rule(" Captured Log ") + log + "\n" + rule(" Captured Out ") + out + "\n"
+            + rule(" Captured Err ") + err + "\n")
+
+
+CASES = {
+    ("", "test_apart"): ("skipped", "the whole module", ""),
+    ("test_cases", "test_control_characters"): (
+        "passed", None, _captured(out="\x1b[31mred\r\nline\n")),
+    ("test_cases", "test_fails"): ("failed", "assert 1 == 2", _captured(out="before\n")),
+    ("test_cases", "test_prints"): ("passed", None, _captured(
+        out="out \u00e9\n", err="err\n", log="WARNING  t:test_cases.py:25 logged")),
+    ("test_cases", "test_quiet"): ("passed", None, _captured()),
+    ("test_cases", "test_setup_error"): ("error", "RuntimeError: no fixture today", _captured()),
+    ("test_cases", "test_skipped"): ("skipped", "not today", _captured()),
+    ("test_cases", "test_teardown_error"): (
+        "error", "RuntimeError: teardown went wrong", _captured(out="ran\n")),
+    ("test_cases", "test_xfails"): ("skipped", "known", _captured())}
+
+
+@pytest.mark.parametrize("pytest_version,extra", [
+    ("this", []), ("this", ["-n", "2"]), ("6.2.5", []), ("7.4.4", []), ("8.3.5", ["-n", "2"])])
+def test_the_progress_file_gives_each_test_and_its_output_as_junitxml_would(
+        pytest_version, extra, tmp_path, request):
+    """readiness reads each test's outcome and captured output from the progress file (no
+    JUnit XML to write and parse): the outcomes and outputs pytest's --junitxml with
+    junit_logging=all gives, the output as the test wrote it (the XML has no control
+    character nor carriage return), the message as pytest says it (an error's own, an
+    xfail's reason, a module skipped as it was collected: its reason), under pytest 6 to
+    9, and under xdist (the controller writes)."""
+    if extra:
+        pytest.importorskip("xdist")
+    python = sys.executable if pytest_version == "this" else \
+        request.getfixturevalue("old_pytests")[pytest_version]
+    project = _write(tmp_path / "p", CASES_FILES)
+    paths = {n: str(tmp_path / n) for n in ("progress.jsonl", "junit.xml")}
+    proc = subprocess.run(
+        [python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
+         "-p", "utf8env.readiness._progress", "--utf8env-progress=" + paths["progress.jsonl"],
+         "--junitxml=" + paths["junit.xml"], "-o", "junit_logging=all"] + extra,
+        cwd=project, env=_env(LC_ALL="C.UTF-8"), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, timeout=300)
+    assert proc.returncode == 1, proc.stdout.decode() + proc.stderr.decode()
+    cases = junit.cases(progress.read(paths["progress.jsonl"]))
+    assert {k: tuple(o) for k, o in cases.items()} == CASES
+    xml = junit.outcomes(paths["junit.xml"])
+    assert sorted(xml) == sorted(cases)
+    escaped = ("test_cases", "test_control_characters")
+    assert {k: (o.outcome, o.output) for k, o in xml.items() if k != escaped} == {
+        k: (o.outcome, o.output) for k, o in cases.items() if k != escaped}
+    assert xml[escaped].output == _captured(out="#x1B[31mred\nline\n")
+
+
+@pytest.mark.fast
+def test_a_progress_file_gives_no_cases_before_its_session_ended(tmp_path):
+    path = tmp_path / "progress.jsonl"
+    started = ('{"utf8_mode": 0, "filesystem_encoding": "utf-8", "locale_encoding": "UTF-8", '
+               '"outputs": true}\n'
+               '{"test": "t.py::a", "when": "setup", "outcome": "passed", "message": null}\n'
+               '{"test": "t.py::a", "when": "teardown", "outcome": "passed", "message": null}\n')
+    path.write_text(started)
+    assert junit.cases(progress.read(str(path))) is None
+    path.write_text(started + '{"exit": 0, "shouldfail": null, "shouldstop": null}\n')
+    assert junit.cases(progress.read(str(path))) == {
+        ("t", "a"): junit.Outcome("passed", None, _captured())}
+    path.write_text(started.replace(', "outputs": true', "")
+                    + '{"exit": 0, "shouldfail": null, "shouldstop": null}\n')
+    assert junit.cases(progress.read(str(path))) is None     # the unittest runner's: its XML says
+
+
 def test_the_summary_without_filters_says_nothing_more():
     record = {"warn_default_encoding": True, "python": "3.13.0", "sites": []}
     assert summary_lines(record) == [

@@ -342,7 +342,6 @@ def test_a_windows_run_is_wine_behind_the_supervisor_and_a_pipe(tmp_path):
             "--utf8env-seen=" + z(stage.path("seen.json")),
             "--utf8env-json=" + z(stage.path("record.json")),
             "--utf8env-progress=" + z(stage.path("progress.jsonl")),
-            "--junitxml=" + z(stage.path("junit.xml")), "-o", "junit_logging=all",
             "--basetemp=" + z(folder.path("tmp")), "-q"]
         assert job.env == {
             "PATH": "/usr/bin:/bin", "HOME": "/home/u", "PYTHONDONTWRITEBYTECODE": "1",

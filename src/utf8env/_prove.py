@@ -28,7 +28,7 @@ from ._output import to_stderr, write
 from .fixer import _measured
 from .fixer._cli import LEFT, encodings_text, named, paths as source_files, process
 from .readiness import _compare as compare, _format_words as format_words, _guard as guarded
-from .readiness import _suite as suite
+from .readiness import _copies as copies, _suite as suite
 from .readiness._guard import checked_pythons
 from .readiness._unittest_runner import Args
 
@@ -104,8 +104,7 @@ def _prove(options, paths, args, world, timeout, project, guard):
         page, status = _report(planned, kinds, runs, workers, time.monotonic() - started,
                                args, world, tally, encoding, report is not None, reruns)
     finally:
-        for folder in folders:
-            folder.remove()
+        copies.remove_all(folders)
     write(page)
     return status
 
@@ -152,8 +151,8 @@ NAMES = {ORDER[0]: "unfixed, UTF-8 mode off", ORDER[1]: "fixed, UTF-8 mode off",
 
 
 def _compared(read, kinds):
-    """{python: ([its three runs read, in ORDER], [their outcomes by test key])}: both from
-    JUnit XML when all three have it, else from the progress files."""
+    """{python: ([its three runs read, in ORDER], [their outcomes by test key])}: their
+    cases (with each test's output) when all three ended, else their progress files."""
     by = {}
     for r, kind in zip(read, kinds):
         by.setdefault(r.interp.version, {})[(kind, r.mode)] = r
@@ -162,8 +161,8 @@ def _compared(read, kinds):
         got = [runs_of.get(key) for key in ORDER]
         if any(r is None for r in got):
             continue
-        if all(r.junit is not None for r in got):
-            out[python] = (got, [r.junit for r in got])
+        if all(r.cases is not None for r in got):
+            out[python] = (got, [r.cases for r in got])
         else:
             out[python] = (got, [r.by_progress() for r in got])
     return out
@@ -224,7 +223,7 @@ def _report(planned, kinds, runs, workers, wall, args, world, tally, encoding, m
         for key, r in zip(ORDER, second):
             if r is not None and r.problem:
                 bad.append("%s, %s, run again: %s" % (python, NAMES[key], r.problem))
-        second = [None if r is None else (r.junit if r.junit is not None else r.by_progress())
+        second = [None if r is None else (r.cases if r.cases is not None else r.by_progress())
                   for r in second]
         base = outcomes[0]
         for k in sorted(set().union(*outcomes)):

@@ -35,7 +35,7 @@ import time
 from .._errors import UsageError
 from .._sources import apply, edit, files, prefilter
 from .._worlds.jobs import Timing
-from . import _compare as compare, _junit as junit, _suite as suite
+from . import _compare as compare, _copies as copies, _junit as junit, _suite as suite
 from ._guard import RERUNS, RERUNS_AND_TRIALS, TRIALS
 from ._results import NOT_MEASURED, PEP686, TODAY, Fix, Trial, UntestedSite
 
@@ -267,8 +267,7 @@ def remove(trials):
         if trials.copying is not None:
             trials.copying.cancel()
     finally:
-        for folder in trials.folders:
-            folder.remove()
+        copies.remove_all(trials.folders)
 
 
 def _state(x, y):

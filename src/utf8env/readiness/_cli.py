@@ -11,7 +11,8 @@ import time
 from .._environment import user_environ
 from .._errors import UsageError
 from .._output import to_stderr
-from . import _advice as advice, _native as native, _suite as suite, _windows as windows
+from . import _advice as advice, _copies as copies, _native as native, _suite as suite
+from . import _windows as windows
 from ._guard import (INTERRUPTED, TRIALS, Guard, Interrupted, checked_pythons,
                      checked_timeout, project as current_project, pytest_args)
 from ._report import INTERRUPTED_LINE, report
@@ -60,8 +61,7 @@ def _run(options, args, world, timeout, project, guard):
                                   lambda jobs, unit: guard.execute(jobs, world, unit), started,
                                   show_all=options.all, not_copied=skipped, scanned=scanned)
     finally:
-        for folder in folders:
-            folder.remove()
+        copies.remove_all(folders)
     return report(result, options)
 
 

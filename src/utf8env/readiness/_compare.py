@@ -81,7 +81,8 @@ def _incomplete(ran, progress, outcomes, timeout=None):
     elif stop:
         return "exit %s: %s" % (code, early.rstrip(": "))
     if outcomes is None:
-        return "exit %s: pytest gave no JUnit XML" % code
+        return "exit %s: it gave no outcome of its tests (neither the progress plugin's " \
+            "outputs nor a JUnit XML)" % code
     return None
 
 
@@ -90,15 +91,20 @@ def _plural(n, word):
 
 
 class _Run(object):
-    """One run read back: its SuiteRun, its outcomes by JUnit XML and by progress, its record."""
+    """One run read back: its SuiteRun, its outcomes with their output once it ended
+    (`cases`: the progress file's of a pytest run, the unittest runner's JUnit XML) and by
+    progress as they came, its record."""
 
     def __init__(self, interp, mode, stage, ran):
         self.interp, self.mode, self.stage, self.ran = interp, mode, stage, ran
-        self.junit = junit.outcomes(stage.path("junit.xml"), (stage.dir, stage.inside(stage.dir)))
+        temporary = (stage.dir, stage.inside(stage.dir))
         self.progress = _progress.read(stage.path("progress.jsonl"))
+        self.cases = junit.cases(self.progress, temporary)
+        if self.cases is None:
+            self.cases = junit.outcomes(stage.path("junit.xml"), temporary)
         self.record = read_record(stage)
-        self.problem = _incomplete(ran, self.progress, self.junit)
-        if ran.returncode == 4 and self.junit is None:   # pytest's usage error: the arguments
+        self.problem = _incomplete(ran, self.progress, self.cases)
+        if ran.returncode == 4 and self.cases is None:   # pytest's usage error: the arguments
             lines = _first_lines(ran)
             errors = [l.split("error: ", 1)[1] for l in lines if "error: " in l]
             raise UsageError("readiness: pytest refused its arguments: %s" % (
@@ -129,10 +135,10 @@ class _Run(object):
 
 
 def _outcomes(a, b):
-    """The outcomes of the two runs of one Python, from the same source: both JUnit XML
-    files when both exist (with each test's output), else both progress files."""
-    if a.junit is not None and b.junit is not None:
-        return a.junit, b.junit
+    """The outcomes of the two runs of one Python, from the same source: both runs' cases
+    when both ended (with each test's output), else both progress files as they came."""
+    if a.cases is not None and b.cases is not None:
+        return a.cases, b.cases
     return a.by_progress(), b.by_progress()
 
 
@@ -240,8 +246,8 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
                 active.setdefault(t, set()).update(where)
         ra, rb = again_by.get((python, TODAY)), again_by.get((python, PEP686))
         if ra is not None and rb is not None:
-            if a.junit is not None and b.junit is not None:
-                again_a, again_b = ra.junit or ra.by_progress(), rb.junit or rb.by_progress()
+            if a.cases is not None and b.cases is not None:
+                again_a, again_b = ra.cases or ra.by_progress(), rb.cases or rb.by_progress()
             else:
                 again_a, again_b = ra.by_progress(), rb.by_progress()
             by_run[id(ra)], by_run[id(rb)] = again_a, again_b
@@ -280,9 +286,9 @@ def compare(command, world, planned, runs, workers, wall, show_all=False, reruns
                          and r.record.get("warn_default_encoding", False) is None},
                         key=version_key)
     for r in first:
-        suites.append(r.suite(by_run.get(id(r), r.junit or r.by_progress())))
+        suites.append(r.suite(by_run.get(id(r), r.cases or r.by_progress())))
     for r in again:
-        rerun_suites.append(r.suite(by_run.get(id(r), r.junit or r.by_progress())))
+        rerun_suites.append(r.suite(by_run.get(id(r), r.cases or r.by_progress())))
     users = {}
     for key, s in sites.items():
         for t in s["tests"]:

@@ -133,6 +133,20 @@ def copy_projects(pairs, skipped=None, stopped=None):
     return skipped
 
 
+def remove_all(folders):
+    """Remove each of `folders` (their remove()), side by side in threads, as
+    copy_projects() makes them: unlinking a copy's files one by one is the file system's
+    time, which threads share out. Returns when every one is gone, Ctrl-C or not."""
+    folders = list(folders)
+    if len(folders) < 2:
+        for folder in folders:
+            folder.remove()
+        return
+    with ThreadPoolExecutor(min(len(folders), 2 * (os.cpu_count() or 1))) as pool:
+        for done in [pool.submit(folder.remove) for folder in folders]:
+            done.result()
+
+
 class Background(object):
     """copy_projects(pairs) in a thread, for copies that may not be used: made while other
     runs run (the fresh copies of the trials of fixes, while the reruns say whether a

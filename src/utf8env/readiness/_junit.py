@@ -1,8 +1,11 @@
-"""Per-test outcomes read back from pytest's `--junitxml` file (run with
-`-o junit_logging=all`, so each test case carries its captured output)."""
+"""Per-test outcomes read back from a JUnit XML file (the unittest runner's, or pytest's
+`--junitxml` with `-o junit_logging=all`, each test case with its captured output), and
+the key every test's outcome is filed under, the XML's (classname, name): the pytest runs'
+progress files give theirs under the same key (cases())."""
 import re
 import xml.etree.ElementTree as ElementTree
 
+from ._progress import NOTHING_CAPTURED
 from ._results import Outcome
 
 
@@ -35,14 +38,35 @@ def outcomes(path, temporary=()):
                 message = _first_line(element.get("message") or element.text or "")
                 break
         output = "".join((case.findtext(tag) or "") for tag in ("system-out", "system-err"))
-        for folder in temporary:
-            output = output.replace(folder, "<tmp>")
-            message = message.replace(folder, "<tmp>") if message else message
         k = (case.get("classname") or "", case.get("name") or "")
         if k in found and found[k].outcome != "passed":
             continue            # a teardown error adds a second case: keep the first failure
-        found[k] = Outcome(outcome, message, output)
+        found[k] = hidden(outcome, message, output, temporary)
     return found
+
+
+def cases(progress, temporary=()):
+    """{(classname, name): Outcome} of every test and collection error or skip of a
+    pytest run's _progress.Progress, each test with its output: what its JUnit XML would
+    say, once the session ended; None before it did, or when the file holds no outputs
+    (the unittest runner's: its XML says). Each folder of `temporary` is shown as <tmp>."""
+    if not progress.start.get("outputs") or progress.finish is None:
+        return None
+    found = {}
+    for nodeid, (outcome, message) in progress.collected_apart.items():
+        found[key(nodeid)] = Outcome(outcome, message, "")
+    for nodeid, (outcome, message) in progress.tests.items():
+        found[key(nodeid)] = hidden(outcome, message,
+                                    progress.outputs.get(nodeid, NOTHING_CAPTURED), temporary)
+    return found
+
+
+def hidden(outcome, message, output, temporary):
+    """The Outcome, each folder of `temporary` shown as <tmp> in its message and output."""
+    for folder in temporary:
+        output = output.replace(folder, "<tmp>")
+        message = message.replace(folder, "<tmp>") if message else message
+    return Outcome(outcome, message, output)
 
 
 def _first_line(text):

@@ -126,7 +126,6 @@ class Native(windows.Windows):
                      "-p", named(windows.SEEN), "--utf8env-seen=" + stage.path("seen.json"),
                      "--utf8env-json=" + stage.path("record.json"),
                      "--utf8env-progress=" + stage.path("progress.jsonl"),
-                     "--junitxml=" + stage.path("junit.xml"), "-o", "junit_logging=all",
                      "--basetemp=" + stage.folder.path("tmp")]
         argv += list(extra) + list(pytest_args)
         env = dict(base)
@@ -253,6 +252,5 @@ def _run(options, args, timeout, project, guard):
                                      environment=native.describe(native.differences(planned)),
                                      variables={})
         finally:
-            for folder in folders:
-                folder.remove()
+            copies.remove_all(folders)
     return report.report(result, options)

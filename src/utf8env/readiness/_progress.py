@@ -7,6 +7,10 @@ once collected, {"collect_error": nodeid, "message"} per collection
 error, {"test": nodeid, "when": "setup"|"call"|"teardown", "outcome", "message"} per
 test phase, {"exit": status, "shouldfail", "shouldstop"} at the end of the session.
 A run killed at its timeout thus leaves the tests that finished (their teardown written).
+The teardown line holds the test's captured log, stdout and stderr ("output", laid out
+as pytest's --junitxml with junit_logging=all gives them) when it captured any: what
+readiness compares besides the outcome, without the cost of the XML; {"outputs": true}
+at the start says so (the unittest runner writes its JUnit XML instead).
 `--utf8env-only PATH` deselects every test whose node id is not a line of PATH (the
 reruns of the tests that changed: the suite's own arguments stay as given), and leaves
 out of the collection the files none of them is in.
@@ -38,7 +42,7 @@ def pytest_configure(config):
         getencoding = getattr(locale, "getencoding", None)
         _write({"utf8_mode": getattr(sys.flags, "utf8_mode", 0),
                 "filesystem_encoding": sys.getfilesystemencoding(),
-                "locale_encoding": getencoding() if getencoding else None})
+                "locale_encoding": getencoding() if getencoding else None, "outputs": True})
 
 
 def pytest_unconfigure(config):
@@ -56,6 +60,9 @@ def _message(report):
     longrepr = report.longrepr
     if longrepr is None:
         return None
+    if getattr(report, "wasxfail", None) is not None:       # the reason, as pytest says it
+        text = report.wasxfail
+        return (text[len("reason: "):] if text.startswith("reason: ") else text).strip() or None
     if isinstance(longrepr, tuple) and len(longrepr) == 3:      # a skip: (path, line, reason)
         text = str(longrepr[2])
         if text.startswith("Skipped: "):
@@ -154,11 +161,31 @@ def pytest_collection_finish(session):
 def pytest_collectreport(report):
     if report.failed:
         _write({"collect_error": report.nodeid, "message": _message(report)})
+    elif report.skipped:            # a module skipped as it was collected: one test, skipped
+        _write({"collect_skip": report.nodeid, "message": _message(report)})
 
 
 def pytest_runtest_logreport(report):
-    _write({"test": report.nodeid, "when": report.when, "outcome": report.outcome,
-            "message": None if report.passed else _message(report)})
+    entry = {"test": report.nodeid, "when": report.when, "outcome": report.outcome,
+             "message": None if report.passed else _message(report)}
+    if report.when == "teardown" and (report.caplog or report.capstdout or report.capstderr):
+        entry["output"] = output(report.caplog, report.capstdout, report.capstderr)
+    _write(entry)
+
+
+# The headers pytest's junitxml gives each part of a test's captured output.
+_PARTS = (" Captured Log ", " Captured Out ", " Captured Err ")
+
+
+def output(log, out, err):
+    """A test's captured log, stdout and stderr (of all its phases) in one text, as pytest's
+    --junitxml with junit_logging=all lays them out (a header line centred in 80 dashes,
+    the part, an empty line), each part written even when empty."""
+    return "".join("%s\n%s\n" % (header.center(80, "-"), part)
+                   for header, part in zip(_PARTS, (log, out, err)))
+
+
+NOTHING_CAPTURED = output("", "", "")
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -172,12 +199,14 @@ class Progress(object):
     """What a progress file says: `tests` {nodeid: (outcome, message)} of the tests that
     finished (teardown ended), `collected` (None: not said, or 0 under xdist's
     controller), `collect_errors` [nodeid], `finish` (the end-of-session entry, or None),
-    `started` the node ids begun but not finished."""
+    `started` the node ids begun but not finished; `outputs` {nodeid: output} of the tests
+    that captured any, `collected_apart` {nodeid: (outcome, message)} of the collection's
+    errors and skips (_junit.cases() reads them all as the XML would say them)."""
 
     def __init__(self):
         self.tests, self.collected, self.collect_errors = {}, None, []
         self.finish, self.started, self.present = None, [], False
-        self.start = {}
+        self.start, self.outputs, self.collected_apart = {}, {}, {}
 
 
 def read(path):
@@ -200,6 +229,9 @@ def read(path):
             progress.collected = entry["collected"]
         elif "collect_error" in entry:
             progress.collect_errors.append(entry["collect_error"])
+            progress.collected_apart[entry["collect_error"]] = ("error", entry.get("message"))
+        elif "collect_skip" in entry:
+            progress.collected_apart[entry["collect_skip"]] = ("skipped", entry.get("message"))
         elif "exit" in entry:
             progress.finish = entry
         elif "test" in entry:
@@ -216,5 +248,7 @@ def read(path):
                     result = ("error", entry.get("message"))
                 running.pop(nodeid, None)
                 progress.tests[nodeid] = result
+                if "output" in entry:
+                    progress.outputs[nodeid] = entry["output"]
     progress.started = sorted(running)
     return progress

@@ -137,7 +137,6 @@ def _job(interp, es, utf8, stage, pytest_args, base, environ, lent, timeout, ext
         "-m", "pytest", "-p", "no:" + ENTRY_POINT, "-p", PLUGIN, "-p", PROGRESS,
         "--utf8env-json=" + inside(stage.path("record.json")),
         "--utf8env-progress=" + inside(stage.path("progress.jsonl")),
-        "--junitxml=" + inside(stage.path("junit.xml")), "-o", "junit_logging=all",
         "--basetemp=" + inside(stage.folder.path("tmp"))] + list(extra) + list(pytest_args)
     if isinstance(pytest_args, unittest_runner.Args):      # `python -m unittest ARGS`
         words = unittest_runner.command(

@@ -188,7 +188,6 @@ class Windows(object):
                      "--utf8env-seen=" + w(stage.path("seen.json")),
                      "--utf8env-json=" + w(stage.path("record.json")),
                      "--utf8env-progress=" + w(stage.path("progress.jsonl")),
-                     "--junitxml=" + w(stage.path("junit.xml")), "-o", "junit_logging=all",
                      "--basetemp=" + w(stage.folder.path("tmp"))]
         argv += list(extra) + list(pytest_args)
         env = dict(base)
@@ -441,6 +440,5 @@ def _run(options, args, timeout, project, guard, windows):
         result = result._replace(world=WORLD, environment=windows.describe(
             windows.differences(planned)), variables=windows.variables())
     finally:
-        for folder in folders:
-            folder.remove()
+        copies.remove_all(folders)
     return report.report(result, options)
