@@ -233,9 +233,10 @@ def test_flaky():
 '''
 
 
-def _follow_up(project, cores):
+def _follow_up(project, cores, between=None):
     """(the ReadinessResult of readiness's follow-up on `project` with `cores` cores,
-    [(unit, [the tests each job runs], [its folder])] per batch after the first runs)."""
+    [(unit, [the tests each job runs], [its folder])] per batch after the first runs);
+    `between()` called between the first runs and the follow-up."""
     pythons = discovery.named([sys.executable])
     started = time.monotonic()
     planned, folders = suite.plan(project, pythons, "latin1", ARGS, dict(os.environ), 600)
@@ -243,6 +244,8 @@ def _follow_up(project, cores):
     try:
         with Guard() as guard:
             runs, workers = guard.execute(planned, "latin1")
+            if between is not None:
+                between()
 
             def execute(jobs, unit):
                 tests = []
@@ -267,12 +270,16 @@ FLAKY = "tests/test_flaky.py::test_flaky"
 HELD = sorted([UTF8, TOOL, NAMES])
 
 
-@pytest.mark.parametrize("cores, batches", [
-    # fewer cores than runs: the reruns first, the other trials for the changes that held
-    (2, [("runs again", [sorted(HELD + [FLAKY])] * 2), ("trials of the fixes", [HELD] * 2)]),
-    # as many: every run at once, the trials of the unstable test dropped
-    (4, [("runs again and trials of the fixes", [sorted(HELD + [FLAKY])] * 4)])])
-def test_the_fixes_are_measured_for_the_changes_the_reruns_confirm(cores, batches, tmp_path):
+@pytest.mark.parametrize("cores, batches, copies", [
+    # fewer cores than runs: the reruns first, then the other trials for the changes that
+    # held, in the reruns' copies (the first runs'): no other copy
+    (2, [("runs again", [sorted(HELD + [FLAKY])] * 2), ("trials of the fixes", [HELD] * 2)],
+     2),
+    # as many: every run at once, the other trials in fresh copies, the trials of the
+    # unstable test dropped
+    (4, [("runs again and trials of the fixes", [sorted(HELD + [FLAKY])] * 4)], 4)])
+def test_the_fixes_are_measured_for_the_changes_the_reruns_confirm(cores, batches, copies,
+                                                                   tmp_path):
     _need()
     project = _project(str(tmp_path / "p"), {"app.py": APP, "tests/test_app.py": TESTS,
                                              "tests/test_flaky.py": FLAKY_TEST})
@@ -283,7 +290,24 @@ def test_the_fixes_are_measured_for_the_changes_the_reruns_confirm(cores, batche
         ("locale", HELD), ("utf-8", HELD)]
     assert result.timing.jobs == 2 + 2 + 2
     folders = [folder for _, _, made in ran for folder in made]
-    assert len(set(folders)) == 4 and os.listdir(tempfile.gettempdir()) == []
+    assert len(set(folders)) == copies and os.listdir(tempfile.gettempdir()) == []
+
+
+def test_trials_whose_fresh_copies_cannot_be_made_are_said_not_measured(tmp_path):
+    """Where every run goes at once, the other trials need fresh copies of the project:
+    when they cannot be made (here the project moved away after the first runs; a full
+    temporary folder alike), the report is whole and each fix says why it was not tried;
+    no folder is left."""
+    _need()
+    project = _project(str(tmp_path / "p"), {"app.py": APP, "tests/test_app.py": TESTS})
+    result, ran = _follow_up(project, 4, lambda: os.rename(project, project + "-moved"))
+    assert [(unit, [sorted(tests) for tests in jobs]) for unit, jobs, _ in ran] == [
+        ("runs again", [HELD] * 2)]
+    why = ("not measured: cannot copy the project for the runs into the temporary folder "
+           "%s: %s: No such file or directory" % (tempfile.gettempdir(), project))
+    assert {(f.encoding, f.measured, f.means) for s in result.call_sites for f in s.fixes
+            if s.changed_tests} == {("utf-8", "not run", why), ("locale", "not run", why)}
+    assert result.timing.jobs == 2 + 2 and os.listdir(tempfile.gettempdir()) == []
 
 
 @pytest.mark.parametrize("cores, batches", [

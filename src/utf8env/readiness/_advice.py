@@ -1,9 +1,9 @@
 """Measured advice: the two fixes TRIED, not predicted. For the tests that changed, the
 call sites their warnings came from (with the sites the same tests use: one group, fixed
-together) get encoding="utf-8" in fresh copies of the project, and encoding="locale" in
+together) get encoding="utf-8" in copies of the project, and encoding="locale" in
 others, by the fixer's own edit (utf8env._sources.apply, by file:line); the changed tests
-then run again (--utf8env-only) in both modes in each copy, every run at once through the
-world runner: 4 runs per Python with changed tests (2 fixes x 2 modes), whatever the
+then run again (--utf8env-only) in both modes in each copy, through the world runner:
+4 runs per Python with changed tests (2 fixes x 2 modes), whatever the
 number of groups (each group's sites are edited in the same copies; no test of one group
 uses a site of another).
 
@@ -14,10 +14,11 @@ is the default with the mode off, UTF-8 with it on), so these two trials run in 
 runs' own copies (their state kept, as a rerun's), as the reruns, of every test that
 changed. (What the edit takes away is the call's EncodingWarning, which the runs record
 and never show: only a test that counts warnings itself could tell the two apart.) The
-two others run in fresh copies, with the reruns where the cores allow, else after them
-and only for the changes the reruns confirm (follow_up): a test the reruns find unstable
-is no change, and what was tried for it is dropped. What each gave is what the report
-says per site:
+two others run in fresh copies with the reruns where the cores run all four at once;
+else after them, in the same copies (the files edited put back, then edited with the
+other encoding: no copy to make or remove while the reruns run), and only for the
+changes the reruns confirm (follow_up): a test the reruns find unstable is no change,
+and what was tried for it is dropped. What each gave is what the report says per site:
 
     measured: T passes in both modes         the fix works (fix --from takes it)
     measured: T fails in both modes (...)    the change is gone, but not the failure
@@ -88,15 +89,16 @@ class Plan(object):
     """The trial runs of one readiness run: planned [(interp, mode, stage, job)], the
     encoding of each, the folders to remove, the groups, the edits per encoding, and
     `shared`: the indexes in `planned` of the trials that are reruns too (follow_up);
-    the sites edited and where (`offset`), and the fresh copies of the other trials
-    [((interp, mode, encoding), Folder)] being made (`copying`: copies.Background), or
-    why they could not be (`unmade`)."""
+    the sites edited and where (`offset`), the other trials still to plan
+    [((interp, mode, encoding), the stage of the rerun of that Python and mode)]
+    (`others`), the bytes of the files the reruns' edits changed {path: bytes}
+    (`originals`), and why the fresh copies of the others could not be made (`unmade`)."""
 
     def __init__(self):
         self.planned, self.encodings, self.folders = [], [], []
         self.groups, self.edits, self.wanted = [], {}, {}
         self.shared, self.sites, self.offset = [], [], None
-        self.fresh, self.copying, self.unmade = [], None, None
+        self.others, self.originals, self.unmade = [], {}, None
 
 
 # The trials that a rerun is too: the fix that is the mode's own default (PEP 597; PEP 540).
@@ -126,8 +128,7 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     the changed tests to run (--utf8env-only). With `first` (the first runs' planned) and
     `reruns` ({python: [node id]}, rerun_wanted), only the trials that are reruns too
     (AS_RERUN) are planned: the reruns of `first` (plan_rerun: the same copies) of the
-    tests of `reruns`, edited; the fresh copies of the others start being made, for
-    others() once the reruns have said which changes hold."""
+    tests of `reruns`, edited; the others are for fresh() or in_place()."""
     out = Plan()
     out.groups, out.wanted = _wanted(result)
     sites = sorted({w for ws, _ in out.groups for w in ws}, key=compare._site_key)
@@ -156,16 +157,13 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
                 if (encoding, mode) in AS_RERUN:
                     entry = again[(interp.version, mode)]
                     out.shared.append(len(out.planned))
-                    out.edits[encoding] = apply.at_sites(
-                        os.path.join(entry[2].work, offset), sites, encoding)
+                    root = os.path.join(entry[2].work, offset)
+                    out.originals.update(_originals(root, sites))
+                    out.edits[encoding] = apply.at_sites(root, sites, encoding)
                     out.planned.append(entry)
                     out.encodings.append(encoding)
-        fresh = [((interp, mode, encoding), stage) for interp, mode, stage, _ in mine
-                 for encoding in ENCODINGS if (encoding, mode) not in AS_RERUN]
-        made, out.copying = suite.other_copies(
-            [(stage, "%s-%s" % (key[1], key[2])) for key, stage in fresh])
-        out.folders += made             # (removed with the plan, used or not)
-        out.fresh = [(key, folder) for (key, _), folder in zip(fresh, made)]
+        out.others = [((interp, mode, encoding), stage) for interp, mode, stage, _ in mine
+                      for encoding in ENCODINGS if (encoding, mode) not in AS_RERUN]
         out.sites, out.offset = sites, offset
     except BaseException:
         remove(out)
@@ -173,26 +171,77 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     return out
 
 
-def others(trials, wanted):
+def _originals(root, sites):
+    """{path: bytes} of the regular files of `sites` ["file:line"] inside the copy `root`,
+    as they are before an edit (by their real path, which at_sites() edits)."""
+    real_root, out = os.path.realpath(root), {}
+    for file in {where.rpartition(":")[0] for where in sites}:
+        path = os.path.realpath(os.path.join(root, file))
+        if path.startswith(real_root + os.sep) and os.path.isfile(path):
+            try:
+                out[path] = edit.read_bytes(path)
+            except edit.Unreadable:
+                pass            # at_sites() says why it cannot edit it
+    return out
+
+
+def fresh(trials, wanted):
     """The trials that are not reruns (the two AS_RERUN does not name), of the tests
-    `wanted` ({python: [test]}), in the fresh copies plan() has been making (waited for),
-    edited at the plan's sites; added to trials.planned."""
-    if trials.copying is None:
+    `wanted` ({python: [test]}), each in a fresh copy of the project made now, edited at
+    the plan's sites; added to trials.planned. Copies that do not fit (a full temporary
+    folder) leave them out, said per site (`unmade`): the runs' report is kept."""
+    chosen = [(key, stage) for key, stage in trials.others if wanted.get(key[0].version)]
+    if not chosen:
         return []
     try:
-        trials.copying.wait()
-    except UsageError as error:     # no room for them: said per site, the runs' report kept
+        made = suite.other_copies([(stage, "%s-%s" % (key[1], key[2]))
+                                   for key, stage in chosen])
+    except UsageError as error:
         trials.unmade = str(error)
         return []
+    trials.folders += made
     out = []
-    for (interp, mode, encoding), folder in trials.fresh:
-        tests = wanted.get(interp.version)
-        if not tests:
-            continue
+    for ((interp, mode, encoding), _), folder in zip(chosen, made):
         stage = suite.Stage(folder, "")
         trials.edits[encoding] = apply.at_sites(
             os.path.join(stage.work, trials.offset), trials.sites, encoding)
-        out.append((interp, mode, stage, _only(stage, tests)))
+        out.append((interp, mode, stage, _only(stage, wanted[interp.version])))
+        trials.encodings.append(encoding)
+    trials.planned += out
+    return out
+
+
+TRIAL = "trial-"        # the file names of a trial run in a rerun's copy: these prefixed
+
+
+def in_place(trials, wanted):
+    """fresh()'s trials, of the tests `wanted`, each in the copy of the rerun of its
+    Python and mode once the reruns ended: the files their edit changed put back as they
+    were, edited with the other encoding, the .pytest_cache the project's again (as for
+    a rerun); each run's own files named TRIAL...; added to trials.planned."""
+    out = []
+    for (interp, mode, encoding), stage in trials.others:
+        tests = wanted.get(interp.version)
+        if not tests:
+            continue
+        root = os.path.join(stage.work, trials.offset)
+        unwritten = {}
+        for path, data in trials.originals.items():
+            if path.startswith(os.path.realpath(root) + os.sep):
+                try:
+                    edit.write(path, data)
+                except edit.Unreadable as error:        # (a full disk)
+                    unwritten[path] = str(error)
+        edited, refused = apply.at_sites(root, trials.sites, encoding)
+        for where in trials.sites:
+            path = os.path.realpath(os.path.join(root, where.rpartition(":")[0]))
+            if path in unwritten:
+                edited.pop(where, None)
+                refused[where] = "its file could not be put back as it was (%s)" % unwritten[path]
+        trials.edits[encoding] = (edited, refused)
+        copies.restore_cache(stage.project, stage.work)
+        trial = suite.Stage(stage.folder, TRIAL)
+        out.append((interp, mode, trial, _only(trial, tests)))
         trials.encodings.append(encoding)
     trials.planned += out
     return out
@@ -215,10 +264,11 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
     `scanned`: the Scan of the project started with the runs).
 
     Where the `cores` (default: this machine's) run every one of those runs at once, they
-    are one batch, and the trials of a change the reruns find unstable are dropped. Where
-    they do not, the reruns run first, while the other trials' copies are made, and those
-    trials then run only for the changes the reruns confirm: the same number of rounds of
-    runs when every change holds, one round fewer when none does."""
+    are one batch (the other trials in fresh copies), and the trials of a change the
+    reruns find unstable are dropped. Where they do not, the reruns run first, and the
+    other trials then run in the reruns' copies, only for the changes the reruns confirm:
+    the same number of rounds of runs when every change holds, one round fewer when none
+    does, and no copy made while the reruns run."""
     if scanned is not None:
         scanned.thread.join()       # done before this process edits the trials' copies
     read = compare.read_runs(planned, runs)         # once: the JUnit XML, progress, records
@@ -240,15 +290,15 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
             again = suite.plan_rerun(planned, {v: ids for v, ids in wanted.items()
                                                if v not in merged}) + trials.planned
             shared = len(again) - len(trials.planned)      # where the AS_RERUN trials start
-            at_once = len(again) + len(trials.fresh) <= (cores or os.cpu_count() or 1)
-            more = others(trials, wanted) if at_once else []
+            at_once = len(again) + len(trials.others) <= (cores or os.cpu_count() or 1)
+            more = fresh(trials, wanted) if at_once else []
             ran = execute(again + more, RERUNS_AND_TRIALS if more else RERUNS)[0]
             reruns = list(zip(again, ran))
             result = result_of(reruns)
             trials.groups, trials.wanted = _wanted(result)
             if trials.planned and trials.wanted:
                 if not at_once:
-                    more = others(trials, trials.wanted)
+                    more = in_place(trials, trials.wanted)
                     ran = ran + (execute(more, TRIALS)[0] if more else [])
                 result = measure(trials, ran[shared:], result, started)
         else:
@@ -262,12 +312,8 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
 
 
 def remove(trials):
-    """Remove the trials' folders, once the copies still being made into them ended."""
-    try:
-        if trials.copying is not None:
-            trials.copying.cancel()
-    finally:
-        copies.remove_all(trials.folders)
+    """Remove the trials' folders (their fresh copies)."""
+    copies.remove_all(trials.folders)
 
 
 def _state(x, y):

@@ -1,14 +1,12 @@
 """The copies of a project that readiness runs its suite in (and fix --prove its fixes):
 links copied as links, what is never the project's left out (version control, caches,
 virtual environments), and the special files (FIFOs, sockets, devices) left out and
-listed, which cannot be copied; the copies made side by side in threads, or in the
-background while other runs run (Background); a rerun's .pytest_cache restored as the
-project's."""
+listed, which cannot be copied; the copies made, and removed, side by side in threads; a
+rerun's .pytest_cache restored as the project's."""
 import os
 import shutil
 import stat
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from .._errors import UsageError
@@ -67,11 +65,6 @@ def _copy_without_copyfile2(source, target):
 COPY = _copy_without_copyfile2 if sys.platform == "win32" else shutil.copy2
 
 
-class Cancelled(Exception):
-    """A copy stopped by Background.cancel() (not an OSError: copytree collects those and
-    goes on)."""
-
-
 class _Failed(Exception):
     """A file that could not be copied, with its OSError: not an OSError itself, so that
     copytree stops at it rather than going on (on a full disk, with every file after)."""
@@ -81,16 +74,13 @@ class _Failed(Exception):
         self.source, self.error = source, error
 
 
-def copy_project(project, work, skipped=None, stopped=None):
+def copy_project(project, work, skipped=None):
     """Copy the project into `work` (links as links); the special files it holds are
-    left out and listed in `skipped` [(path, kind)]. `stopped`: a threading.Event that,
-    once set, ends the copy at its next file (Cancelled). A copy that fails (a full disk,
-    a file the user cannot read) is a UsageError in one line: which file, why, where."""
+    left out and listed in `skipped` [(path, kind)]. A copy that fails (a full disk, a
+    file the user cannot read) is a UsageError in one line: which file, why, where."""
     skipped = [] if skipped is None else skipped
 
     def copy(source, target):
-        if stopped is not None and stopped.is_set():
-            raise Cancelled()
         try:
             return COPY(source, target)
         except OSError as error:
@@ -114,7 +104,7 @@ def _cannot_copy(project, work, source, why):
                       "%s: %s" % (os.path.dirname(os.path.dirname(work)), where, why))
 
 
-def copy_projects(pairs, skipped=None, stopped=None):
+def copy_projects(pairs, skipped=None):
     """copy_project() of each (project, work) of `pairs`, side by side in threads (a
     copy's time is the file system's, opening and writing files, which threads share
     out: two copies of a project of 1,200 files took 1.8 s one after the other); the
@@ -123,7 +113,7 @@ def copy_projects(pairs, skipped=None, stopped=None):
     skipped = [] if skipped is None else skipped
     found = [[] for _ in pairs]
     with ThreadPoolExecutor(max(1, min(len(pairs), 2 * (os.cpu_count() or 1)))) as pool:
-        copies = [pool.submit(copy_project, project, work, own, stopped)
+        copies = [pool.submit(copy_project, project, work, own)
                   for (project, work), own in zip(pairs, found)]
         for copy in copies:
             copy.result()
@@ -145,49 +135,6 @@ def remove_all(folders):
     with ThreadPoolExecutor(min(len(folders), 2 * (os.cpu_count() or 1))) as pool:
         for done in [pool.submit(folder.remove) for folder in folders]:
             done.result()
-
-
-class Background(object):
-    """copy_projects(pairs) in a thread, for copies that may not be used: made while other
-    runs run (the fresh copies of the trials of fixes, while the reruns say whether a
-    change holds). wait() returns once they are made, raising their error; cancel() ends
-    them at their next file and waits for that. Both wait through an interruption (the
-    signal handler's exception: the copies are cancelled), raised once the thread ended,
-    so that the folders are removed after it wrote its last file."""
-
-    def __init__(self, pairs):
-        self.stopped, self.error = threading.Event(), None
-        self.thread = threading.Thread(target=self._copy, args=(list(pairs),), daemon=True)
-        self.thread.start()
-
-    def _copy(self, pairs):
-        try:
-            copy_projects(pairs, stopped=self.stopped)
-        except BaseException as error:      # said by wait()
-            self.error = error
-            # what was copied goes at once: on a full disk, the other runs need the room
-            for _, work in pairs:
-                shutil.rmtree(work, ignore_errors=True)
-
-    def _join(self):
-        interrupted = None
-        while self.thread.is_alive():
-            try:
-                self.thread.join()
-            except BaseException as error:
-                self.stopped.set()
-                interrupted = interrupted or error
-        if interrupted is not None:
-            raise interrupted
-
-    def wait(self):
-        self._join()
-        if self.error is not None:
-            raise self.error
-
-    def cancel(self):
-        self.stopped.set()
-        self._join()
 
 
 def restore_cache(project, work):

@@ -83,7 +83,7 @@ class CallSite(Record):
 
 class Trial(Record):
     """A fix tried (_advice.py): encoding= added by the fixer at the call sites of the
-    changed tests in fresh copies, and those tests run again in both modes."""
+    changed tests in copies of the project, and those tests run again in both modes."""
     python = field()
     encoding = field()         # "utf-8" or "locale"
     sites = field()            # ["file:line"] edited

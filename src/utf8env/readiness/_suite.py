@@ -230,10 +230,10 @@ def plan(project, pythons, world, pytest_args, environ, timeout, skipped=None, m
 
 
 def other_copies(wanted):
-    """([Folder], copies.Background): a folder per (stage, name) of `wanted`, for another
-    run like the stage's (the same Python, mode, arguments and lent package: its `make`),
-    each getting a fresh copy of the project in the background while other runs run
-    (wait() before a run, cancel() before removing them, whatever happens)."""
+    """[Folder]: a folder per (stage, name) of `wanted`, for another run like the stage's
+    (the same Python, mode, arguments and lent package: its `make`), each holding a fresh
+    copy of the project (copies.copy_projects: a UsageError in one line when one cannot
+    be made, every folder removed then)."""
     folders = []
     try:
         for stage, name in wanted:
@@ -241,11 +241,11 @@ def other_copies(wanted):
             folders.append(folder)
             folder.project = stage.project
             folder.make = stage.folder.make
+        copies.copy_projects([(folder.project, folder.work) for folder in folders])
     except BaseException:
-        for folder in folders:
-            folder.remove()
+        copies.remove_all(folders)
         raise
-    return folders, copies.Background([(folder.project, folder.work) for folder in folders])
+    return folders
 
 
 def plan_rerun(planned, wanted):
