@@ -3,7 +3,8 @@
     plugin.py     the pytest plugin (entry point pytest11 "utf8env"): inert unless
                   `pytest --utf8env`; records every EncodingWarning with its call site
     _recorder.py   what the plugin does once asked (imported only then)
-    _junit.py      per-test outcomes read back from pytest's --junitxml
+    _junit.py      per-test outcomes read back: a pytest run's progress file, the
+                  unittest runner's JUnit XML
     _suite.py      the two runs (UTF-8 mode off: today; on: 3.15) in a locale world
     _copies.py     the project's copies the runs use (special files left out, listed)
     _targets.py    the interpreters they run (a Python 3.15 by default), each one's pytest,
@@ -12,7 +13,8 @@
                   included, by a marker variable; on Windows, a job object) killed at the
                   end, timeout or Ctrl-C
     _progress.py   a pytest plugin of the runs: one line per test phase, as it happens
-                  (what a run that did not finish still tells)
+                  (what a run that did not finish still tells), each test's captured
+                  output with its teardown
     _compare.py    what changes between them, per test and per call site, with the fixes
     _results.py    the records; as_json() at the JSON boundary
     _formats.py    the page of a result in the format asked (JSON there), by the modules of

@@ -271,7 +271,7 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
     does, and no copy made while the reruns run."""
     if scanned is not None:
         scanned.thread.join()       # done before this process edits the trials' copies
-    read = compare.read_runs(planned, runs)         # once: the JUnit XML, progress, records
+    read = compare.read_runs(planned, runs)         # once: progress, outcomes, records
 
     def result_of(reruns):
         return compare.compare(args, world, planned, runs, workers, time.monotonic() - started,

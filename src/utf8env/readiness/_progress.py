@@ -166,6 +166,8 @@ def pytest_collectreport(report):
 
 
 def pytest_runtest_logreport(report):
+    if not _FILE:
+        return              # an xdist worker's: its controller writes
     entry = {"test": report.nodeid, "when": report.when, "outcome": report.outcome,
              "message": None if report.passed else _message(report)}
     if report.when == "teardown" and (report.caplog or report.capstdout or report.capstderr):

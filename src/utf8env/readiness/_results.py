@@ -9,7 +9,7 @@ NOT_MEASURED = "not measured: "      # a fix's words, then why it was not tried
 
 
 class Outcome(Record):
-    """One test in one run, from pytest's JUnit XML."""
+    """One test in one run: its outcome, message and captured output (_junit.py)."""
     outcome = field()          # "passed", "failed", "error", "skipped", or "absent"
     message = field(None)      # the first line of the failure, error or skip message
     output = field("")         # the test's captured stdout and stderr (temporary paths as <tmp>)

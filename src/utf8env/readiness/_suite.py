@@ -107,9 +107,10 @@ _BACKSTOP = 60.0
 
 
 class Stage(object):
-    """A Folder seen by one of its runs: the first ("") or a rerun (RERUN): the same
-    working directory and temporary folder, the run's own files (status, output,
-    progress, JUnit XML, record) named with its prefix."""
+    """A Folder seen by one of its runs: the first (""), a rerun (RERUN) or a trial of a
+    fix (_advice.TRIAL): the same working directory and temporary folder, the run's own
+    files (status, output, progress, record; the unittest runner's JUnit XML) named with
+    its prefix."""
 
     def __init__(self, folder, prefix):
         self.folder, self.prefix = folder, prefix
