@@ -15,10 +15,12 @@ runs' own copies (their state kept, as a rerun's), as the reruns, of every test 
 changed. (What the edit takes away is the call's EncodingWarning, which the runs record
 and never show: only a test that counts warnings itself could tell the two apart.) The
 two others run in fresh copies with the reruns where the cores run all four at once;
-else after them, in the same copies (the files edited put back, then edited with the
-other encoding: no copy to make or remove while the reruns run), and only for the
-changes the reruns confirm (follow_up): a test the reruns find unstable is no change,
-and what was tried for it is dropped. What each gave is what the report says per site:
+else after them, each in the rerun's copy that holds its edit, in its own mode
+(encoding="utf-8" with the mode off where it ran on, encoding="locale" with it on where
+it ran off: no copy to make while the reruns run, and each fix's two runs in the same
+copy), and only for the changes the reruns confirm (follow_up): a test the reruns find
+unstable is no change, and what was tried for it is dropped. What each gave is what the
+report says per site:
 
     measured: T passes in both modes         the fix works (fix --from takes it)
     measured: T fails in both modes (...)    the change is gone, but not the failure
@@ -90,15 +92,15 @@ class Plan(object):
     encoding of each, the folders to remove, the groups, the edits per encoding, and
     `shared`: the indexes in `planned` of the trials that are reruns too (follow_up);
     the sites edited and where (`offset`), the other trials still to plan
-    [((interp, mode, encoding), the stage of the rerun of that Python and mode)]
-    (`others`), the bytes of the files the reruns' edits changed {path: bytes}
-    (`originals`), and why the fresh copies of the others could not be made (`unmade`)."""
+    [((interp, mode, encoding), the first run's stage of that Python and mode)]
+    (`others`), the reruns' stages by (version, encoding) (`edited`), and why the fresh
+    copies of the others could not be made (`unmade`)."""
 
     def __init__(self):
         self.planned, self.encodings, self.folders = [], [], []
         self.groups, self.edits, self.wanted = [], {}, {}
         self.shared, self.sites, self.offset = [], [], None
-        self.others, self.originals, self.unmade = [], {}, None
+        self.others, self.edited, self.unmade = [], {}, None
 
 
 # The trials that a rerun is too: the fix that is the mode's own default (PEP 597; PEP 540).
@@ -157,9 +159,9 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
                 if (encoding, mode) in AS_RERUN:
                     entry = again[(interp.version, mode)]
                     out.shared.append(len(out.planned))
-                    root = os.path.join(entry[2].work, offset)
-                    out.originals.update(_originals(root, sites))
-                    out.edits[encoding] = apply.at_sites(root, sites, encoding)
+                    out.edits[encoding] = apply.at_sites(
+                        os.path.join(entry[2].work, offset), sites, encoding)
+                    out.edited[(interp.version, encoding)] = entry[2]
                     out.planned.append(entry)
                     out.encodings.append(encoding)
         out.others = [((interp, mode, encoding), stage) for interp, mode, stage, _ in mine
@@ -168,20 +170,6 @@ def plan(project, offset, result, pythons, world, args, environ, timeout, first=
     except BaseException:
         remove(out)
         raise
-    return out
-
-
-def _originals(root, sites):
-    """{path: bytes} of the regular files of `sites` ["file:line"] inside the copy `root`,
-    as they are before an edit (by their real path, which at_sites() edits)."""
-    real_root, out = os.path.realpath(root), {}
-    for file in {where.rpartition(":")[0] for where in sites}:
-        path = os.path.realpath(os.path.join(root, file))
-        if path.startswith(real_root + os.sep) and os.path.isfile(path):
-            try:
-                out[path] = edit.read_bytes(path)
-            except edit.Unreadable:
-                pass            # at_sites() says why it cannot edit it
     return out
 
 
@@ -215,44 +203,31 @@ TRIAL = "trial-"        # the file names of a trial run in a rerun's copy: these
 
 
 def in_place(trials, wanted):
-    """fresh()'s trials, of the tests `wanted`, each in the copy of the rerun of its
-    Python and mode once the reruns ended: the files their edit changed put back as they
-    were, edited with the other encoding, the .pytest_cache the project's again (as for
-    a rerun); each run's own files named TRIAL...; added to trials.planned."""
+    """fresh()'s trials, of the tests `wanted`, once the reruns ended: each in the copy of
+    the rerun whose edit it tries (the other mode's), with its own mode, the copy's
+    .pytest_cache the project's again (as for a rerun), its files named TRIAL...; added
+    to trials.planned."""
     out = []
-    for (interp, mode, encoding), stage in trials.others:
+    for (interp, mode, encoding), first in trials.others:
         tests = wanted.get(interp.version)
         if not tests:
             continue
-        root = os.path.join(stage.work, trials.offset)
-        unwritten = {}
-        for path, data in trials.originals.items():
-            if path.startswith(os.path.realpath(root) + os.sep):
-                try:
-                    edit.write(path, data)
-                except edit.Unreadable as error:        # (a full disk)
-                    unwritten[path] = str(error)
-        edited, refused = apply.at_sites(root, trials.sites, encoding)
-        for where in trials.sites:
-            path = os.path.realpath(os.path.join(root, where.rpartition(":")[0]))
-            if path in unwritten:
-                edited.pop(where, None)
-                refused[where] = "its file could not be put back as it was (%s)" % unwritten[path]
-        trials.edits[encoding] = (edited, refused)
-        copies.restore_cache(stage.project, stage.work)
-        trial = suite.Stage(stage.folder, TRIAL)
-        out.append((interp, mode, trial, _only(trial, tests)))
+        edited = trials.edited[(interp.version, encoding)]
+        copies.restore_cache(edited.project, edited.work)
+        trial = suite.Stage(edited.folder, TRIAL)
+        out.append((interp, mode, trial, _only(trial, tests, first.folder.make)))
         trials.encodings.append(encoding)
     trials.planned += out
     return out
 
 
-def _only(stage, tests):
-    """The Job of `stage` running only `tests` (--utf8env-only)."""
+def _only(stage, tests, make=None):
+    """The Job of `stage` running only `tests` (--utf8env-only): its folder's run, or
+    `make`'s (another folder's: its Python and mode)."""
     only = stage.path(ONLY)
     with open(only, "w", encoding="utf-8", errors="surrogateescape") as f:
         f.write("".join(t + "\n" for t in tests))
-    return stage.folder.make(stage, extra=["--utf8env-only=" + stage.inside(only)])
+    return (make or stage.folder.make)(stage, extra=["--utf8env-only=" + stage.inside(only)])
 
 
 def follow_up(planned, runs, workers, project, pythons, world, args, environ, timeout,
@@ -266,9 +241,9 @@ def follow_up(planned, runs, workers, project, pythons, world, args, environ, ti
     Where the `cores` (default: this machine's) run every one of those runs at once, they
     are one batch (the other trials in fresh copies), and the trials of a change the
     reruns find unstable are dropped. Where they do not, the reruns run first, and the
-    other trials then run in the reruns' copies, only for the changes the reruns confirm:
-    the same number of rounds of runs when every change holds, one round fewer when none
-    does, and no copy made while the reruns run."""
+    other trials then run in the reruns' copies (in_place), only for the changes the
+    reruns confirm: the same number of rounds of runs when every change holds, one round
+    fewer when none does, and no copy made while the reruns run."""
     if scanned is not None:
         scanned.thread.join()       # done before this process edits the trials' copies
     read = compare.read_runs(planned, runs)         # once: progress, outcomes, records
