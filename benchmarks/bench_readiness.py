@@ -89,9 +89,13 @@ def _plain_jobs(python, project, folder, args, extra_options=(), modes=("0", "1"
     for utf8 in modes:
         work = os.path.join(folder, "plain-%s-%d" % (utf8, len(os.listdir(folder))))
         shutil.copytree(project, work, symlinks=True)
+        # A TMPDIR of its own, as readiness gives each run: what the suite leaves there
+        # (Babel's tests leave a .dat file a run) goes with `folder`, not to /tmp.
+        tmpdir = work + "-tmp"
+        os.mkdir(tmpdir, 0o700)
         jobs.append(worlds.Job(argv=[python] + list(extra_options) + [
-            "-X", "utf8=" + utf8, "-m", "pytest"] + list(args), env=dict(env), timeout=900,
-            cwd=work))
+            "-X", "utf8=" + utf8, "-m", "pytest"] + list(args), env=dict(env, TMPDIR=tmpdir),
+            timeout=900, cwd=work))
     return es, jobs
 
 
