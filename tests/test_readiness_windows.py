@@ -33,7 +33,7 @@ import pytest
 from utf8env import _cli as cli, _commands as commands, _options as options
 from utf8env._own_command import own_command
 from utf8env._windows import builds, wheels, wine
-from utf8env.readiness import _suite as suite, _windows as windows
+from utf8env.readiness import _progress, _suite as suite, _windows as windows
 
 from support import wine as support_wine
 
@@ -454,6 +454,32 @@ def test_a_temporary_folder_that_is_not_ascii_is_found_in_the_code_pages_bytes(t
         for name in ("stdout", "stderr"):
             with open(stage.path(name), "rb") as f:
                 assert f.read() == want
+    finally:
+        folder.remove()
+
+
+@pytest.mark.fast
+def test_the_progress_files_outputs_get_the_linux_folder_too(tmp_path, monkeypatch):
+    """Each test's output is in the progress file, as JSON (backslashes doubled, what is
+    not ASCII escaped): the runs' folder there, written plain, as repr() gives it or with
+    forward slashes, in a TMPDIR that is not ASCII, becomes the Linux path, as in stdout
+    (else a test printing its tmp_path would differ between the modes)."""
+    w = _offline(tmp_path)
+    (tmp_path / "tmp \u00e9").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp \u00e9"))
+    folder = suite.Folder("/", "today")
+    try:
+        stage = suite.Stage(folder, "")
+        win = "Z:" + folder.dir.replace("/", "\\")
+        said = "%s\\x %r %s/x\n" % (win, win + "\\y", win.replace("\\", "/"))
+        with open(stage.path("progress.jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps({"test": "t.py::a", "when": "setup", "outcome": "passed",
+                                "message": None}) + "\n")
+            f.write(json.dumps({"test": "t.py::a", "when": "teardown", "outcome": "passed",
+                                "message": None, "output": said}) + "\n")
+        w.normalise([(None, "today", stage, None)])
+        assert _progress.read(stage.path("progress.jsonl")).outputs == {
+            "t.py::a": "%s\\x '%s\\\\y' %s/x\n" % (folder.dir, folder.dir, folder.dir)}
     finally:
         folder.remove()
 

@@ -128,11 +128,7 @@ def remove_all(folders):
     copy_projects() makes them: unlinking a copy's files one by one is the file system's
     time, which threads share out. Returns when every one is gone, Ctrl-C or not."""
     folders = list(folders)
-    if len(folders) < 2:
-        for folder in folders:
-            folder.remove()
-        return
-    with ThreadPoolExecutor(min(len(folders), 2 * (os.cpu_count() or 1))) as pool:
+    with ThreadPoolExecutor(max(1, min(len(folders), 2 * (os.cpu_count() or 1)))) as pool:
         for done in [pool.submit(folder.remove) for folder in folders]:
             done.result()
 

@@ -246,9 +246,14 @@ class Windows(object):
         stdlib = os.path.dirname(self.exe) + "/"
         for _, _, stage, _ in planned:
             linux = os.fsencode(stage.dir)
-            for name in ("stdout", "stderr", "junit.xml", "progress.jsonl"):
+            for name in ("stdout", "stderr", "junit.xml"):
                 _replace(stage.path(name), [(data, linux) for data in
                                             runs.written(stage.dir, self.code_page)])
+            # The progress file is JSON (each test's output in it): each spelling as
+            # json.dumps writes it, backslashes doubled, what is not ASCII escaped.
+            _replace(stage.path("progress.jsonl"),
+                     [(_in_json(spelt), _in_json(stage.dir))
+                      for spelt in wine.spellings(stage.dir)])
             path = stage.path("record.json")
             try:
                 with open(path, encoding="utf-8") as f:
@@ -298,6 +303,11 @@ def has_src(project):
         return False
     return any(n.endswith(".py") or os.path.isfile(os.path.join(src, n, "__init__.py"))
                for n in names)
+
+
+def _in_json(text):
+    """`text` as it is inside a JSON string json.dumps writes (ensure_ascii)."""
+    return json.dumps(text)[1:-1].encode("ascii")
 
 
 def _replace(path, pairs):
