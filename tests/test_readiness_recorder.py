@@ -374,6 +374,13 @@ def test_a_progress_file_gives_no_cases_before_its_session_ended(tmp_path):
     path.write_text(started + '{"exit": 0, "shouldfail": null, "shouldstop": null}\n')
     assert junit.cases(progress.read(str(path))) == {
         ("t", "a"): junit.Outcome("passed", None, _captured())}
+    # a collection error names the run's copy (an ImportError's module path): <tmp> there,
+    # as in each test's message and output, else it would differ between the two runs
+    path.write_text(started + '{"collect_error": "t2.py", "message": "ImportError while '
+                    'importing test module \'/tmp/run-1/project/t2.py\'."}\n'
+                    '{"exit": 2, "shouldfail": null, "shouldstop": null}\n')
+    assert junit.cases(progress.read(str(path)), ("/tmp/run-1",))[("", "t2")] == junit.Outcome(
+        "error", "ImportError while importing test module '<tmp>/project/t2.py'.", "")
     path.write_text(started.replace(', "outputs": true', "")
                     + '{"exit": 0, "shouldfail": null, "shouldstop": null}\n')
     assert junit.cases(progress.read(str(path))) is None     # the unittest runner's: its XML says

@@ -54,7 +54,7 @@ def cases(progress, temporary=()):
         return None
     found = {}
     for nodeid, (outcome, message) in progress.collected_apart.items():
-        found[key(nodeid)] = Outcome(outcome, message, "")
+        found[key(nodeid)] = hidden(outcome, message, "", temporary)
     for nodeid, (outcome, message) in progress.tests.items():
         found[key(nodeid)] = hidden(outcome, message,
                                     progress.outputs.get(nodeid, NOTHING_CAPTURED), temporary)
