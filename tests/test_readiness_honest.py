@@ -448,9 +448,12 @@ def _in_a_small_tmpfs(project, size, tmp_path):
 
 def test_a_full_temporary_folder_is_one_line_and_exit_2(tmp_path):
     """The copies do not fit (a 1 MiB tmpfs as TMPDIR, a project of 2 MB): one line naming
-    the file, why and where, status 2, and nothing of readiness's left there."""
+    the file, why and where, status 2, and nothing of readiness's left there. The big file
+    is the only one that takes room (the test file is empty): the two copies are made side
+    by side, and one that fills the tmpfs first would make the other fail at whichever file
+    it was writing."""
     machine.mount_namespace("a full temporary folder (a small tmpfs)")
-    project = _project(str(tmp_path / "p"), {"test_a.py": "def test_a():\n    pass\n"})
+    project = _project(str(tmp_path / "p"), {"test_a.py": ""})
     proc, small = _in_a_small_tmpfs(project, 2000000, tmp_path)
     assert (proc.returncode, proc.stdout, proc.stderr.decode()) == (
         2, b"", "utf8env: error: cannot copy the project for the runs into the temporary "
