@@ -500,6 +500,40 @@ Not ready: 1 of 1 test change with UTF-8 mode; 1 of 1 call site active in them.
 """)
 
 
+def test_a_run_that_fills_its_temporary_folder_is_said_not_a_traceback(tmp_path):
+    """A test that fills the disk (a 1 MiB tmpfs as TMPDIR): neither run can write its
+    output, progress or status there; each is incomplete for that reason, in one line
+    (the supervisor's status reaches readiness on its stdout), no traceback, status 3, and
+    nothing left in the tmpfs. The table's rows are whatever each run wrote before the
+    other filled the disk: only their ends are held."""
+    machine.mount_namespace("a temporary folder that a test fills (a small tmpfs)")
+    project = _project(str(tmp_path / "p"), {"test_fill.py": '''def test_fill():
+    try:
+        with open("fill.bin", "wb") as f:
+            while True:
+                f.write(b"\\0" * 65536)
+    except OSError:
+        pass
+'''})
+    proc, small = _in_a_small_tmpfs(project, 0, tmp_path)
+    lines = _masked(proc.stdout.decode()).split("\n")
+    assert (proc.returncode, proc.stderr) == (3, b"")
+    assert [lines[5].startswith(_expected("{v}    today  ")),
+            lines[6].startswith(_expected("{v}    3.15   ")),
+            lines[5].endswith("no tests  N"), lines[6].endswith("no tests  N")] == [True] * 4
+    assert "\n".join(lines[:5] + lines[7:]) == _expected(_head("-q", 8) + """\
+
+Runs that did not complete (only the tests both runs finished are compared):
+  {v} today (UTF-8 mode off): exit 1: its files could not be written in the temporary folder (No
+    space left on device): its output and outcomes are not complete
+  {v} 3.15 (UTF-8 mode on): exit 1: its files could not be written in the temporary folder (No
+    space left on device): its output and outcomes are not complete
+
+Incomplete: 2 of 2 runs did not complete; no test that both runs finished changes with UTF-8 mode.
+2 runs on 2 workers, N (their own time N)
+""")
+
+
 @pytest.mark.fast
 def test_a_copy_that_cannot_be_made_is_one_line(tmp_path):
     source = tmp_path / "p"

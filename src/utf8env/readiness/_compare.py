@@ -59,6 +59,9 @@ def _incomplete(ran, progress, outcomes, timeout=None):
     if ran.signal:
         return "killed by %s" % _signal_name(ran.signal)
     code = ran.returncode
+    if ran.unwritten:
+        return "exit %s: its files could not be written in the temporary folder (%s): its " \
+            "output and outcomes are not complete" % (code, ran.unwritten)
     if code not in (0, 1):
         what = _PYTEST_STATUS.get(code, "pytest's status")
         if code == 2 and progress.collect_errors:

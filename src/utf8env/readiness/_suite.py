@@ -288,6 +288,7 @@ class Ran(Record):
     stdout = field()         # bytes
     stderr = field()
     left = field(0)          # processes it left running, killed at its end
+    unwritten = field(None)  # why its files could not be written (a full disk), or None
 
 
 def _read_bytes(path):
@@ -306,13 +307,26 @@ def ran(stage, run):
     except (OSError, ValueError):
         status = None
     out, err = _read_bytes(stage.path("stdout")), _read_bytes(stage.path("stderr"))
+    if status is None:
+        status = _status_on_stdout(run.stdout)
     if status is None:        # the supervisor itself did not end well
         return Ran(returncode=None if run.timed_out else run.returncode, signal=None,
                    timed_out=run.timed_out, stopped=False, seconds=run.seconds,
                    stdout=out + run.stdout, stderr=err + run.stderr)
     return Ran(returncode=status["returncode"], signal=status["signal"],
                timed_out=status["timed_out"], stopped=status["stopped"],
-               seconds=status["seconds"], stdout=out, stderr=err, left=status["left"])
+               seconds=status["seconds"], stdout=out, stderr=err, left=status["left"],
+               unwritten=status.get("unwritten"))
+
+
+def _status_on_stdout(stdout):
+    """The status the supervisor wrote on its stdout when its file could not be written
+    (it holds "unwritten"), else None."""
+    try:
+        status = json.loads(stdout.decode("utf-8"))
+    except ValueError:          # (UnicodeDecodeError is one)
+        return None
+    return status if isinstance(status, dict) and "unwritten" in status else None
 
 
 def execute(planned, world, workers=None, via=None, progress=None):

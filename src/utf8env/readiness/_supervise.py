@@ -13,7 +13,8 @@ a Ctrl+C reaches this supervisor, not the suite) and what it leaves behind is ev
 process of a job object it is put in as it starts, which the processes it starts inherit
 (Windows has no process groups to kill, no /proc to search for the marker). Then it writes STATUS:
 {"returncode" (null: timed out, stopped or killed by a signal), "signal", "timed_out",
-"stopped", "seconds", "left" (processes killed after the end)}.
+"stopped", "seconds", "left" (processes killed after the end)}; where STATUS cannot be
+written (the run filled its disk), the same on stdout with "unwritten": why.
 
 STANDALONE: standard library only, no relative imports, Python 3.6 syntax; readiness
 imports it as a module too (marked(), kill_marked()).
@@ -230,9 +231,19 @@ def main(argv):
     elif proc is not None and not WINDOWS:
         kill_group(proc.pid)
     result["left"] += kill_marked([token])
-    with open(status + ".part", "w", encoding="utf-8") as f:
-        json.dump(result, f)
-    os.replace(status + ".part", status)      # (Windows: rename fails on an existing file)
+    try:
+        with open(status + ".part", "w", encoding="utf-8") as f:
+            json.dump(result, f)
+        os.replace(status + ".part", status)      # (Windows: rename fails on an existing file)
+    except OSError as error:
+        # The run's folder took no more (a test filled the disk): the status goes to
+        # stdout, a pipe to the world runner, saying why the files are not to be trusted.
+        result["unwritten"] = error.strerror or str(error)
+        try:
+            os.remove(status + ".part")
+        except OSError:
+            pass
+        json.dump(result, sys.stdout)
     return 0
 
 
