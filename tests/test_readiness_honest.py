@@ -535,6 +535,24 @@ Incomplete: 2 of 2 runs did not complete; no test that both runs finished change
 
 
 @pytest.mark.fast
+def test_a_link_that_cannot_be_made_is_named_once_with_its_reason(tmp_path, monkeypatch):
+    """copytree keeps only str() of a link's OSError, which names the copy's path too: the
+    line gives the project's file and the reason, once each."""
+    source = tmp_path / "p"
+    source.mkdir()
+    os.symlink("a.py", str(source / "link"))
+
+    def full(target, path):
+        raise OSError(28, "No space left on device", path)
+    monkeypatch.setattr(os, "symlink", full)
+    with pytest.raises(UsageError) as raised:
+        copies.copy_project(str(source), str(tmp_path / "copy" / "project"))
+    assert str(raised.value) == (
+        "cannot copy the project for the runs into the temporary folder %s: link: No space "
+        "left on device" % tmp_path)
+
+
+@pytest.mark.fast
 def test_a_copy_that_cannot_be_made_is_one_line(tmp_path):
     source = tmp_path / "p"
     source.mkdir()

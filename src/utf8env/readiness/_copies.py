@@ -4,6 +4,7 @@ virtual environments), and the special files (FIFOs, sockets, devices) left out 
 listed, which cannot be copied; the copies made, and removed, side by side in threads; a
 rerun's .pytest_cache restored as the project's."""
 import os
+import re
 import shutil
 import stat
 import sys
@@ -92,10 +93,22 @@ def copy_project(project, work, skipped=None):
         raise _cannot_copy(project, work, failed.source, failed.error.strerror or failed.error)
     except shutil.Error as error:       # a folder's metadata or a link: collected by copytree
         source, _, why = error.args[0][0]
-        raise _cannot_copy(project, work, source, why)
+        raise _cannot_copy(project, work, source, _reason(why))
     except OSError as error:            # a folder that could not be made or listed
         raise _cannot_copy(project, work, error.filename or work, error.strerror or error)
     return skipped
+
+
+# str() of an OSError, which is all copytree keeps of one: "[Errno 28] No space left on
+# device: '/tmp/.../copy/link'".
+_OS_ERROR = re.compile(r"\[Errno -?\d+\] (.+?)(?:: '.*)?$", re.S)
+
+
+def _reason(why):
+    """The reason alone of copytree's str() of an OSError (the file is named already),
+    else `why` as it is."""
+    matched = _OS_ERROR.match(why)
+    return matched.group(1) if matched else why
 
 
 def _cannot_copy(project, work, source, why):
