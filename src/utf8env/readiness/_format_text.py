@@ -49,29 +49,19 @@ def text(result, columns=pages.WIDTH):
              if not any(c.call_sites for c in cs)]
     unseen = [(t, cs) for t, cs in quiet if all(c.python in result.unrecorded for c in cs)]
     quiet = [x for x in quiet if x not in unseen]
-    if warned:
-        out.append("How they change (the first difference%s):" % (
-            ", on %s unless named" % ", ".join(pythons) if len(pythons) > 1 else ""))
-        for test, changes in warned:
-            out += _compact_change(test, changes, pythons, columns)
-        out.append("")
-    if quiet:
-        out += pages.wrap("Tests that change with no call site warned (from elsewhere: the "
-                          "filesystem encoding, stdio)%s:" % (
-                              ", on %s unless named" % ", ".join(pythons)
-                              if len(pythons) > 1 else ""), columns, "", "  ")
-        for test, changes in quiet:
-            out += _compact_change(test, changes, pythons, columns)
-        out.append("")
-    if unseen:
-        out += pages.wrap("Tests that change on Python %s, where no call site is recorded (what "
-                          "changes them is not known)%s:" % (
-                              ", ".join(result.unrecorded),
-                              ", on %s unless named" % ", ".join(pythons)
-                              if len(pythons) > 1 else ""), columns, "", "  ")
-        for test, changes in unseen:
-            out += _compact_change(test, changes, pythons, columns)
-        out.append("")
+    # One python: nothing to name; more: a change is on all of them unless it names some.
+    where = ", on %s unless named" % ", ".join(pythons) if len(pythons) > 1 else ""
+    for heading, tests in (
+            ("How they change (the first difference%s):" % where, warned),
+            ("Tests that change with no call site warned (from elsewhere: the filesystem "
+             "encoding, stdio)%s:" % where, quiet),
+            ("Tests that change on Python %s, where no call site is recorded (what changes "
+             "them is not known)%s:" % (", ".join(result.unrecorded), where), unseen)):
+        if tests:
+            out += pages.wrap(heading, columns, "", "  ")
+            for test, changes in tests:
+                out += _compact_change(test, changes, pythons, columns)
+            out.append("")
     if result.unstable:
         out.append("Unstable tests (a different result in two runs of the same mode; not "
                    "counted as changes):")
