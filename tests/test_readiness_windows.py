@@ -431,57 +431,52 @@ def test_the_runs_files_are_made_linux_shaped(tmp_path):
         folder.remove()
 
 
-@pytest.mark.fast
-def test_a_temporary_folder_that_is_not_ascii_is_found_in_the_code_pages_bytes(tmp_path,
-                                                                            monkeypatch):
-    """TMPDIR=.../tmp é: Windows CPython writes the runs' folder in the code page without
-    UTF-8 mode (cp932 has no é: \\xe9), in UTF-8 with it; both become the Linux path (in
-    the reports, <tmp>), else a failure naming it would differ between the modes."""
-    w = _offline(tmp_path)          # code page 932
+@pytest.fixture
+def non_ascii_run(tmp_path, monkeypatch):
+    """(an offline Windows of code page 932, a Stage of a run whose temporary folder is in
+    TMPDIR=.../tmp é, that folder as Windows CPython under Wine names it); removed after."""
     (tmp_path / "tmp \u00e9").mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp \u00e9"))
     folder = suite.Folder("/", "today")
     try:
-        stage = suite.Stage(folder, "")
-        win = "Z:" + folder.dir.replace("/", "\\")
-        with open(stage.path("stdout"), "wb") as f:
-            f.write(("E  FileNotFoundError: %s\\tmp\\x\n" % win).encode("cp932",
-                                                                     "backslashreplace"))
-        with open(stage.path("stderr"), "wb") as f:
-            f.write(("E  FileNotFoundError: %s\\tmp\\x\n" % win).encode("utf-8"))
-        w.normalise([(None, "today", stage, None)])
-        want = ("E  FileNotFoundError: %s\\tmp\\x\n" % folder.dir).encode("utf-8")
-        for name in ("stdout", "stderr"):
-            with open(stage.path(name), "rb") as f:
-                assert f.read() == want
+        yield _offline(tmp_path), suite.Stage(folder, ""), "Z:" + folder.dir.replace("/", "\\")
     finally:
         folder.remove()
 
 
 @pytest.mark.fast
-def test_the_progress_files_outputs_get_the_linux_folder_too(tmp_path, monkeypatch):
+def test_a_temporary_folder_that_is_not_ascii_is_found_in_the_code_pages_bytes(non_ascii_run):
+    """TMPDIR=.../tmp é: Windows CPython writes the runs' folder in the code page without
+    UTF-8 mode (cp932 has no é: \\xe9), in UTF-8 with it; both become the Linux path (in
+    the reports, <tmp>), else a failure naming it would differ between the modes."""
+    w, stage, win = non_ascii_run
+    with open(stage.path("stdout"), "wb") as f:
+        f.write(("E  FileNotFoundError: %s\\tmp\\x\n" % win).encode("cp932", "backslashreplace"))
+    with open(stage.path("stderr"), "wb") as f:
+        f.write(("E  FileNotFoundError: %s\\tmp\\x\n" % win).encode("utf-8"))
+    w.normalise([(None, "today", stage, None)])
+    want = ("E  FileNotFoundError: %s\\tmp\\x\n" % stage.dir).encode("utf-8")
+    for name in ("stdout", "stderr"):
+        with open(stage.path(name), "rb") as f:
+            assert f.read() == want
+
+
+@pytest.mark.fast
+def test_the_progress_files_outputs_get_the_linux_folder_too(non_ascii_run):
     """Each test's output is in the progress file, as JSON (backslashes doubled, what is
     not ASCII escaped): the runs' folder there, written plain, as repr() gives it or with
     forward slashes, in a TMPDIR that is not ASCII, becomes the Linux path, as in stdout
     (else a test printing its tmp_path would differ between the modes)."""
-    w = _offline(tmp_path)
-    (tmp_path / "tmp \u00e9").mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp \u00e9"))
-    folder = suite.Folder("/", "today")
-    try:
-        stage = suite.Stage(folder, "")
-        win = "Z:" + folder.dir.replace("/", "\\")
-        said = "%s\\x %r %s/x\n" % (win, win + "\\y", win.replace("\\", "/"))
-        with open(stage.path("progress.jsonl"), "w", encoding="utf-8") as f:
-            f.write(json.dumps({"test": "t.py::a", "when": "setup", "outcome": "passed",
-                                "message": None}) + "\n")
-            f.write(json.dumps({"test": "t.py::a", "when": "teardown", "outcome": "passed",
-                                "message": None, "output": said}) + "\n")
-        w.normalise([(None, "today", stage, None)])
-        assert _progress.read(stage.path("progress.jsonl")).outputs == {
-            "t.py::a": "%s\\x '%s\\\\y' %s/x\n" % (folder.dir, folder.dir, folder.dir)}
-    finally:
-        folder.remove()
+    w, stage, win = non_ascii_run
+    said = "%s\\x %r %s/x\n" % (win, win + "\\y", win.replace("\\", "/"))
+    with open(stage.path("progress.jsonl"), "w", encoding="utf-8") as f:
+        f.write(json.dumps({"test": "t.py::a", "when": "setup", "outcome": "passed",
+                            "message": None}) + "\n")
+        f.write(json.dumps({"test": "t.py::a", "when": "teardown", "outcome": "passed",
+                            "message": None, "output": said}) + "\n")
+    w.normalise([(None, "today", stage, None)])
+    assert _progress.read(stage.path("progress.jsonl")).outputs == {
+        "t.py::a": "%s\\x '%s\\\\y' %s/x\n" % (stage.dir, stage.dir, stage.dir)}
 
 
 @pytest.mark.fast
